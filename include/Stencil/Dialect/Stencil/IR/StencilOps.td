@@ -1,0 +1,296 @@
+//===- StencilOps.td - Stencil dialect operations ----------*- tablegen -*-===//
+
+#ifndef STENCIL_DIALECT_STENCIL_IR_STENCILOPS_TD
+#define STENCIL_DIALECT_STENCIL_IR_STENCILOPS_TD
+
+include "Stencil/Dialect/Stencil/IR/StencilBase.td"
+include "Stencil/Dialect/Stencil/IR/StencilAttrs.td"
+include "Stencil/Dialect/Stencil/IR/StencilTypes.td"
+include "Stencil/Dialect/Stencil/IR/StencilInterfaces.td"
+include "mlir/Interfaces/ControlFlowInterfaces.td"
+include "mlir/Interfaces/InferTypeOpInterface.td"
+include "mlir/Interfaces/SideEffectInterfaces.td"
+
+//===----------------------------------------------------------------------===//
+// stencil.grid
+//===----------------------------------------------------------------------===//
+
+def Stencil_GridOp : Stencil_Op<"grid", [Pure, AttrSizedOperandSegments]> {
+  let summary = "The iteration domain of a stencil computation";
+  let description = [{
+    Defines the box `[lower, upper)` of grid points that a `stencil.apply`
+    computes, one entry per axis, outermost first (the order of the C array's
+    subscripts and of `#pragma stencil dimension`). Bounds index field
+    storage, which starts at 0, so `[1, 255)` over a 256-point axis leaves a
+    halo of one cell on each side. A bound is a constant or an `index` value.
+
+    ```mlir
+    %g = stencil.grid [1, 1, 1] to [255, 255, 255] : !stencil.grid<3>
+    %h = stencil.grid [1, 1] to [%n, 2047] : !stencil.grid<2>
+    ```
+  }];
+  let arguments = (ins
+    Variadic<Index>:$dynamic_lower,
+    Variadic<Index>:$dynamic_upper,
+    DenseI64ArrayAttr:$static_lower,
+    DenseI64ArrayAttr:$static_upper
+  );
+  let results = (outs Stencil_GridType:$result);
+  let assemblyFormat = [{
+    custom<DynamicIndexList>($dynamic_lower, $static_lower) `to`
+    custom<DynamicIndexList>($dynamic_upper, $static_upper)
+    attr-dict `:` qualified(type($result))
+  }];
+  let builders = [
+    OpBuilder<(ins "::llvm::ArrayRef<int64_t>":$lower,
+                   "::llvm::ArrayRef<int64_t>":$upper)>
+  ];
+  let extraClassDeclaration = [{
+    unsigned getRank() { return getType().getRank(); }
+    /// True when every bound is a constant.
+    bool hasStaticBounds();
+  }];
+  let hasVerifier = 1;
+  let hasCanonicalizer = 1;
+}
+
+//===----------------------------------------------------------------------===//
+// stencil.apply
+//===----------------------------------------------------------------------===//
+
+def Stencil_ApplyOp : Stencil_Op<"apply", [
+    IsolatedFromAbove, AttrSizedOperandSegments, RecursiveMemoryEffects,
+    DeclareOpInterfaceMethods<Stencil_DomainOpInterface>
+  ]> {
+  let summary = "Apply a stencil function at every point of a grid";
+  let description = [{
+    The stencil function of seed 000 §3.4. The region runs once per point of
+    `grid`; its arguments stand for the `ins` operands — fields read with
+    `stencil.access` at constant offsets, and scalars (coefficients, the C
+    function's variables) used as they are. It returns one element value per
+    `outs` field. The op is isolated from above: everything the function
+    needs enters through `ins`, so it can become a GPU kernel as it is.
+
+    Each result equals its `outs` operand outside the grid and the returned
+    value on it (destination passing style with value semantics: the `outs`
+    field is not modified). Reading an `outs` field through `ins` therefore
+    sees the values from before the apply, at any offset.
+
+    Every access must stay inside the accessed field: with grid `[lb, ub)`,
+    offset `o` along an axis of size `n` needs `lb + o >= 0` and
+    `ub + o <= n`. An optional `schedule` attribute carries the tuned
+    work-group shape; its `time_block` must be 1 (temporal blocking is a
+    property of `stencil.iterate`).
+
+    ```mlir
+    %b1 = stencil.apply on %g ins(%a = %a0 : !stencil.field<66xf32>,
+                                  %c = %c0 : f32)
+                              outs(%b0 : !stencil.field<66xf32>) {
+      %l = stencil.access %a[-1] : !stencil.field<66xf32>
+      %r = stencil.access %a[1] : !stencil.field<66xf32>
+      %s = arith.addf %l, %r : f32
+      %v = arith.mulf %c, %s : f32
+      stencil.return %v : f32
+    }
+    ```
+  }];
+  let arguments = (ins
+    Stencil_GridType:$grid,
+    Variadic<AnyType>:$inputs,
+    Variadic<Stencil_AnyField>:$outputs,
+    OptionalAttr<Stencil_ScheduleAttr>:$schedule
+  );
+  let results = (outs Variadic<Stencil_AnyField>:$results);
+  let regions = (region SizedRegion<1>:$body);
+  let hasCustomAssemblyFormat = 1;
+  let hasVerifier = 1;
+  let hasRegionVerifier = 1;
+  let hasCanonicalizer = 1;
+  let skipDefaultBuilders = 1;
+  let builders = [
+    /// Builds an apply with an entry block whose arguments have the types of
+    /// `inputs`; the caller fills the body and its `stencil.return`.
+    OpBuilder<(ins "::mlir::Value":$grid, "::mlir::ValueRange":$inputs,
+                   "::mlir::ValueRange":$outputs,
+                   CArg<"::mlir::stencil::ScheduleAttr", "{}">:$schedule)>
+  ];
+  let extraClassDeclaration = [{
+    ::mlir::Block *getBodyBlock() { return &getBody().front(); }
+    unsigned getRank() {
+      return ::llvm::cast<GridType>(getGrid().getType()).getRank();
+    }
+    /// The `stencil.grid` defining the domain, if the grid is not a block
+    /// argument.
+    GridOp getGridOp();
+  }];
+}
+
+def Stencil_AccessOp : Stencil_Op<"access", [
+    Pure, DeclareOpInterfaceMethods<Stencil_FieldAccessOpInterface>,
+    TypesMatchWith<"result type is the field's element type", "field",
+                   "result",
+                   "::llvm::cast<::mlir::stencil::FieldType>($_self).getElementType()">
+  ]> {
+  let summary = "Read a field at a constant offset from the current point";
+  let description = [{
+    Valid only in the body of a `stencil.apply`, on one of its field
+    arguments. The offset has one entry per axis, outermost first; the
+    extents of all accesses give the halo each field needs.
+
+    ```mlir
+    %w = stencil.access %a[0, 0, -1] : !stencil.field<256x256x256xf32>
+    ```
+  }];
+  let arguments = (ins Stencil_AnyField:$field, DenseI64ArrayAttr:$offset);
+  let results = (outs AnyFloat:$result);
+  let assemblyFormat = [{
+    $field `` custom<Offset>($offset) attr-dict `:` qualified(type($field))
+  }];
+  let hasVerifier = 1;
+}
+
+def Stencil_ReturnOp : Stencil_Op<"return", [
+    Pure, HasParent<"ApplyOp">, Terminator, ReturnLike
+  ]> {
+  let summary = "Return the values of a stencil function at one point";
+  let description = [{
+    Terminates a `stencil.apply` body with one value per `outs` field, of the
+    field's element type.
+  }];
+  let arguments = (ins Variadic<AnyType>:$values);
+  let assemblyFormat = "attr-dict ($values^ `:` type($values))?";
+}
+
+//===----------------------------------------------------------------------===//
+// stencil.iterate
+//===----------------------------------------------------------------------===//
+
+def Stencil_IterateOp : Stencil_Op<"iterate", [
+    RecursiveMemoryEffects
+  ]> {
+  let summary = "The time loop: run the body a number of steps over fields";
+  let description = [{
+    The time loop of seed 000 Fig. 4 with its fields carried from step to
+    step. The body's arguments are bound to `iter_args` for the first step
+    and to the operands of `stencil.yield` for each next step; the results
+    are the values yielded by the last step (the initial values when `steps`
+    is 0). A yield that exchanges two arguments is the pointer swap of the C
+    program made explicit; a yield of freshly computed fields is the copy
+    section.
+
+    `schedule`'s `time_block` T > 1 asks the lowering to compute T steps per
+    pass over memory (overlapped tiles); it must be set here, where the time
+    loop is, and its `wg` rank must equal the rank of every grid in the body.
+
+    ```mlir
+    %r:2 = stencil.iterate %steps iter_args(%a = %a0, %b = %b0)
+        : !stencil.field<66xf32>, !stencil.field<66xf32> {
+      %b1 = stencil.apply on %g ins(%x = %a : !stencil.field<66xf32>)
+                              outs(%b : !stencil.field<66xf32>) { ... }
+      stencil.yield %b1, %a : !stencil.field<66xf32>, !stencil.field<66xf32>
+    }
+    ```
+  }];
+  let arguments = (ins
+    Index:$steps,
+    Variadic<Stencil_AnyField>:$inits,
+    OptionalAttr<Stencil_ScheduleAttr>:$schedule
+  );
+  let results = (outs Variadic<Stencil_AnyField>:$results);
+  let regions = (region SizedRegion<1>:$body);
+  let hasCustomAssemblyFormat = 1;
+  let hasVerifier = 1;
+  let hasRegionVerifier = 1;
+  let hasCanonicalizer = 1;
+  let skipDefaultBuilders = 1;
+  let builders = [
+    /// Builds a loop whose entry block has one argument per init; the caller
+    /// fills the body and its `stencil.yield`.
+    OpBuilder<(ins "::mlir::Value":$steps, "::mlir::ValueRange":$inits,
+                   CArg<"::mlir::stencil::ScheduleAttr", "{}">:$schedule)>
+  ];
+  let extraClassDeclaration = [{
+    ::mlir::Block *getBodyBlock() { return &getBody().front(); }
+  }];
+}
+
+def Stencil_YieldOp : Stencil_Op<"yield", [
+    Pure, HasParent<"IterateOp">, Terminator, ReturnLike
+  ]> {
+  let summary = "The fields carried into the next time step";
+  let arguments = (ins Variadic<Stencil_AnyField>:$values);
+  let assemblyFormat = "attr-dict ($values^ `:` qualified(type($values)))?";
+}
+
+//===----------------------------------------------------------------------===//
+// stencil.exchange
+//===----------------------------------------------------------------------===//
+
+def Stencil_ExchangeOp : Stencil_Op<"exchange", [
+    Pure, AllTypesMatch<["field", "result"]>
+  ]> {
+  let summary = "Refresh the halo of a distributed field from its neighbours";
+  let description = [{
+    Seed 001 §2.1's halo exchange and seed 004's `reflect`: after it, every
+    rank's copy of `widths[d]` cells beyond its block along each distributed
+    axis `d` holds its neighbour's current values. In the global view of the
+    field this is the identity — the op marks where the lowering to ranks
+    must communicate, and with which width. Widths along axes that are not
+    distributed must be 0; the field must carry a `#stencil.decomp`.
+
+    ```mlir
+    %p1 = stencil.exchange %p widths [1, 1, 0]
+        : !stencil.field<256x128x128xf32, #stencil.decomp<block, block, *>>
+    ```
+  }];
+  let arguments = (ins Stencil_AnyField:$field, DenseI64ArrayAttr:$widths);
+  let results = (outs Stencil_AnyField:$result);
+  let assemblyFormat = [{
+    $field `widths` custom<Offset>($widths) attr-dict `:` qualified(type($field))
+  }];
+  let hasVerifier = 1;
+  let hasFolder = 1;
+}
+
+//===----------------------------------------------------------------------===//
+// stencil.load / stencil.store
+//===----------------------------------------------------------------------===//
+
+def Stencil_LoadOp : Stencil_Op<"load", [
+    DeclareOpInterfaceMethods<MemoryEffectsOpInterface>
+  ]> {
+  let summary = "Take the contents of a memref as a field";
+  let description = [{
+    The field equals the memref's contents at this point of the program, all
+    cells (halo included). Element type and shape must match; a `?` on
+    either side matches any size.
+
+    ```mlir
+    %a = stencil.load %A : memref<256x256xf32> -> !stencil.field<256x256xf32>
+    ```
+  }];
+  let arguments = (ins AnyMemRef:$memref);
+  let results = (outs Stencil_AnyField:$result);
+  let assemblyFormat = [{
+    $memref attr-dict `:` type($memref) `->` qualified(type($result))
+  }];
+  let hasVerifier = 1;
+}
+
+def Stencil_StoreOp : Stencil_Op<"store", [
+    DeclareOpInterfaceMethods<MemoryEffectsOpInterface>
+  ]> {
+  let summary = "Write all cells of a field into a memref";
+  let description = [{
+    ```mlir
+    stencil.store %a to %A : !stencil.field<256x256xf32> to memref<256x256xf32>
+    ```
+  }];
+  let arguments = (ins Stencil_AnyField:$field, AnyMemRef:$memref);
+  let assemblyFormat = [{
+    $field `to` $memref attr-dict `:` qualified(type($field)) `to` type($memref)
+  }];
+  let hasVerifier = 1;
+}
+
+#endif // STENCIL_DIALECT_STENCIL_IR_STENCILOPS_TD

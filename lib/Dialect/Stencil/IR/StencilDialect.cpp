@@ -1,0 +1,270 @@
+//===- StencilDialect.cpp - Stencil dialect, types and attributes ---------===//
+
+#include "Stencil/Dialect/Stencil/IR/StencilDialect.h"
+#include "Stencil/Dialect/Stencil/IR/StencilOps.h"
+
+#include "mlir/IR/Builders.h"
+#include "mlir/IR/DialectImplementation.h"
+#include "llvm/ADT/STLExtras.h"
+#include "llvm/ADT/StringSet.h"
+#include "llvm/ADT/TypeSwitch.h"
+
+using namespace mlir;
+using namespace mlir::stencil;
+
+#include "Stencil/Dialect/Stencil/IR/StencilDialect.cpp.inc"
+#include "Stencil/Dialect/Stencil/IR/StencilEnums.cpp.inc"
+
+#define GET_ATTRDEF_CLASSES
+#include "Stencil/Dialect/Stencil/IR/StencilAttrs.cpp.inc"
+
+#define GET_TYPEDEF_CLASSES
+#include "Stencil/Dialect/Stencil/IR/StencilTypes.cpp.inc"
+
+void StencilDialect::initialize() {
+  addAttributes<
+#define GET_ATTRDEF_LIST
+#include "Stencil/Dialect/Stencil/IR/StencilAttrs.cpp.inc"
+      >();
+  addTypes<
+#define GET_TYPEDEF_LIST
+#include "Stencil/Dialect/Stencil/IR/StencilTypes.cpp.inc"
+      >();
+  addOperations<
+#define GET_OP_LIST
+#include "Stencil/Dialect/Stencil/IR/StencilOps.cpp.inc"
+      >();
+}
+
+/// Checks that a rank is one fields and grids support.
+static LogicalResult verifyRank(function_ref<InFlightDiagnostic()> emitError,
+                                StringRef what, size_t rank) {
+  if (rank < 1 || rank > kMaxRank)
+    return emitError() << what << " must have 1 to " << kMaxRank
+                       << " axes, got " << rank;
+  return success();
+}
+
+//===----------------------------------------------------------------------===//
+// FieldType
+//===----------------------------------------------------------------------===//
+
+Type FieldType::parse(AsmParser &parser) {
+  SMLoc loc = parser.getCurrentLocation();
+  SmallVector<int64_t> shape;
+  Type elementType;
+  DecompositionAttr decomposition;
+  if (parser.parseLess() ||
+      parser.parseDimensionList(shape, /*allowDynamic=*/true,
+                                /*withTrailingX=*/true) ||
+      parser.parseType(elementType))
+    return {};
+  if (succeeded(parser.parseOptionalComma()) &&
+      parser.parseAttribute(decomposition))
+    return {};
+  if (parser.parseGreater())
+    return {};
+  return FieldType::getChecked([&] { return parser.emitError(loc); },
+                               parser.getContext(), shape, elementType,
+                               decomposition);
+}
+
+void FieldType::print(AsmPrinter &printer) const {
+  printer << '<';
+  printer.printDimensionList(getShape());
+  printer << 'x' << getElementType();
+  if (getDecomposition()) {
+    printer << ", ";
+    printer.printAttribute(getDecomposition());
+  }
+  printer << '>';
+}
+
+LogicalResult FieldType::verify(function_ref<InFlightDiagnostic()> emitError,
+                                ArrayRef<int64_t> shape, Type elementType,
+                                DecompositionAttr decomposition) {
+  if (failed(verifyRank(emitError, "field", shape.size())))
+    return failure();
+  if (!elementType.isF32() && !elementType.isF64())
+    return emitError() << "field element type must be f32 or f64, got "
+                       << elementType;
+  for (auto [axis, size] : llvm::enumerate(shape))
+    if (!ShapedType::isDynamic(size) && size <= 0)
+      return emitError() << "field size along axis " << axis
+                         << " must be positive, got " << size;
+  if (decomposition && decomposition.getRank() != shape.size())
+    return emitError() << "decomposition has " << decomposition.getRank()
+                       << " axes but the field has " << shape.size();
+  return success();
+}
+
+FieldType FieldType::cloneWith(std::optional<ArrayRef<int64_t>> shape,
+                               Type elementType) const {
+  ArrayRef<int64_t> newShape = shape ? *shape : getShape();
+  DecompositionAttr decomposition =
+      newShape.size() == getShape().size() ? getDecomposition() : nullptr;
+  return FieldType::get(getContext(), newShape, elementType, decomposition);
+}
+
+MemRefType FieldType::getMemRefType() const {
+  return MemRefType::get(getShape(), getElementType());
+}
+
+//===----------------------------------------------------------------------===//
+// GridType
+//===----------------------------------------------------------------------===//
+
+LogicalResult GridType::verify(function_ref<InFlightDiagnostic()> emitError,
+                               unsigned rank) {
+  return verifyRank(emitError, "grid", rank);
+}
+
+//===----------------------------------------------------------------------===//
+// DecompositionAttr
+//===----------------------------------------------------------------------===//
+
+Attribute DecompositionAttr::parse(AsmParser &parser, Type) {
+  SMLoc loc = parser.getCurrentLocation();
+  SmallVector<AxisDistribution> axes;
+  auto parseAxis = [&]() -> ParseResult {
+    if (succeeded(parser.parseOptionalStar())) {
+      axes.push_back(AxisDistribution::Replicated);
+      return success();
+    }
+    SMLoc kwLoc = parser.getCurrentLocation();
+    StringRef keyword;
+    if (parser.parseKeyword(&keyword))
+      return failure();
+    if (keyword != "block")
+      return parser.emitError(kwLoc)
+             << "expected 'block' or '*' for an axis, got '" << keyword << "'";
+    axes.push_back(AxisDistribution::Block);
+    return success();
+  };
+  if (parser.parseCommaSeparatedList(AsmParser::Delimiter::LessGreater,
+                                     parseAxis))
+    return {};
+  return DecompositionAttr::getChecked([&] { return parser.emitError(loc); },
+                                       parser.getContext(), axes);
+}
+
+void DecompositionAttr::print(AsmPrinter &printer) const {
+  printer << '<';
+  llvm::interleaveComma(getAxes(), printer, [&](AxisDistribution axis) {
+    printer << (axis == AxisDistribution::Block ? "block" : "*");
+  });
+  printer << '>';
+}
+
+LogicalResult
+DecompositionAttr::verify(function_ref<InFlightDiagnostic()> emitError,
+                          ArrayRef<AxisDistribution> axes) {
+  if (failed(verifyRank(emitError, "decomposition", axes.size())))
+    return failure();
+  if (llvm::none_of(axes, [](AxisDistribution a) {
+        return a == AxisDistribution::Block;
+      }))
+    return emitError() << "decomposition distributes no axis; a field kept "
+                          "whole on every rank has no decomposition";
+  return success();
+}
+
+//===----------------------------------------------------------------------===//
+// ScheduleAttr
+//===----------------------------------------------------------------------===//
+
+static ParseResult parseIntList(AsmParser &parser,
+                                SmallVectorImpl<int64_t> &values) {
+  return parser.parseCommaSeparatedList(AsmParser::Delimiter::Square,
+                                        [&]() -> ParseResult {
+                                          int64_t value;
+                                          if (parser.parseInteger(value))
+                                            return failure();
+                                          values.push_back(value);
+                                          return success();
+                                        });
+}
+
+Attribute ScheduleAttr::parse(AsmParser &parser, Type) {
+  SMLoc loc = parser.getCurrentLocation();
+  SmallVector<int64_t> wg, tile;
+  int64_t timeBlock = 1, exchangeDepth = 1;
+  llvm::StringSet<> seen;
+  auto parseEntry = [&]() -> ParseResult {
+    SMLoc keyLoc = parser.getCurrentLocation();
+    StringRef key;
+    if (parser.parseKeyword(&key) || parser.parseEqual())
+      return failure();
+    if (!seen.insert(key).second)
+      return parser.emitError(keyLoc)
+             << "schedule key '" << key << "' given twice";
+    if (key == "wg")
+      return parseIntList(parser, wg);
+    if (key == "tile")
+      return parseIntList(parser, tile);
+    if (key == "time_block")
+      return parser.parseInteger(timeBlock);
+    if (key == "exchange_depth")
+      return parser.parseInteger(exchangeDepth);
+    return parser.emitError(keyLoc)
+           << "unknown schedule key '" << key
+           << "'; expected wg, tile, time_block or exchange_depth";
+  };
+  if (parser.parseCommaSeparatedList(AsmParser::Delimiter::LessGreater,
+                                     parseEntry))
+    return {};
+  if (!seen.contains("wg")) {
+    parser.emitError(loc) << "schedule needs a work-group shape 'wg'";
+    return {};
+  }
+  return ScheduleAttr::getChecked([&] { return parser.emitError(loc); },
+                                  parser.getContext(), wg, tile, timeBlock,
+                                  exchangeDepth);
+}
+
+void ScheduleAttr::print(AsmPrinter &printer) const {
+  printer << "<wg = [";
+  llvm::interleaveComma(getWg(), printer);
+  printer << ']';
+  if (!getTile().empty()) {
+    printer << ", tile = [";
+    llvm::interleaveComma(getTile(), printer);
+    printer << ']';
+  }
+  if (getTimeBlock() != 1)
+    printer << ", time_block = " << getTimeBlock();
+  if (getExchangeDepth() != 1)
+    printer << ", exchange_depth = " << getExchangeDepth();
+  printer << '>';
+}
+
+LogicalResult ScheduleAttr::verify(function_ref<InFlightDiagnostic()> emitError,
+                                   ArrayRef<int64_t> wg, ArrayRef<int64_t> tile,
+                                   int64_t timeBlock, int64_t exchangeDepth) {
+  if (failed(verifyRank(emitError, "schedule 'wg'", wg.size())))
+    return failure();
+  for (auto [axis, size] : llvm::enumerate(wg))
+    if (size < 1)
+      return emitError() << "schedule 'wg' must be at least 1 along every "
+                            "axis, got "
+                         << size << " along axis " << axis;
+  if (!tile.empty()) {
+    if (tile.size() != wg.size())
+      return emitError() << "schedule 'tile' has " << tile.size()
+                         << " axes but 'wg' has " << wg.size();
+    for (auto [axis, sizes] : llvm::enumerate(llvm::zip(tile, wg))) {
+      auto [t, w] = sizes;
+      if (t < 1 || t % w != 0)
+        return emitError() << "schedule 'tile' must be a positive multiple of "
+                              "'wg' along every axis, got "
+                           << t << " over " << w << " along axis " << axis;
+    }
+  }
+  if (timeBlock < 1)
+    return emitError() << "schedule 'time_block' must be at least 1, got "
+                       << timeBlock;
+  if (exchangeDepth < 1)
+    return emitError() << "schedule 'exchange_depth' must be at least 1, got "
+                       << exchangeDepth;
+  return success();
+}

@@ -1,0 +1,750 @@
+//===- StencilOps.cpp - Stencil dialect operations ------------------------===//
+
+#include "Stencil/Dialect/Stencil/IR/StencilOps.h"
+
+#include "mlir/Dialect/Utils/StaticValueUtils.h"
+#include "mlir/IR/Builders.h"
+#include "mlir/IR/Matchers.h"
+#include "mlir/IR/OpImplementation.h"
+#include "mlir/IR/PatternMatch.h"
+#include "mlir/Interfaces/ViewLikeInterface.h"
+#include "llvm/ADT/BitVector.h"
+#include "llvm/ADT/STLExtras.h"
+
+using namespace mlir;
+using namespace mlir::stencil;
+
+#include "Stencil/Dialect/Stencil/IR/StencilInterfaces.cpp.inc"
+
+//===----------------------------------------------------------------------===//
+// Shared helpers
+//===----------------------------------------------------------------------===//
+
+/// Parses `[i, j, k]` of integers (the custom<Offset> directive).
+static ParseResult parseOffset(OpAsmParser &parser, DenseI64ArrayAttr &attr) {
+  SmallVector<int64_t> values;
+  if (parser.parseCommaSeparatedList(AsmParser::Delimiter::Square,
+                                     [&]() -> ParseResult {
+                                       int64_t value;
+                                       if (parser.parseInteger(value))
+                                         return failure();
+                                       values.push_back(value);
+                                       return success();
+                                     }))
+    return failure();
+  attr = parser.getBuilder().getDenseI64ArrayAttr(values);
+  return success();
+}
+
+static void printOffset(OpAsmPrinter &printer, Operation *,
+                        DenseI64ArrayAttr attr) {
+  printer << '[';
+  llvm::interleaveComma(attr.asArrayRef(), printer);
+  printer << ']';
+}
+
+/// Names a field for diagnostics: "1-D", "2-D", "3-D".
+static std::string rankName(unsigned rank) {
+  return std::to_string(rank) + "-D";
+}
+
+//===----------------------------------------------------------------------===//
+// GridOp
+//===----------------------------------------------------------------------===//
+
+void GridOp::build(OpBuilder &builder, OperationState &state,
+                   ArrayRef<int64_t> lower, ArrayRef<int64_t> upper) {
+  build(builder, state, GridType::get(builder.getContext(), lower.size()),
+        ValueRange(), ValueRange(), builder.getDenseI64ArrayAttr(lower),
+        builder.getDenseI64ArrayAttr(upper));
+}
+
+bool GridOp::hasStaticBounds() {
+  return getDynamicLower().empty() && getDynamicUpper().empty();
+}
+
+LogicalResult GridOp::verify() {
+  unsigned rank = getType().getRank();
+  if (getStaticLower().size() != rank || getStaticUpper().size() != rank)
+    return emitOpError() << "has " << getStaticLower().size() << " lower and "
+                         << getStaticUpper().size()
+                         << " upper bounds but the grid type has rank " << rank;
+  if (failed(verifyListOfOperandsOrIntegers(
+          *this, "lower bound", rank, getStaticLower(), getDynamicLower())) ||
+      failed(verifyListOfOperandsOrIntegers(
+          *this, "upper bound", rank, getStaticUpper(), getDynamicUpper())))
+    return failure();
+  for (unsigned axis = 0; axis < rank; ++axis) {
+    int64_t lb = getStaticLower()[axis], ub = getStaticUpper()[axis];
+    if (!ShapedType::isDynamic(lb) && lb < 0)
+      return emitOpError() << "lower bound " << lb << " along axis " << axis
+                           << " is negative; grid indices address field "
+                              "storage, which starts at 0";
+    if (!ShapedType::isDynamic(lb) && !ShapedType::isDynamic(ub) && lb > ub)
+      return emitOpError() << "lower bound " << lb << " exceeds upper bound "
+                           << ub << " along axis " << axis;
+  }
+  return success();
+}
+
+namespace {
+/// Turns bounds given by constant `index` values into static bounds, so that
+/// verifiers and tuning passes see them.
+struct FoldConstantGridBounds : OpRewritePattern<GridOp> {
+  using OpRewritePattern::OpRewritePattern;
+
+  LogicalResult matchAndRewrite(GridOp op,
+                                PatternRewriter &rewriter) const override {
+    bool changed = false;
+    auto fold = [&](ArrayRef<int64_t> statics, OperandRange dynamics,
+                    SmallVectorImpl<int64_t> &newStatics,
+                    SmallVectorImpl<Value> &newDynamics) {
+      auto dynamic = dynamics.begin();
+      for (int64_t bound : statics) {
+        if (!ShapedType::isDynamic(bound)) {
+          newStatics.push_back(bound);
+          continue;
+        }
+        Value value = *dynamic++;
+        if (std::optional<int64_t> constant = getConstantIntValue(value)) {
+          newStatics.push_back(*constant);
+          changed = true;
+        } else {
+          newStatics.push_back(ShapedType::kDynamic);
+          newDynamics.push_back(value);
+        }
+      }
+    };
+    SmallVector<int64_t> lower, upper;
+    SmallVector<Value> dynLower, dynUpper;
+    fold(op.getStaticLower(), op.getDynamicLower(), lower, dynLower);
+    fold(op.getStaticUpper(), op.getDynamicUpper(), upper, dynUpper);
+    if (!changed)
+      return failure();
+    rewriter.replaceOpWithNewOp<GridOp>(op, op.getType(), dynLower, dynUpper,
+                                        rewriter.getDenseI64ArrayAttr(lower),
+                                        rewriter.getDenseI64ArrayAttr(upper));
+    return success();
+  }
+};
+} // namespace
+
+void GridOp::getCanonicalizationPatterns(RewritePatternSet &results,
+                                         MLIRContext *context) {
+  results.add<FoldConstantGridBounds>(context);
+}
+
+//===----------------------------------------------------------------------===//
+// ApplyOp
+//===----------------------------------------------------------------------===//
+
+void ApplyOp::build(OpBuilder &builder, OperationState &state, Value grid,
+                    ValueRange inputs, ValueRange outputs,
+                    ScheduleAttr schedule) {
+  state.addOperands(grid);
+  state.addOperands(inputs);
+  state.addOperands(outputs);
+  state.getOrAddProperties<Properties>().operandSegmentSizes = {
+      1, static_cast<int32_t>(inputs.size()),
+      static_cast<int32_t>(outputs.size())};
+  if (schedule)
+    state.getOrAddProperties<Properties>().schedule = schedule;
+  state.addTypes(outputs.getTypes());
+  Region *body = state.addRegion();
+  Block *block = new Block();
+  body->push_back(block);
+  for (Value input : inputs)
+    block->addArgument(input.getType(), input.getLoc());
+}
+
+// Format:
+//   stencil.apply on %grid ins(%arg = %operand : type, ...)
+//       outs(%operand : type, ...) attributes {...} { body }
+ParseResult ApplyOp::parse(OpAsmParser &parser, OperationState &result) {
+  OpAsmParser::UnresolvedOperand grid;
+  SmallVector<OpAsmParser::Argument> arguments;
+  SmallVector<OpAsmParser::UnresolvedOperand> inputs, outputs;
+  SmallVector<Type> inputTypes, outputTypes;
+
+  if (parser.parseKeyword("on") || parser.parseOperand(grid) ||
+      parser.parseKeyword("ins"))
+    return failure();
+  if (parser.parseCommaSeparatedList(
+          AsmParser::Delimiter::Paren, [&]() -> ParseResult {
+            OpAsmParser::Argument argument;
+            OpAsmParser::UnresolvedOperand operand;
+            if (parser.parseArgument(argument) || parser.parseEqual() ||
+                parser.parseOperand(operand) ||
+                parser.parseColonType(argument.type))
+              return failure();
+            arguments.push_back(argument);
+            inputs.push_back(operand);
+            inputTypes.push_back(argument.type);
+            return success();
+          }))
+    return failure();
+
+  SMLoc outsLoc = parser.getCurrentLocation();
+  if (parser.parseKeyword("outs") ||
+      parser.parseCommaSeparatedList(
+          AsmParser::Delimiter::Paren, [&]() -> ParseResult {
+            OpAsmParser::UnresolvedOperand operand;
+            Type type;
+            if (parser.parseOperand(operand) || parser.parseColonType(type))
+              return failure();
+            outputs.push_back(operand);
+            outputTypes.push_back(type);
+            return success();
+          }))
+    return failure();
+  if (outputs.empty())
+    return parser.emitError(outsLoc,
+                            "stencil.apply must write at least one field");
+  auto firstOutput = llvm::dyn_cast<FieldType>(outputTypes.front());
+  if (!firstOutput)
+    return parser.emitError(outsLoc, "outs must be stencil fields, got ")
+           << outputTypes.front();
+
+  // The grid's rank is the rank of the fields the apply writes; a mismatch
+  // is reported by operand resolution.
+  Type gridType =
+      GridType::get(parser.getContext(), firstOutput.getShape().size());
+  if (parser.resolveOperand(grid, gridType, result.operands) ||
+      parser.resolveOperands(inputs, inputTypes, parser.getNameLoc(),
+                             result.operands) ||
+      parser.resolveOperands(outputs, outputTypes, outsLoc, result.operands))
+    return failure();
+  result.addAttribute(ApplyOp::getOperandSegmentSizesAttrName(result.name),
+                      parser.getBuilder().getDenseI32ArrayAttr(
+                          {1, static_cast<int32_t>(inputs.size()),
+                           static_cast<int32_t>(outputs.size())}));
+  result.addTypes(outputTypes);
+
+  if (parser.parseOptionalAttrDictWithKeyword(result.attributes))
+    return failure();
+  Region *body = result.addRegion();
+  return parser.parseRegion(*body, arguments);
+}
+
+void ApplyOp::print(OpAsmPrinter &p) {
+  p << " on " << getGrid() << " ins(";
+  llvm::interleaveComma(llvm::zip(getBodyBlock()->getArguments(), getInputs()),
+                        p, [&](auto pair) {
+                          auto [argument, input] = pair;
+                          p << argument << " = " << input << " : "
+                            << input.getType();
+                        });
+  p << ") outs(";
+  llvm::interleaveComma(getOutputs(), p, [&](Value output) {
+    p << output << " : " << output.getType();
+  });
+  p << ')';
+  p.printOptionalAttrDictWithKeyword((*this)->getAttrs(),
+                                     {getOperandSegmentSizesAttrName()});
+  p << ' ';
+  p.printRegion(getBody(), /*printEntryBlockArgs=*/false);
+}
+
+/// Checks that a schedule fits a grid of `rank` axes.
+static LogicalResult verifyScheduleRank(Operation *op, ScheduleAttr schedule,
+                                        unsigned rank) {
+  if (schedule && schedule.getRank() != rank)
+    return op->emitOpError() << "schedule 'wg' has " << schedule.getRank()
+                             << " axes but the grid is " << rankName(rank);
+  return success();
+}
+
+LogicalResult ApplyOp::verify() {
+  unsigned rank = getRank();
+  if (getOutputs().empty())
+    return emitOpError("must write at least one field");
+  if (getResults().size() != getOutputs().size())
+    return emitOpError() << "has " << getResults().size() << " results but "
+                         << getOutputs().size() << " outputs";
+  for (auto [index, pair] :
+       llvm::enumerate(llvm::zip(getResults(), getOutputs()))) {
+    auto [result, output] = pair;
+    if (result.getType() != output.getType())
+      return emitOpError() << "result #" << index << " has type "
+                           << result.getType() << " but output #" << index
+                           << " has type " << output.getType();
+  }
+
+  auto checkRank = [&](Value value, StringRef what,
+                       size_t index) -> LogicalResult {
+    auto field = llvm::dyn_cast<FieldType>(value.getType());
+    if (!field || field.getShape().size() == rank)
+      return success();
+    return emitOpError() << what << " #" << index << " is "
+                         << rankName(field.getShape().size())
+                         << " but the grid is " << rankName(rank);
+  };
+  for (auto [index, input] : llvm::enumerate(getInputs()))
+    if (failed(checkRank(input, "input", index)))
+      return failure();
+  for (auto [index, output] : llvm::enumerate(getOutputs()))
+    if (failed(checkRank(output, "output", index)))
+      return failure();
+
+  if (failed(verifyScheduleRank(*this, getScheduleAttr(), rank)))
+    return failure();
+  if (getScheduleAttr() && getScheduleAttr().getTimeBlock() != 1)
+    return emitOpError() << "schedule 'time_block' "
+                         << getScheduleAttr().getTimeBlock()
+                         << " needs a time loop: set it on the enclosing "
+                            "stencil.iterate";
+
+  Block *block = getBodyBlock();
+  if (block->getNumArguments() != getInputs().size())
+    return emitOpError() << "body has " << block->getNumArguments()
+                         << " arguments but there are " << getInputs().size()
+                         << " inputs";
+  for (auto [index, pair] :
+       llvm::enumerate(llvm::zip(block->getArguments(), getInputs()))) {
+    auto [argument, input] = pair;
+    if (argument.getType() != input.getType())
+      return emitOpError() << "body argument #" << index << " has type "
+                           << argument.getType() << " but input #" << index
+                           << " has type " << input.getType();
+  }
+
+  // The grid must lie inside every output: the apply writes all its points.
+  if (GridOp grid = getGridOp()) {
+    for (auto [index, output] : llvm::enumerate(getOutputs())) {
+      ArrayRef<int64_t> shape =
+          llvm::cast<FieldType>(output.getType()).getShape();
+      for (unsigned axis = 0; axis < rank; ++axis) {
+        int64_t ub = grid.getStaticUpper()[axis];
+        if (!ShapedType::isDynamic(ub) && !ShapedType::isDynamic(shape[axis]) &&
+            ub > shape[axis])
+          return emitOpError() << "grid upper bound " << ub << " along axis "
+                               << axis << " exceeds the size " << shape[axis]
+                               << " of output #" << index;
+      }
+    }
+  }
+  return success();
+}
+
+/// Checks that an access with `offset` from every point of `grid` stays in a
+/// field of `shape`. Dynamic bounds and sizes are checked at run time by the
+/// lowering, not here.
+static LogicalResult verifyAccessInBounds(FieldAccessOpInterface access,
+                                          GridOp grid,
+                                          ArrayRef<int64_t> shape) {
+  ArrayRef<int64_t> offset = access.getAccessOffset();
+  for (unsigned axis = 0; axis < offset.size(); ++axis) {
+    int64_t lb = grid.getStaticLower()[axis];
+    int64_t ub = grid.getStaticUpper()[axis];
+    int64_t o = offset[axis];
+    if (!ShapedType::isDynamic(lb) && lb + o < 0)
+      return access->emitOpError()
+             << "offset " << o << " along axis " << axis
+             << " reads outside the field: the grid starts at " << lb
+             << ", which leaves a halo of " << lb;
+    if (!ShapedType::isDynamic(ub) && !ShapedType::isDynamic(shape[axis]) &&
+        ub + o > shape[axis])
+      return access->emitOpError()
+             << "offset " << o << " along axis " << axis
+             << " reads outside the field: the grid ends at " << ub << " of "
+             << shape[axis] << ", which leaves a halo of " << shape[axis] - ub;
+  }
+  return success();
+}
+
+LogicalResult ApplyOp::verifyRegions() {
+  auto ret = llvm::dyn_cast<ReturnOp>(getBodyBlock()->getTerminator());
+  if (!ret)
+    return emitOpError("body must end with stencil.return");
+  if (ret.getValues().size() != getOutputs().size())
+    return ret.emitOpError()
+           << "returns " << ret.getValues().size()
+           << " values but the enclosing stencil.apply writes "
+           << getOutputs().size() << " fields";
+  for (auto [index, pair] :
+       llvm::enumerate(llvm::zip(ret.getValues(), getOutputs()))) {
+    auto [value, output] = pair;
+    Type elementType = llvm::cast<FieldType>(output.getType()).getElementType();
+    if (value.getType() != elementType)
+      return ret.emitOpError()
+             << "value #" << index << " has type " << value.getType()
+             << " but output #" << index << " holds " << elementType;
+  }
+
+  GridOp grid = getGridOp();
+  WalkResult result = getBody().walk([&](Operation *op) -> WalkResult {
+    if (op->getDialect() == getOperation()->getDialect() &&
+        !llvm::isa<AccessOp, ReturnOp>(op))
+      return op->emitOpError() << "is not allowed in a stencil.apply body",
+             WalkResult::interrupt();
+    auto access = llvm::dyn_cast<FieldAccessOpInterface>(op);
+    if (!access || !grid)
+      return WalkResult::advance();
+    auto shape =
+        llvm::cast<FieldType>(access.getAccessedField().getType()).getShape();
+    if (failed(verifyAccessInBounds(access, grid, shape)))
+      return WalkResult::interrupt();
+    return WalkResult::advance();
+  });
+  return failure(result.wasInterrupted());
+}
+
+GridOp ApplyOp::getGridOp() { return getGrid().getDefiningOp<GridOp>(); }
+
+Value ApplyOp::getFieldForArgument(BlockArgument argument) {
+  if (argument.getOwner() != getBodyBlock())
+    return {};
+  return getInputs()[argument.getArgNumber()];
+}
+
+OperandRange ApplyOp::getWrittenFields() { return getOutputs(); }
+
+namespace {
+/// Rebuilds an apply keeping the inputs and outputs marked in `keepInputs`
+/// and `keepOutputs`; dropped inputs must be unused in the body.
+ApplyOp rebuildApply(PatternRewriter &rewriter, ApplyOp op,
+                     const llvm::BitVector &keepInputs,
+                     const llvm::BitVector &keepOutputs) {
+  SmallVector<Value> inputs, outputs;
+  for (auto [index, input] : llvm::enumerate(op.getInputs()))
+    if (keepInputs.test(index))
+      inputs.push_back(input);
+  for (auto [index, output] : llvm::enumerate(op.getOutputs()))
+    if (keepOutputs.test(index))
+      outputs.push_back(output);
+
+  auto newOp = ApplyOp::create(rewriter, op.getLoc(), op.getGrid(), inputs,
+                               outputs, op.getScheduleAttr());
+  newOp->setDiscardableAttrs(op->getDiscardableAttrDictionary());
+  // Move the old body over; drop the arguments of removed inputs and the
+  // returned values of removed outputs.
+  rewriter.eraseBlock(newOp.getBodyBlock());
+  Block *body = op.getBodyBlock();
+  rewriter.inlineRegionBefore(op.getBody(), newOp.getBody(),
+                              newOp.getBody().end());
+  llvm::BitVector dropArgs = keepInputs;
+  dropArgs.flip();
+  body->eraseArguments(dropArgs);
+  auto ret = llvm::cast<ReturnOp>(body->getTerminator());
+  SmallVector<Value> returned;
+  for (auto [index, value] : llvm::enumerate(ret.getValues()))
+    if (keepOutputs.test(index))
+      returned.push_back(value);
+  rewriter.modifyOpInPlace(ret, [&] { ret->setOperands(returned); });
+
+  SmallVector<Value> replacements(op.getNumResults(), Value());
+  unsigned next = 0;
+  for (unsigned index = 0; index < op.getNumResults(); ++index)
+    if (keepOutputs.test(index))
+      replacements[index] = newOp.getResult(next++);
+  rewriter.replaceOp(op, replacements);
+  return newOp;
+}
+
+/// Drops outputs whose results are unused (the whole apply, when none is
+/// used, is removed as dead code by the canonicalizer itself).
+struct RemoveUnusedApplyResults : OpRewritePattern<ApplyOp> {
+  using OpRewritePattern::OpRewritePattern;
+
+  LogicalResult matchAndRewrite(ApplyOp op,
+                                PatternRewriter &rewriter) const override {
+    llvm::BitVector keepOutputs(op.getNumResults());
+    for (OpResult result : op->getResults())
+      if (!result.use_empty())
+        keepOutputs.set(result.getResultNumber());
+    if (keepOutputs.all() || keepOutputs.none())
+      return failure();
+    llvm::BitVector keepInputs(op.getInputs().size(), true);
+    rebuildApply(rewriter, op, keepInputs, keepOutputs);
+    return success();
+  }
+};
+
+/// Drops inputs the body never uses, and merges inputs passed twice.
+struct RemoveUnusedOrDuplicateApplyInputs : OpRewritePattern<ApplyOp> {
+  using OpRewritePattern::OpRewritePattern;
+
+  LogicalResult matchAndRewrite(ApplyOp op,
+                                PatternRewriter &rewriter) const override {
+    Block *body = op.getBodyBlock();
+    llvm::BitVector keepInputs(op.getInputs().size(), true);
+    llvm::SmallDenseMap<Value, BlockArgument> firstArgument;
+    bool changed = false;
+    for (auto [index, input] : llvm::enumerate(op.getInputs())) {
+      BlockArgument argument = body->getArgument(index);
+      auto [it, inserted] = firstArgument.try_emplace(input, argument);
+      if (!inserted) {
+        rewriter.replaceAllUsesWith(argument, it->second);
+        changed = true;
+      }
+      if (argument.use_empty()) {
+        keepInputs.reset(index);
+        changed = true;
+      }
+    }
+    if (!changed)
+      return failure();
+    llvm::BitVector keepOutputs(op.getNumResults(), true);
+    rebuildApply(rewriter, op, keepInputs, keepOutputs);
+    return success();
+  }
+};
+} // namespace
+
+void ApplyOp::getCanonicalizationPatterns(RewritePatternSet &results,
+                                          MLIRContext *context) {
+  results.add<RemoveUnusedApplyResults, RemoveUnusedOrDuplicateApplyInputs>(
+      context);
+}
+
+//===----------------------------------------------------------------------===//
+// AccessOp
+//===----------------------------------------------------------------------===//
+
+LogicalResult AccessOp::verify() {
+  auto field = llvm::cast<FieldType>(getField().getType());
+  if (getOffset().size() != field.getShape().size())
+    return emitOpError() << "offset has " << getOffset().size()
+                         << " entries but the field is "
+                         << rankName(field.getShape().size());
+  auto apply = (*this)->getParentOfType<ApplyOp>();
+  if (!apply)
+    return emitOpError("must be nested in a stencil.apply");
+  auto argument = llvm::dyn_cast<BlockArgument>(getField());
+  if (!argument || argument.getOwner() != apply.getBodyBlock())
+    return emitOpError(
+        "must read a field argument of the enclosing stencil.apply");
+  return success();
+}
+
+Value AccessOp::getAccessedField() { return getField(); }
+
+ArrayRef<int64_t> AccessOp::getAccessOffset() { return getOffset(); }
+
+//===----------------------------------------------------------------------===//
+// IterateOp
+//===----------------------------------------------------------------------===//
+
+void IterateOp::build(OpBuilder &builder, OperationState &state, Value steps,
+                      ValueRange inits, ScheduleAttr schedule) {
+  state.addOperands(steps);
+  state.addOperands(inits);
+  if (schedule)
+    state.getOrAddProperties<Properties>().schedule = schedule;
+  state.addTypes(inits.getTypes());
+  Region *body = state.addRegion();
+  Block *block = new Block();
+  body->push_back(block);
+  for (Value init : inits)
+    block->addArgument(init.getType(), init.getLoc());
+}
+
+// Format:
+//   stencil.iterate %steps iter_args(%a = %a0, ...) : type, ...
+//       attributes {...} { body }
+ParseResult IterateOp::parse(OpAsmParser &parser, OperationState &result) {
+  OpAsmParser::UnresolvedOperand steps;
+  SmallVector<OpAsmParser::Argument> arguments;
+  SmallVector<OpAsmParser::UnresolvedOperand> inits;
+  SmallVector<Type> types;
+  if (parser.parseOperand(steps) ||
+      parser.resolveOperand(steps, parser.getBuilder().getIndexType(),
+                            result.operands) ||
+      parser.parseKeyword("iter_args") ||
+      parser.parseAssignmentList(arguments, inits) || parser.parseColon())
+    return failure();
+  SMLoc typesLoc = parser.getCurrentLocation();
+  if (parser.parseTypeList(types))
+    return failure();
+  if (types.size() != inits.size())
+    return parser.emitError(typesLoc)
+           << "expected " << inits.size() << " types, got " << types.size();
+  for (auto [argument, type] : llvm::zip(arguments, types))
+    argument.type = type;
+  if (parser.resolveOperands(inits, types, typesLoc, result.operands))
+    return failure();
+  result.addTypes(types);
+  if (parser.parseOptionalAttrDictWithKeyword(result.attributes))
+    return failure();
+  return parser.parseRegion(*result.addRegion(), arguments);
+}
+
+void IterateOp::print(OpAsmPrinter &p) {
+  p << ' ' << getSteps() << " iter_args(";
+  llvm::interleaveComma(llvm::zip(getBodyBlock()->getArguments(), getInits()),
+                        p, [&](auto pair) {
+                          auto [argument, init] = pair;
+                          p << argument << " = " << init;
+                        });
+  p << ") : ";
+  llvm::interleaveComma(getInits().getTypes(), p);
+  p.printOptionalAttrDictWithKeyword((*this)->getAttrs());
+  p << ' ';
+  p.printRegion(getBody(), /*printEntryBlockArgs=*/false);
+}
+
+LogicalResult IterateOp::verify() {
+  if (getInits().empty())
+    return emitOpError("must carry at least one field");
+  if (getResults().size() != getInits().size())
+    return emitOpError() << "has " << getResults().size() << " results but "
+                         << getInits().size() << " iter_args";
+  Block *block = getBodyBlock();
+  if (block->getNumArguments() != getInits().size())
+    return emitOpError() << "body has " << block->getNumArguments()
+                         << " arguments but there are " << getInits().size()
+                         << " iter_args";
+  for (auto [index, values] : llvm::enumerate(
+           llvm::zip(getInits(), block->getArguments(), getResults()))) {
+    auto [init, argument, result] = values;
+    if (argument.getType() != init.getType() ||
+        result.getType() != init.getType())
+      return emitOpError() << "iter_arg #" << index << " has type "
+                           << init.getType()
+                           << " but its body argument or result does not";
+  }
+  return success();
+}
+
+LogicalResult IterateOp::verifyRegions() {
+  auto yield = llvm::dyn_cast<YieldOp>(getBodyBlock()->getTerminator());
+  if (!yield)
+    return emitOpError("body must end with stencil.yield");
+  if (yield.getValues().size() != getInits().size())
+    return yield.emitOpError()
+           << "yields " << yield.getValues().size()
+           << " fields but the enclosing stencil.iterate carries "
+           << getInits().size();
+  for (auto [index, pair] :
+       llvm::enumerate(llvm::zip(yield.getValues(), getInits()))) {
+    auto [value, init] = pair;
+    if (value.getType() != init.getType())
+      return yield.emitOpError()
+             << "field #" << index << " has type " << value.getType()
+             << " but iter_arg #" << index << " has type " << init.getType();
+  }
+
+  ScheduleAttr schedule = getScheduleAttr();
+  if (!schedule)
+    return success();
+  WalkResult result = getBody().walk([&](ApplyOp apply) -> WalkResult {
+    if (apply.getRank() == schedule.getRank())
+      return WalkResult::advance();
+    InFlightDiagnostic diag = emitOpError()
+                              << "schedule 'wg' has " << schedule.getRank()
+                              << " axes but the grid of a stencil.apply in "
+                                 "its body is "
+                              << rankName(apply.getRank());
+    diag.attachNote(apply.getLoc()) << "the stencil.apply is here";
+    return WalkResult::interrupt();
+  });
+  return failure(result.wasInterrupted());
+}
+
+namespace {
+/// A time loop of zero steps yields its initial fields.
+struct RemoveZeroStepIterate : OpRewritePattern<IterateOp> {
+  using OpRewritePattern::OpRewritePattern;
+
+  LogicalResult matchAndRewrite(IterateOp op,
+                                PatternRewriter &rewriter) const override {
+    std::optional<int64_t> steps = getConstantIntValue(op.getSteps());
+    if (!steps || *steps > 0)
+      return failure();
+    rewriter.replaceOp(op, op.getInits());
+    return success();
+  }
+};
+} // namespace
+
+void IterateOp::getCanonicalizationPatterns(RewritePatternSet &results,
+                                            MLIRContext *context) {
+  results.add<RemoveZeroStepIterate>(context);
+}
+
+//===----------------------------------------------------------------------===//
+// ExchangeOp
+//===----------------------------------------------------------------------===//
+
+LogicalResult ExchangeOp::verify() {
+  auto field = llvm::cast<FieldType>(getField().getType());
+  DecompositionAttr decomposition = field.getDecomposition();
+  if (!decomposition)
+    return emitOpError("needs a distributed field, but the field type has no "
+                       "#stencil.decomp");
+  ArrayRef<int64_t> widths = getWidths();
+  ArrayRef<int64_t> shape = field.getShape();
+  if (widths.size() != shape.size())
+    return emitOpError() << "widths has " << widths.size()
+                         << " entries but the field is "
+                         << rankName(shape.size());
+  for (unsigned axis = 0; axis < widths.size(); ++axis) {
+    if (widths[axis] < 0)
+      return emitOpError() << "width " << widths[axis] << " along axis " << axis
+                           << " is negative";
+    if (widths[axis] > 0 && !decomposition.isDistributed(axis))
+      return emitOpError() << "width " << widths[axis] << " along axis " << axis
+                           << ", which is not distributed";
+    if (!ShapedType::isDynamic(shape[axis]) && widths[axis] >= shape[axis])
+      return emitOpError() << "width " << widths[axis] << " along axis " << axis
+                           << " is not smaller than the field size "
+                           << shape[axis];
+  }
+  return success();
+}
+
+OpFoldResult ExchangeOp::fold(FoldAdaptor) {
+  // An exchange of width 0 everywhere moves no data.
+  if (llvm::all_of(getWidths(), [](int64_t w) { return w == 0; }))
+    return getField();
+  return {};
+}
+
+//===----------------------------------------------------------------------===//
+// LoadOp / StoreOp
+//===----------------------------------------------------------------------===//
+
+/// Checks that a memref can hold a field: same element type, same rank,
+/// equal sizes where both are static.
+static LogicalResult verifyFieldMemRef(Operation *op, FieldType field,
+                                       MemRefType memref) {
+  if (memref.getElementType() != field.getElementType())
+    return op->emitOpError()
+           << "memref element type " << memref.getElementType()
+           << " does not match the field's " << field.getElementType();
+  if (memref.getRank() != static_cast<int64_t>(field.getShape().size()))
+    return op->emitOpError()
+           << "memref is " << rankName(memref.getRank()) << " but the field is "
+           << rankName(field.getShape().size());
+  for (auto [axis, sizes] :
+       llvm::enumerate(llvm::zip(memref.getShape(), field.getShape()))) {
+    auto [m, f] = sizes;
+    if (!ShapedType::isDynamic(m) && !ShapedType::isDynamic(f) && m != f)
+      return op->emitOpError() << "memref size " << m << " along axis " << axis
+                               << " does not match the field size " << f;
+  }
+  return success();
+}
+
+LogicalResult LoadOp::verify() {
+  return verifyFieldMemRef(*this, getType(), getMemref().getType());
+}
+
+void LoadOp::getEffects(
+    SmallVectorImpl<SideEffects::EffectInstance<MemoryEffects::Effect>>
+        &effects) {
+  effects.emplace_back(MemoryEffects::Read::get(), &getMemrefMutable());
+}
+
+LogicalResult StoreOp::verify() {
+  return verifyFieldMemRef(*this, getField().getType(), getMemref().getType());
+}
+
+void StoreOp::getEffects(
+    SmallVectorImpl<SideEffects::EffectInstance<MemoryEffects::Effect>>
+        &effects) {
+  effects.emplace_back(MemoryEffects::Write::get(), &getMemrefMutable());
+}
+
+#define GET_OP_CLASSES
+#include "Stencil/Dialect/Stencil/IR/StencilOps.cpp.inc"

@@ -1,0 +1,59 @@
+//===- TestAccessExtents.cpp - Print the access extent analysis -----------===//
+//
+// Emits one remark per accessed field: on a domain op for each input it
+// reads, and on the op that defines (or whose region binds) each field value
+// read by domain ops, so lit tests can check the analysis with
+// -verify-diagnostics.
+//
+//===----------------------------------------------------------------------===//
+
+#include "Stencil/Dialect/Stencil/Analysis/AccessExtents.h"
+#include "Stencil/Dialect/Stencil/IR/StencilOps.h"
+
+#include "mlir/Pass/Pass.h"
+
+using namespace mlir;
+using namespace mlir::stencil;
+
+namespace {
+struct TestAccessExtentsPass
+    : PassWrapper<TestAccessExtentsPass, OperationPass<>> {
+  MLIR_DEFINE_EXPLICIT_INTERNAL_INLINE_TYPE_ID(TestAccessExtentsPass)
+
+  StringRef getArgument() const final { return "test-stencil-access-extents"; }
+  StringRef getDescription() const final {
+    return "Print the access extent (halo) of every field as remarks";
+  }
+
+  void runOnOperation() override {
+    auto &analysis = getAnalysis<AccessExtentAnalysis>();
+    getOperation()->walk([&](Operation *op) {
+      if (auto domainOp = llvm::dyn_cast<DomainOpInterface>(op)) {
+        for (BlockArgument argument : op->getRegion(0).getArguments())
+          if (std::optional<Extent> extent = analysis.getExtent(argument))
+            op->emitRemark() << "input #" << argument.getArgNumber()
+                             << " extent " << extent->str();
+      }
+      // Field values produced or bound by this op and read by domain ops.
+      for (OpResult result : op->getResults())
+        if (std::optional<Extent> extent = analysis.getExtent(result))
+          op->emitRemark() << "result #" << result.getResultNumber()
+                           << " is read with extent " << extent->str();
+      if (llvm::isa<DomainOpInterface>(op))
+        return;
+      for (Region &region : op->getRegions())
+        for (BlockArgument argument : region.getArguments())
+          if (std::optional<Extent> extent = analysis.getExtent(argument))
+            op->emitRemark() << "block argument #" << argument.getArgNumber()
+                             << " is read with extent " << extent->str();
+    });
+    markAllAnalysesPreserved();
+  }
+};
+} // namespace
+
+namespace mlir::stencil::test {
+void registerTestAccessExtentsPass() {
+  PassRegistration<TestAccessExtentsPass>();
+}
+} // namespace mlir::stencil::test

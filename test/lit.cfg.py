@@ -1,0 +1,25 @@
+# -*- Python -*-
+# lit configuration for the stencil-mlir test suite.
+
+import os
+
+import lit.formats
+from lit.llvm import llvm_config
+
+config.name = "STENCIL"
+config.test_format = lit.formats.ShTest(not llvm_config.use_lit_shell)
+config.suffixes = [".mlir"]
+config.test_source_root = os.path.dirname(__file__)
+config.test_exec_root = os.path.join(config.stencil_obj_root, "test")
+config.excludes = ["CMakeLists.txt", "lit.cfg.py", "lit.site.cfg.py", "lib"]
+
+llvm_config.use_default_substitutions()
+llvm_config.with_environment("PATH", config.llvm_tools_dir, append_path=True)
+
+config.substitutions.append(("%stencil_src_root", config.stencil_src_root))
+config.substitutions.append(("%stencil_obj_root", config.stencil_obj_root))
+config.substitutions.append(
+    ("%examples", os.path.join(config.stencil_src_root, "examples")))
+
+llvm_config.add_tool_substitutions(
+    ["stencil-opt"], [config.stencil_tools_dir])
