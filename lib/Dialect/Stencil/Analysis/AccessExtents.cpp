@@ -53,28 +53,65 @@ std::string Extent::str() const {
   return text;
 }
 
+/// The values a field value is forwarded from: reading `value` at some offset
+/// reads each of them at that offset. A domain op's region argument stands
+/// for its operand; a time loop's argument for its init and for what the
+/// loop yields; a loop result for what the last step yields; an exchange
+/// result for its operand (the exchange is the identity on the global field);
+/// a domain op's result for the field it writes, which it equals outside the
+/// grid.
+static SmallVector<Value, 2> getForwardedFrom(Value value) {
+  SmallVector<Value, 2> sources;
+  if (auto argument = llvm::dyn_cast<BlockArgument>(value)) {
+    Operation *parent = argument.getOwner()->getParentOp();
+    if (auto domainOp = llvm::dyn_cast<DomainOpInterface>(parent)) {
+      if (Value operand = domainOp.getFieldForArgument(argument))
+        sources.push_back(operand);
+    } else if (auto iterate = llvm::dyn_cast<IterateOp>(parent)) {
+      unsigned index = argument.getArgNumber();
+      sources.push_back(iterate.getInits()[index]);
+      auto yield = llvm::cast<YieldOp>(iterate.getBodyBlock()->getTerminator());
+      sources.push_back(yield.getValues()[index]);
+    }
+    return sources;
+  }
+  Operation *producer = value.getDefiningOp();
+  if (auto iterate = llvm::dyn_cast<IterateOp>(producer)) {
+    unsigned index = llvm::cast<OpResult>(value).getResultNumber();
+    auto yield = llvm::cast<YieldOp>(iterate.getBodyBlock()->getTerminator());
+    sources.push_back(yield.getValues()[index]);
+    sources.push_back(iterate.getInits()[index]);
+  } else if (auto domainOp = llvm::dyn_cast<DomainOpInterface>(producer)) {
+    unsigned index = llvm::cast<OpResult>(value).getResultNumber();
+    sources.push_back(domainOp.getWrittenFields()[index]);
+  } else if (auto exchange = llvm::dyn_cast<ExchangeOp>(producer)) {
+    sources.push_back(exchange.getField());
+  }
+  return sources;
+}
+
 AccessExtentAnalysis::AccessExtentAnalysis(Operation *root) {
-  auto record = [&](Value value, const Extent &extent) {
-    auto [it, inserted] = extents.try_emplace(value, extent);
-    if (!inserted)
-      it->second.unite(extent);
-  };
+  // Seed with the accesses, then push extents back along forwarding edges
+  // until nothing grows. Extents only grow and are bounded by the offsets in
+  // the program, so this terminates.
+  SmallVector<std::pair<Value, Extent>> worklist;
   root->walk([&](FieldAccessOpInterface access) {
-    Value field = access.getAccessedField();
-    Extent extent = Extent::ofOffset(access.getAccessOffset());
-    record(field, extent);
-    // Charge the access to the operand the enclosing domain op binds to the
-    // region argument, so producers outside see the halo they must provide.
-    auto argument = llvm::dyn_cast<BlockArgument>(field);
-    if (!argument)
-      return;
-    auto domainOp =
-        llvm::dyn_cast<DomainOpInterface>(argument.getOwner()->getParentOp());
-    if (!domainOp)
-      return;
-    if (Value operand = domainOp.getFieldForArgument(argument))
-      record(operand, extent);
+    worklist.emplace_back(access.getAccessedField(),
+                          Extent::ofOffset(access.getAccessOffset()));
   });
+  while (!worklist.empty()) {
+    auto [value, extent] = worklist.pop_back_val();
+    auto [it, inserted] = extents.try_emplace(value, extent);
+    if (!inserted) {
+      Extent united = it->second;
+      united.unite(extent);
+      if (united == it->second)
+        continue;
+      it->second = united;
+    }
+    for (Value source : getForwardedFrom(value))
+      worklist.emplace_back(source, it->second);
+  }
 }
 
 std::optional<Extent> AccessExtentAnalysis::getExtent(Value value) const {

@@ -43,7 +43,10 @@ def Stencil_DomainOpInterface : OpInterface<"DomainOpInterface"> {
       }],
       "::mlir::Value", "getFieldForArgument",
       (ins "::mlir::BlockArgument":$argument)>,
-    InterfaceMethod<"The fields written on the domain.",
+    InterfaceMethod<[{
+        The fields written on the domain; result `i` equals written field `i`
+        outside the domain.
+      }],
       "::mlir::OperandRange", "getWrittenFields">
   ];
 }

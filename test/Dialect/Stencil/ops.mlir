@@ -1,0 +1,107 @@
+// Round-trip of every op: custom form, and generic form parsed back.
+// RUN: stencil-opt %s | stencil-opt | FileCheck %s
+// RUN: stencil-opt %s --mlir-print-op-generic | stencil-opt | FileCheck %s
+
+// CHECK-LABEL: func.func @grid
+func.func @grid(%n: index, %m: index) {
+  // CHECK: stencil.grid [1] to [63] : !stencil.grid<1>
+  %g1 = stencil.grid [1] to [63] : !stencil.grid<1>
+  // CHECK: stencil.grid [0, 2] to [%{{.*}}, 30] : !stencil.grid<2>
+  %g2 = stencil.grid [0, 2] to [%n, 30] : !stencil.grid<2>
+  // CHECK: stencil.grid [%{{.*}}, 1, 1] to [%{{.*}}, 7, 7] : !stencil.grid<3>
+  %g3 = stencil.grid [%m, 1, 1] to [%n, 7, 7] : !stencil.grid<3>
+  return
+}
+
+// CHECK-LABEL: func.func @load_apply_store
+// CHECK-SAME: (%[[A:.*]]: memref<66xf32>, %[[B:.*]]: memref<66xf32>, %[[C:.*]]: f32)
+func.func @load_apply_store(%A: memref<66xf32>, %B: memref<66xf32>, %c: f32) {
+  // CHECK: %[[F:.*]] = stencil.load %[[A]] : memref<66xf32> -> !stencil.field<66xf32>
+  %a = stencil.load %A : memref<66xf32> -> !stencil.field<66xf32>
+  %b = stencil.load %B : memref<66xf32> -> !stencil.field<66xf32>
+  // CHECK: %[[G:.*]] = stencil.grid [1] to [65]
+  %g = stencil.grid [1] to [65] : !stencil.grid<1>
+  // CHECK: %[[R:.*]] = stencil.apply on %[[G]] ins(%[[X:.*]] = %[[F]] : !stencil.field<66xf32>, %[[W:.*]] = %[[C]] : f32) outs(%{{.*}} : !stencil.field<66xf32>) {
+  // CHECK-NEXT: %[[L:.*]] = stencil.access %[[X]][-1] : !stencil.field<66xf32>
+  // CHECK-NEXT: %[[H:.*]] = stencil.access %[[X]][1] : !stencil.field<66xf32>
+  // CHECK-NEXT: %[[S:.*]] = arith.addf %[[L]], %[[H]] : f32
+  // CHECK-NEXT: %[[V:.*]] = arith.mulf %[[W]], %[[S]] : f32
+  // CHECK-NEXT: stencil.return %[[V]] : f32
+  // CHECK-NEXT: }
+  %r = stencil.apply on %g ins(%x = %a : !stencil.field<66xf32>, %w = %c : f32)
+                          outs(%b : !stencil.field<66xf32>) {
+    %l = stencil.access %x[-1] : !stencil.field<66xf32>
+    %h = stencil.access %x[1] : !stencil.field<66xf32>
+    %s = arith.addf %l, %h : f32
+    %v = arith.mulf %w, %s : f32
+    stencil.return %v : f32
+  }
+  // CHECK: stencil.store %[[R]] to %[[B]] : !stencil.field<66xf32> to memref<66xf32>
+  stencil.store %r to %B : !stencil.field<66xf32> to memref<66xf32>
+  return
+}
+
+// An apply with two outputs, no scalar inputs, dynamic sizes and a schedule.
+// CHECK-LABEL: func.func @apply_multi
+func.func @apply_multi(%f: !stencil.field<?x?xf64>, %o1: !stencil.field<?x?xf64>,
+                       %o2: !stencil.field<?x?xf64>, %n: index) -> (!stencil.field<?x?xf64>, !stencil.field<?x?xf64>) {
+  %g = stencil.grid [1, 1] to [%n, %n] : !stencil.grid<2>
+  // CHECK: %{{.*}}:2 = stencil.apply on %{{.*}} ins(%[[X:.*]] = %{{.*}} : !stencil.field<?x?xf64>) outs(%{{.*}} : !stencil.field<?x?xf64>, %{{.*}} : !stencil.field<?x?xf64>) attributes {schedule = #stencil.schedule<wg = [4, 32]>} {
+  // CHECK: stencil.access %[[X]][0, -1] : !stencil.field<?x?xf64>
+  // CHECK: stencil.return %{{.*}}, %{{.*}} : f64, f64
+  %r:2 = stencil.apply on %g ins(%x = %f : !stencil.field<?x?xf64>)
+      outs(%o1 : !stencil.field<?x?xf64>, %o2 : !stencil.field<?x?xf64>)
+      attributes {schedule = #stencil.schedule<wg = [4, 32]>} {
+    %w = stencil.access %x[0, -1] : !stencil.field<?x?xf64>
+    %e = stencil.access %x[0, 1] : !stencil.field<?x?xf64>
+    %d = arith.subf %e, %w : f64
+    stencil.return %w, %d : f64, f64
+  }
+  return %r#0, %r#1 : !stencil.field<?x?xf64>, !stencil.field<?x?xf64>
+}
+
+// The time loop with calc, copy and the explicit swap of seed 000 Fig. 4.
+// CHECK-LABEL: func.func @iterate
+func.func @iterate(%a0: !stencil.field<34x34xf32>, %b0: !stencil.field<34x34xf32>,
+                   %steps: index) -> !stencil.field<34x34xf32> {
+  %g = stencil.grid [1, 1] to [33, 33] : !stencil.grid<2>
+  // CHECK: %[[R:.*]]:2 = stencil.iterate %{{.*}} iter_args(%[[A:.*]] = %{{.*}}, %[[B:.*]] = %{{.*}}) : !stencil.field<34x34xf32>, !stencil.field<34x34xf32> attributes {schedule = #stencil.schedule<wg = [8, 32], tile = [16, 32], time_block = 4, exchange_depth = 2>} {
+  %r:2 = stencil.iterate %steps iter_args(%a = %a0, %b = %b0)
+      : !stencil.field<34x34xf32>, !stencil.field<34x34xf32>
+      attributes {schedule = #stencil.schedule<time_block = 4, wg = [8, 32],
+                                                exchange_depth = 2, tile = [16, 32]>} {
+    // CHECK: %[[N:.*]] = stencil.apply on %{{.*}} ins(%{{.*}} = %[[A]] : {{.*}}) outs(%[[B]] : {{.*}})
+    %n = stencil.apply on %g ins(%x = %a : !stencil.field<34x34xf32>)
+                             outs(%b : !stencil.field<34x34xf32>) {
+      %v = stencil.access %x[1, 0] : !stencil.field<34x34xf32>
+      stencil.return %v : f32
+    }
+    // CHECK: stencil.yield %[[N]], %[[A]] : !stencil.field<34x34xf32>, !stencil.field<34x34xf32>
+    stencil.yield %n, %a : !stencil.field<34x34xf32>, !stencil.field<34x34xf32>
+  }
+  // CHECK: return %[[R]]#0
+  return %r#0 : !stencil.field<34x34xf32>
+}
+
+// CHECK-LABEL: func.func @exchange
+func.func @exchange(%p: !stencil.field<64x32x32xf32, #stencil.decomp<block, block, *>>)
+    -> !stencil.field<64x32x32xf32, #stencil.decomp<block, block, *>> {
+  // CHECK: stencil.exchange %{{.*}} widths [2, 1, 0] : !stencil.field<64x32x32xf32, #stencil.decomp<block, block, *>>
+  %q = stencil.exchange %p widths [2, 1, 0]
+      : !stencil.field<64x32x32xf32, #stencil.decomp<block, block, *>>
+  return %q : !stencil.field<64x32x32xf32, #stencil.decomp<block, block, *>>
+}
+
+// Attributes standing alone, as passes and tests write them.
+// CHECK-LABEL: func.func @attributes
+// CHECK-SAME: stencil.d1 = #stencil.decomp<block>
+// CHECK-SAME: stencil.d3 = #stencil.decomp<*, *, block>
+// CHECK-SAME: stencil.s1 = #stencil.schedule<wg = [256]>
+// CHECK-SAME: stencil.s3 = #stencil.schedule<wg = [1, 4, 64], tile = [256, 4, 64], time_block = 2>
+func.func @attributes() attributes {
+    stencil.d1 = #stencil.decomp<block>,
+    stencil.d3 = #stencil.decomp<*, *, block>,
+    stencil.s1 = #stencil.schedule<wg = [256], time_block = 1, exchange_depth = 1>,
+    stencil.s3 = #stencil.schedule<wg = [1, 4, 64], tile = [256, 4, 64], time_block = 2>} {
+  return
+}
