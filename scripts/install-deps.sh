@@ -1,0 +1,27 @@
+#!/usr/bin/env bash
+# Installs what building and testing stencil-mlir needs on Debian bookworm
+# (LLVM/MLIR/Clang 22 from Debian). Does nothing for packages already there,
+# so it is cheap to run before every build.
+set -euo pipefail
+
+packages=(
+  cmake ninja-build ccache python3
+  clang-22 libclang-rt-22-dev llvm-22-dev llvm-22-tools libmlir-22-dev mlir-22-tools
+)
+
+missing=()
+for p in "${packages[@]}"; do
+  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" ||
+    missing+=("$p")
+done
+if [ ${#missing[@]} -eq 0 ]; then
+  exit 0
+fi
+
+sudo=""
+if [ "$(id -u)" -ne 0 ]; then
+  sudo="sudo"
+fi
+echo "Installing: ${missing[*]}"
+$sudo apt-get update -qq
+DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq --no-install-recommends "${missing[@]}"
