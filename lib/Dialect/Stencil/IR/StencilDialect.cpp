@@ -2,6 +2,7 @@
 
 #include "Stencil/Dialect/Stencil/IR/StencilDialect.h"
 #include "Stencil/Dialect/Stencil/IR/StencilOps.h"
+#include "StencilAsmUtils.h"
 
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/DialectImplementation.h"
@@ -173,8 +174,8 @@ DecompositionAttr::verify(function_ref<InFlightDiagnostic()> emitError,
 // ScheduleAttr
 //===----------------------------------------------------------------------===//
 
-static ParseResult parseIntList(AsmParser &parser,
-                                SmallVectorImpl<int64_t> &values) {
+ParseResult asm_utils::parseIntegerList(AsmParser &parser,
+                                        SmallVectorImpl<int64_t> &values) {
   return parser.parseCommaSeparatedList(AsmParser::Delimiter::Square,
                                         [&]() -> ParseResult {
                                           int64_t value;
@@ -183,6 +184,22 @@ static ParseResult parseIntList(AsmParser &parser,
                                           values.push_back(value);
                                           return success();
                                         });
+}
+
+void asm_utils::printIntegerList(AsmPrinter &printer,
+                                 ArrayRef<int64_t> values) {
+  printer << '[';
+  llvm::interleaveComma(values, printer);
+  printer << ']';
+}
+
+void asm_utils::addRegionWithArgumentsFor(OperationState &state,
+                                          ValueRange values) {
+  Region *body = state.addRegion();
+  Block *block = new Block();
+  body->push_back(block);
+  for (Value value : values)
+    block->addArgument(value.getType(), value.getLoc());
 }
 
 Attribute ScheduleAttr::parse(AsmParser &parser, Type) {
@@ -199,9 +216,9 @@ Attribute ScheduleAttr::parse(AsmParser &parser, Type) {
       return parser.emitError(keyLoc)
              << "schedule key '" << key << "' given twice";
     if (key == "wg")
-      return parseIntList(parser, wg);
+      return asm_utils::parseIntegerList(parser, wg);
     if (key == "tile")
-      return parseIntList(parser, tile);
+      return asm_utils::parseIntegerList(parser, tile);
     if (key == "time_block")
       return parser.parseInteger(timeBlock);
     if (key == "exchange_depth")
@@ -223,13 +240,11 @@ Attribute ScheduleAttr::parse(AsmParser &parser, Type) {
 }
 
 void ScheduleAttr::print(AsmPrinter &printer) const {
-  printer << "<wg = [";
-  llvm::interleaveComma(getWg(), printer);
-  printer << ']';
+  printer << "<wg = ";
+  asm_utils::printIntegerList(printer, getWg());
   if (!getTile().empty()) {
-    printer << ", tile = [";
-    llvm::interleaveComma(getTile(), printer);
-    printer << ']';
+    printer << ", tile = ";
+    asm_utils::printIntegerList(printer, getTile());
   }
   if (getTimeBlock() != 1)
     printer << ", time_block = " << getTimeBlock();

@@ -1,6 +1,7 @@
 //===- StencilOps.cpp - Stencil dialect operations ------------------------===//
 
 #include "Stencil/Dialect/Stencil/IR/StencilOps.h"
+#include "StencilAsmUtils.h"
 
 #include "mlir/Dialect/Utils/StaticValueUtils.h"
 #include "mlir/IR/Builders.h"
@@ -20,17 +21,10 @@ using namespace mlir::stencil;
 // Shared helpers
 //===----------------------------------------------------------------------===//
 
-/// Parses `[i, j, k]` of integers (the custom<Offset> directive).
+/// The custom<Offset> directive: `[i, j, k]`.
 static ParseResult parseOffset(OpAsmParser &parser, DenseI64ArrayAttr &attr) {
   SmallVector<int64_t> values;
-  if (parser.parseCommaSeparatedList(AsmParser::Delimiter::Square,
-                                     [&]() -> ParseResult {
-                                       int64_t value;
-                                       if (parser.parseInteger(value))
-                                         return failure();
-                                       values.push_back(value);
-                                       return success();
-                                     }))
+  if (asm_utils::parseIntegerList(parser, values))
     return failure();
   attr = parser.getBuilder().getDenseI64ArrayAttr(values);
   return success();
@@ -38,9 +32,7 @@ static ParseResult parseOffset(OpAsmParser &parser, DenseI64ArrayAttr &attr) {
 
 static void printOffset(OpAsmPrinter &printer, Operation *,
                         DenseI64ArrayAttr attr) {
-  printer << '[';
-  llvm::interleaveComma(attr.asArrayRef(), printer);
-  printer << ']';
+  asm_utils::printIntegerList(printer, attr.asArrayRef());
 }
 
 /// Names a field for diagnostics: "1-D", "2-D", "3-D".
@@ -150,11 +142,7 @@ void ApplyOp::build(OpBuilder &builder, OperationState &state, Value grid,
   if (schedule)
     state.getOrAddProperties<Properties>().schedule = schedule;
   state.addTypes(outputs.getTypes());
-  Region *body = state.addRegion();
-  Block *block = new Block();
-  body->push_back(block);
-  for (Value input : inputs)
-    block->addArgument(input.getType(), input.getLoc());
+  asm_utils::addRegionWithArgumentsFor(state, inputs);
 }
 
 // Format:
@@ -532,11 +520,7 @@ void IterateOp::build(OpBuilder &builder, OperationState &state, Value steps,
   if (schedule)
     state.getOrAddProperties<Properties>().schedule = schedule;
   state.addTypes(inits.getTypes());
-  Region *body = state.addRegion();
-  Block *block = new Block();
-  body->push_back(block);
-  for (Value init : inits)
-    block->addArgument(init.getType(), init.getLoc());
+  asm_utils::addRegionWithArgumentsFor(state, inits);
 }
 
 // Format:
