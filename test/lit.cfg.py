@@ -8,7 +8,7 @@ from lit.llvm import llvm_config
 
 config.name = "STENCIL"
 config.test_format = lit.formats.ShTest(not llvm_config.use_lit_shell)
-config.suffixes = [".mlir", ".test"]
+config.suffixes = [".mlir", ".test", ".c"]
 config.test_source_root = os.path.dirname(__file__)
 config.test_exec_root = os.path.join(config.stencil_obj_root, "test")
 config.excludes = ["CMakeLists.txt", "lit.cfg.py", "lit.site.cfg.py", "lib"]
@@ -22,4 +22,6 @@ config.substitutions.append(
     ("%examples", os.path.join(config.stencil_src_root, "examples")))
 
 llvm_config.add_tool_substitutions(
-    ["stencil-opt"], [config.stencil_tools_dir])
+    ["stencil-opt", "stencil-translate"], [config.stencil_tools_dir])
+config.substitutions.append(
+    ("%clang", os.path.join(config.llvm_tools_dir, "clang")))

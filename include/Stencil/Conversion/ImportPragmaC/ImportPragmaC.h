@@ -1,0 +1,50 @@
+//===- ImportPragmaC.h - Import C with #pragma stencil ----------*- C++ -*-===//
+//
+// Parses a C file with Clang, finds the regions marked with `#pragma stencil`
+// (seed 000 Table 2), and builds one function per region in the stencil
+// dialect. It also describes each region for the driver that replaces the
+// region by a call: a JSON manifest and a rewritten copy of the C file (see
+// docs/PragmaC.md for the directive language and that interface).
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef STENCIL_CONVERSION_IMPORTPRAGMAC_IMPORTPRAGMAC_H
+#define STENCIL_CONVERSION_IMPORTPRAGMAC_IMPORTPRAGMAC_H
+
+#include "mlir/IR/BuiltinOps.h"
+#include "mlir/IR/OwningOpRef.h"
+
+#include <string>
+#include <vector>
+
+namespace mlir::stencil {
+
+struct PragmaCImportOptions {
+  /// Arguments passed to Clang as they are: -I, -D, -U, -std=, ...
+  std::vector<std::string> clangArgs;
+  /// Clang's resource directory (builtin headers such as stddef.h); the
+  /// directory found at build time when empty.
+  std::string resourceDir;
+};
+
+struct PragmaCImportResult {
+  /// One function per region, in source order.
+  OwningOpRef<ModuleOp> module;
+  /// JSON description of the regions (docs/PragmaC.md).
+  std::string manifest;
+  /// The C file with each region replaced by a call to its function.
+  std::string rewrittenSource;
+  /// Number of regions found (0 for a file without regions).
+  unsigned numRegions = 0;
+};
+
+/// Imports `path`. Returns failure after Clang has printed every diagnostic
+/// (file:line:col: error: ...) when the C code or a directive is invalid or
+/// outside the supported subset.
+LogicalResult importPragmaC(llvm::StringRef path,
+                            const PragmaCImportOptions &options,
+                            MLIRContext *context, PragmaCImportResult &result);
+
+} // namespace mlir::stencil
+
+#endif // STENCIL_CONVERSION_IMPORTPRAGMAC_IMPORTPRAGMAC_H

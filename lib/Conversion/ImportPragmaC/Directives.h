@@ -1,0 +1,103 @@
+//===- Directives.h - #pragma stencil directives ----------------*- C++ -*-===//
+//
+// The directives as the preprocessor hands them over, before they are matched
+// with the AST. Private to the importer.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef LIB_CONVERSION_IMPORTPRAGMAC_DIRECTIVES_H
+#define LIB_CONVERSION_IMPORTPRAGMAC_DIRECTIVES_H
+
+#include "clang/Basic/SourceLocation.h"
+#include "clang/Lex/Pragma.h"
+#include "clang/Lex/Token.h"
+#include "llvm/ADT/SmallVector.h"
+
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace clang {
+class DiagnosticsEngine;
+} // namespace clang
+
+namespace mlir::stencil::pragma_c {
+
+enum class DirectiveKind {
+  Begin,
+  End,
+  Step,
+  Data,
+  Dimension,
+  Calc,
+  Copy,
+  Distribute,
+  Halo
+};
+
+/// The spelling of a directive in diagnostics: "begin", "data", ...
+const char *getDirectiveName(DirectiveKind kind);
+
+/// A name with the place it was written.
+struct NamedLoc {
+  std::string name;
+  clang::SourceLocation loc;
+};
+
+/// One array of a `data` clause: `float A[NZ][NY][NX]`. Sizes are kept as
+/// (macro-expanded) tokens and evaluated once the AST can resolve `const int`
+/// names.
+struct ArrayDecl {
+  NamedLoc name;
+  bool isDouble = false;
+  bool isSource = false;
+  std::vector<std::vector<clang::Token>> sizeTokens;
+  llvm::SmallVector<clang::SourceLocation, 3> sizeLocs;
+};
+
+struct Directive {
+  DirectiveKind kind;
+  /// Location of the directive's name, for diagnostics.
+  clang::SourceLocation loc;
+  /// Location of the `#` that starts the pragma line.
+  clang::SourceLocation hashLoc;
+  /// Location of the end of the pragma line.
+  clang::SourceLocation endLoc;
+
+  // step(t:1000)
+  NamedLoc stepVar;
+  int64_t maxSteps = 0;
+  // data source(...) destination(...)
+  std::vector<ArrayDecl> arrays;
+  // dimension(i, j, k)
+  std::vector<NamedLoc> dimensions;
+  // distribute(block, *, ...): true where the axis is block-distributed.
+  llvm::SmallVector<bool, 3> distributed;
+  // halo(w) / shadow(w), alone or after distribute.
+  std::optional<int64_t> haloWidth;
+};
+
+/// Collects every `#pragma stencil ...` line of the translation unit,
+/// reporting malformed ones as Clang errors.
+class StencilPragmaHandler : public clang::PragmaHandler {
+public:
+  explicit StencilPragmaHandler(std::vector<Directive> &directives)
+      : clang::PragmaHandler(/*name=*/""), directives(directives) {}
+
+  void HandlePragma(clang::Preprocessor &pp, clang::PragmaIntroducer introducer,
+                    clang::Token &firstToken) override;
+
+private:
+  std::vector<Directive> &directives;
+};
+
+/// Reports `message` as a Clang error at `loc`.
+void reportError(clang::DiagnosticsEngine &diags, clang::SourceLocation loc,
+                 llvm::StringRef message);
+/// Reports `message` as a Clang note at `loc`.
+void reportNote(clang::DiagnosticsEngine &diags, clang::SourceLocation loc,
+                llvm::StringRef message);
+
+} // namespace mlir::stencil::pragma_c
+
+#endif // LIB_CONVERSION_IMPORTPRAGMAC_DIRECTIVES_H

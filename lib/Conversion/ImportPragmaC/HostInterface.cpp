@@ -1,0 +1,196 @@
+//===- HostInterface.cpp - Manifest and rewritten C -----------------------===//
+
+#include "HostInterface.h"
+
+#include "clang/AST/ASTContext.h"
+#include "clang/Basic/SourceManager.h"
+#include "clang/Lex/Lexer.h"
+#include "clang/Rewrite/Core/Rewriter.h"
+#include "llvm/ADT/SmallPtrSet.h"
+#include "llvm/Support/FormatVariadic.h"
+#include "llvm/Support/JSON.h"
+
+using namespace clang;
+using namespace mlir::stencil::pragma_c;
+
+namespace {
+
+/// The text of an expression as written (macros unexpanded).
+std::string getSourceText(ASTContext &context, const Expr *expr) {
+  const SourceManager &sm = context.getSourceManager();
+  CharSourceRange range = sm.getExpansionRange(expr->getSourceRange());
+  return Lexer::getSourceText(range, sm, context.getLangOpts()).str();
+}
+
+std::string getElementName(const RegionArray &array) {
+  return array.isDouble ? "double" : "float";
+}
+
+std::string getScalarTypeName(const CapturedScalar &scalar) {
+  return scalar.decl->getType()
+      .getCanonicalType()
+      .getUnqualifiedType()
+      .getAsString();
+}
+
+/// `(long long)(upper) - (long long)(lower)`, plus one for `<=`: the number
+/// of steps; zero or less runs none.
+std::string getStepCount(ASTContext &context, const StencilRegion &region) {
+  std::string count =
+      "(long long)(" + getSourceText(context, region.stepUpper) +
+      ") - (long long)(" + getSourceText(context, region.stepLower) + ")";
+  if (region.stepInclusive)
+    count += " + 1";
+  return count;
+}
+
+/// `&A[0][0][0]`: a pointer to the first element, for arrays and for
+/// pointers to arrays alike.
+std::string getFirstElement(const StencilRegion &region,
+                            const RegionArray &array) {
+  std::string text = "&" + array.name;
+  for (unsigned axis = 0; axis < region.getRank(); ++axis)
+    text += "[0]";
+  return text;
+}
+
+llvm::json::Object getLocation(ASTContext &context, SourceLocation loc) {
+  const SourceManager &sm = context.getSourceManager();
+  loc = sm.getExpansionLoc(loc);
+  return llvm::json::Object{{"line", sm.getExpansionLineNumber(loc)},
+                            {"column", sm.getExpansionColumnNumber(loc)},
+                            {"offset", sm.getFileOffset(loc)}};
+}
+
+} // namespace
+
+std::string mlir::stencil::pragma_c::getPrototype(ASTContext &context,
+                                                  const StencilRegion &region) {
+  std::string text = "void " + region.name + "(";
+  for (const RegionArray &array : region.arrays)
+    text += getElementName(array) + " *" + array.name + ", ";
+  for (const CapturedScalar &scalar : region.scalars)
+    text +=
+        getScalarTypeName(scalar) + " " + scalar.decl->getNameAsString() + ", ";
+  return text + "long long steps)";
+}
+
+std::string
+mlir::stencil::pragma_c::buildManifest(ASTContext &context,
+                                       llvm::ArrayRef<StencilRegion> regions) {
+  const SourceManager &sm = context.getSourceManager();
+  llvm::json::Array regionList;
+  for (const StencilRegion &region : regions) {
+    llvm::json::Array arrays, scalars, lower, upper, shape;
+    for (const RegionArray &array : region.arrays) {
+      llvm::json::Object object{
+          {"name", array.name},
+          {"element", getElementName(array)},
+          {"role", array.isSource ? "source" : "destination"},
+          {"written", array.isCarried()}};
+      if (array.copiedFrom)
+        object["copied_from"] = region.arrays[*array.copiedFrom].name;
+      arrays.push_back(std::move(object));
+    }
+    for (const CapturedScalar &scalar : region.scalars)
+      scalars.push_back(
+          llvm::json::Object{{"name", scalar.decl->getNameAsString()},
+                             {"type", getScalarTypeName(scalar)}});
+    for (const LoopRange &loop : region.calcNest.loops) {
+      lower.push_back(loop.lower);
+      upper.push_back(loop.upper);
+    }
+    for (int64_t size : region.shape)
+      shape.push_back(size);
+    std::string call = region.name + "(";
+    for (const RegionArray &array : region.arrays)
+      call += getFirstElement(region, array) + ", ";
+    for (const CapturedScalar &scalar : region.scalars)
+      call += scalar.decl->getNameAsString() + ", ";
+    call += getStepCount(context, region) + ")";
+
+    llvm::json::Object object{
+        {"name", region.name},
+        {"function", region.function->getNameAsString()},
+        {"begin", getLocation(context, region.begin->hashLoc)},
+        {"end", getLocation(context, region.end->endLoc)},
+        {"shape", std::move(shape)},
+        {"grid", llvm::json::Object{{"lower", std::move(lower)},
+                                    {"upper", std::move(upper)}}},
+        {"max_steps", region.step->maxSteps},
+        {"steps",
+         llvm::json::Object{{"variable", region.timeVar->getNameAsString()},
+                            {"lower", getSourceText(context, region.stepLower)},
+                            {"upper", getSourceText(context, region.stepUpper)},
+                            {"inclusive", region.stepInclusive}}},
+        {"arrays", std::move(arrays)},
+        {"scalars", std::move(scalars)},
+        {"prototype", getPrototype(context, region)},
+        {"call", call}};
+    if (region.distribute) {
+      llvm::json::Array axes;
+      for (bool distributed : region.distribute->distributed)
+        axes.push_back(distributed ? "block" : "*");
+      object["distribute"] = std::move(axes);
+      std::optional<int64_t> halo =
+          region.halo ? region.halo->haloWidth : region.distribute->haloWidth;
+      if (halo)
+        object["halo"] = *halo;
+    }
+    regionList.push_back(std::move(object));
+  }
+  llvm::json::Object manifest{
+      {"version", 1},
+      {"source", sm.getFileEntryRefForID(sm.getMainFileID())->getName().str()},
+      {"regions", std::move(regionList)}};
+  return llvm::formatv("{0:2}", llvm::json::Value(std::move(manifest)));
+}
+
+std::string
+mlir::stencil::pragma_c::rewriteSource(ASTContext &context,
+                                       llvm::ArrayRef<StencilRegion> regions) {
+  SourceManager &sm = context.getSourceManager();
+  Rewriter rewriter(sm, context.getLangOpts());
+  for (const StencilRegion &region : regions) {
+    std::string steps = getStepCount(context, region);
+    std::string text;
+    llvm::raw_string_ostream os(text);
+    os << "/* #pragma stencil region " << region.name
+       << ": replaced by a call to the compiled stencil */\n{\n"
+       << "  extern " << getPrototype(context, region) << ";\n"
+       << "  long long " << region.name << "_steps = " << steps << ";\n"
+       << "  " << region.name << "(";
+    for (const RegionArray &array : region.arrays)
+      os << getFirstElement(region, array) << ", ";
+    for (const CapturedScalar &scalar : region.scalars)
+      os << scalar.decl->getName() << ", ";
+    os << region.name << "_steps);\n";
+
+    // Leave the loop variables declared outside the loops as the loops
+    // would: the nests end at their upper bounds once a step has run.
+    std::string loopVars;
+    llvm::SmallPtrSet<const VarDecl *, 6> seen;
+    for (const LoopNest *nest : {&region.calcNest, &region.copyNest})
+      for (const LoopRange &loop : nest->loops)
+        if (!loop.declaresVar && seen.insert(loop.var).second)
+          loopVars += " " + loop.var->getNameAsString() + " = " +
+                      std::to_string(loop.upper) + ";";
+    if (!loopVars.empty())
+      os << "  if (" << region.name << "_steps > 0) {" << loopVars << " }\n";
+    if (!region.timeVarDeclaredInLoop) {
+      std::string lower = getSourceText(context, region.stepLower);
+      os << "  " << region.timeVar->getName() << " = " << region.name
+         << "_steps > 0 ? (" << lower << ") + " << region.name << "_steps : ("
+         << lower << ");\n";
+    }
+    os << "}";
+    rewriter.ReplaceText(CharSourceRange::getCharRange(region.begin->hashLoc,
+                                                       region.end->endLoc),
+                         text);
+  }
+  const llvm::RewriteBuffer *buffer =
+      rewriter.getRewriteBufferFor(sm.getMainFileID());
+  if (!buffer)
+    return sm.getBufferData(sm.getMainFileID()).str();
+  return std::string(buffer->begin(), buffer->end());
+}

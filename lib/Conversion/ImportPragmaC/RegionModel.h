@@ -1,0 +1,124 @@
+//===- RegionModel.h - A #pragma stencil region, analysed -------*- C++ -*-===//
+//
+// What the importer knows about one region after matching its directives
+// with Clang's AST: arrays, loops, copy pairs. Private to the importer; the
+// IR emitter and the host interface (manifest, rewritten C) read it.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef LIB_CONVERSION_IMPORTPRAGMAC_REGIONMODEL_H
+#define LIB_CONVERSION_IMPORTPRAGMAC_REGIONMODEL_H
+
+#include "Directives.h"
+
+#include "clang/AST/Decl.h"
+#include "clang/AST/Expr.h"
+#include "clang/AST/Stmt.h"
+#include "llvm/ADT/SmallVector.h"
+
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace mlir::stencil::pragma_c {
+
+/// `for (v = lower; v < upper; v++)` with constant bounds.
+struct LoopRange {
+  const clang::VarDecl *var = nullptr;
+  int64_t lower = 0;
+  int64_t upper = 0;
+  /// The loop declares its variable (`for (int i = ...)`), so it is not
+  /// visible after the region.
+  bool declaresVar = false;
+};
+
+/// A perfect loop nest over the region's dimensions, outermost first.
+struct LoopNest {
+  llvm::SmallVector<LoopRange, 3> loops;
+  const clang::Stmt *body = nullptr;
+};
+
+struct RegionArray {
+  std::string name;
+  clang::SourceLocation loc;
+  const clang::VarDecl *decl = nullptr;
+  bool isDouble = false;
+  bool isSource = false;
+  llvm::SmallVector<int64_t, 3> shape;
+  /// For a source: the destination copied into it each step, if any.
+  std::optional<unsigned> copiedFrom;
+  /// For a destination: whether the copy section copies it back.
+  bool copiedBack = false;
+  /// Changes during the time loop (a destination, or a source copied into):
+  /// carried from step to step and written back at the end.
+  bool isCarried() const { return !isSource || copiedFrom.has_value(); }
+};
+
+/// A scalar of the enclosing function read by the calc section; it becomes
+/// an argument of the region's function.
+struct CapturedScalar {
+  const clang::VarDecl *decl = nullptr;
+};
+
+struct StencilRegion {
+  /// Name of the generated function: stencil_<function>_<n>.
+  std::string name;
+  const clang::FunctionDecl *function = nullptr;
+  const Directive *begin = nullptr;
+  const Directive *end = nullptr;
+  const Directive *step = nullptr;
+  const Directive *data = nullptr;
+  const Directive *dimension = nullptr;
+  const Directive *distribute = nullptr;
+  const Directive *halo = nullptr;
+  const Directive *calc = nullptr;
+  const Directive *copy = nullptr;
+
+  const clang::ForStmt *timeLoop = nullptr;
+  const clang::VarDecl *timeVar = nullptr;
+  bool timeVarDeclaredInLoop = false;
+  /// The time loop runs `v = stepLower; v < stepUpper` (or `<=`).
+  const clang::Expr *stepLower = nullptr;
+  const clang::Expr *stepUpper = nullptr;
+  bool stepInclusive = false;
+
+  std::vector<RegionArray> arrays;
+  llvm::SmallVector<int64_t, 3> shape;
+  LoopNest calcNest;
+  LoopNest copyNest;
+  /// Filled while the calc body is translated, in order of first use.
+  std::vector<CapturedScalar> scalars;
+
+  unsigned getRank() const { return shape.size(); }
+  RegionArray *findArray(llvm::StringRef name) {
+    for (RegionArray &array : arrays)
+      if (array.name == name)
+        return &array;
+    return nullptr;
+  }
+};
+
+/// Evaluates an integer expression of constants: literals, macros (already
+/// expanded), `const` integer variables with constant initializers, enum
+/// constants, `+ - * / %` and parentheses.
+std::optional<int64_t> evaluateInteger(const clang::Expr *expr,
+                                       clang::ASTContext &context);
+
+/// Skips parentheses and implicit casts that do not change the value's
+/// meaning for the importer (lvalue-to-rvalue, no-op, array decay).
+const clang::Expr *skipTransparent(const clang::Expr *expr);
+
+/// The variable `expr` names, looking through parentheses and implicit
+/// conversions; null when it names none.
+const clang::VarDecl *getReferencedVar(const clang::Expr *expr);
+
+/// Groups the directives into regions, matches them with the AST and checks
+/// the supported subset. Reports every problem as a Clang error; returns the
+/// regions that passed.
+std::vector<StencilRegion>
+analyzeRegions(clang::ASTContext &context,
+               const std::vector<Directive> &directives);
+
+} // namespace mlir::stencil::pragma_c
+
+#endif // LIB_CONVERSION_IMPORTPRAGMAC_REGIONMODEL_H
