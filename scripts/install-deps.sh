@@ -6,7 +6,8 @@ set -euo pipefail
 
 packages=(
   cmake ninja-build ccache python3
-  clang-22 libclang-rt-22-dev llvm-22-dev llvm-22-tools libmlir-22-dev mlir-22-tools
+  clang-22 libclang-rt-22-dev libclang-22-dev libclang-cpp22-dev
+  llvm-22-dev llvm-22-tools libmlir-22-dev mlir-22-tools
 )
 
 missing=()
