@@ -25,3 +25,4 @@ llvm_config.add_tool_substitutions(
     ["stencil-opt", "stencil-translate"], [config.stencil_tools_dir])
 config.substitutions.append(
     ("%clang", os.path.join(config.llvm_tools_dir, "clang")))
+llvm_config.add_tool_substitutions(["mlir-translate"], [config.llvm_tools_dir])

@@ -3,6 +3,8 @@
 #ifndef STENCIL_INITALLPASSES_H
 #define STENCIL_INITALLPASSES_H
 
+#include "Stencil/Conversion/Passes.h"
+
 #include "mlir/InitAllPasses.h"
 
 namespace mlir::stencil {
@@ -10,7 +12,10 @@ namespace mlir::stencil {
 /// Registers the upstream passes, so pipelines mix them with ours as in
 /// mlir-opt. Each pass group of this project adds its registration call here
 /// when it lands (the tools call only this function).
-inline void registerAllPasses() { mlir::registerAllPasses(); }
+inline void registerAllPasses() {
+  mlir::registerAllPasses();
+  registerConversionPassesAndPipelines();
+}
 
 } // namespace mlir::stencil
 

@@ -1,0 +1,42 @@
+//===- Passes.td - Conversions out of the stencil dialect --*- tablegen -*-===//
+
+#ifndef STENCIL_CONVERSION_PASSES_TD
+#define STENCIL_CONVERSION_PASSES_TD
+
+include "mlir/Pass/PassBase.td"
+
+def ConvertStencilToLoops : Pass<"convert-stencil-to-loops", "ModuleOp"> {
+  let summary = "Lower stencil functions to tiled parallel loops on memrefs";
+  let description = [{
+    The CPU lowering. Fields become memrefs: a `stencil.load` works in place
+    on its memref (it is copied first when the function touches the memref
+    in other ways), an apply writes into the buffer of its `outs` field, the
+    time loop becomes an `scf.for` whose iteration arguments are the
+    buffers (a swapping yield rotates them), `stencil.exchange` is the
+    identity on one rank, and a `stencil.store` copies only when the buffer
+    differs from the target at run time.
+
+    Each apply becomes an `scf.parallel` over tiles of the grid — the
+    schedule's `tile` (or `wg`), or `default-tile` — with `scf.for` loops
+    over the points of a tile; the innermost loop runs along contiguous
+    memory so LLVM can vectorize it. `convert-scf-to-openmp` turns the
+    parallel loops into OpenMP work-sharing loops.
+
+    An apply that writes a buffer it also reads at an offset, or whose
+    output field is still needed after it, would need a fresh buffer; the
+    pass reports it instead of producing wrong code.
+  }];
+  let dependentDialects = [
+    "::mlir::arith::ArithDialect", "::mlir::memref::MemRefDialect",
+    "::mlir::scf::SCFDialect"
+  ];
+  let options = [
+    ListOption<"defaultTile", "default-tile", "int64_t",
+      "Tile (points per parallel iteration, outermost axis first) for applies "
+      "without a schedule; 0 means the whole extent of the axis. Missing "
+      "entries count from the innermost axis: the default tiles 3-D grids "
+      "as [1, 8, whole], 2-D as [8, whole], 1-D as [16384].">
+  ];
+}
+
+#endif // STENCIL_CONVERSION_PASSES_TD

@@ -1,0 +1,471 @@
+//===- StencilToLoops.cpp - stencil dialect to tiled loops on memrefs -----===//
+//
+// Assigns a buffer (memref) to every field value and rewrites the stencil
+// ops into loops over those buffers:
+//
+// - `stencil.load %m` works in place on %m (a second load of the same memref
+//   gets a copy);
+// - `stencil.apply` writes into the buffer of its `outs` field, as an
+//   `scf.parallel` over tiles with `scf.for` loops inside a tile;
+// - `stencil.iterate` becomes an `scf.for` carrying the buffers; a yield that
+//   exchanges fields rotates them (the pointer swap);
+// - `stencil.exchange` is the identity on one rank;
+// - `stencil.store` copies only when the buffer is not already the target.
+//
+// Writing in place is what makes this fast, and it is valid only when the
+// overwritten field value is dead. The pass checks that and reports the
+// cases that would need a fresh buffer instead of miscompiling them.
+//
+//===----------------------------------------------------------------------===//
+
+#include "Stencil/Conversion/Passes.h"
+#include "Stencil/Dialect/Stencil/IR/StencilOps.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/IR/IRMapping.h"
+#include "llvm/ADT/DenseSet.h"
+#include "llvm/ADT/TypeSwitch.h"
+
+namespace mlir::stencil {
+#define GEN_PASS_DEF_CONVERTSTENCILTOLOOPS
+#include "Stencil/Conversion/Passes.h.inc"
+} // namespace mlir::stencil
+
+using namespace mlir;
+using namespace mlir::stencil;
+
+namespace {
+
+/// The tile for an apply without a schedule: long contiguous rows for the
+/// vectorizer, several rows per task for OpenMP. 0 stands for the whole
+/// extent of the axis.
+SmallVector<int64_t, 3> getDefaultTile(unsigned rank,
+                                       ArrayRef<int64_t> option) {
+  SmallVector<int64_t, 3> tile;
+  switch (rank) {
+  case 1:
+    tile = {16384};
+    break;
+  case 2:
+    tile = {8, 0};
+    break;
+  default:
+    tile = {1, 8, 0};
+    break;
+  }
+  // User entries replace the defaults, counted from the innermost axis.
+  for (unsigned i = 0; i < option.size() && i < rank; ++i)
+    tile[rank - 1 - i] = option[option.size() - 1 - i];
+  return tile;
+}
+
+class FunctionLowering {
+public:
+  FunctionLowering(func::FuncOp func, ArrayRef<int64_t> defaultTile)
+      : func(func), defaultTile(defaultTile) {}
+
+  LogicalResult run() {
+    if (failed(lowerBlock(func.getBody().front())))
+      return failure();
+    // Stencil values are used only by stencil ops: drop every reference
+    // first, then erase, in any order.
+    for (Operation *op : toErase)
+      op->dropAllReferences();
+    for (Operation *op : llvm::reverse(toErase))
+      op->erase();
+    return success();
+  }
+
+private:
+  LogicalResult lowerBlock(Block &block);
+  LogicalResult lowerLoad(LoadOp load);
+  LogicalResult lowerApply(ApplyOp apply);
+  LogicalResult lowerIterate(IterateOp iterate);
+  FailureOr<scf::YieldOp> lowerYield(YieldOp yield, scf::ForOp forOp);
+  LogicalResult lowerStore(StoreOp store);
+  LogicalResult checkOverwrite(ApplyOp apply, Value output);
+
+  void setBuffer(Value field, Value buffer) {
+    buffers[field] = buffer;
+    fieldsOfBuffer[buffer].push_back(field);
+  }
+
+  func::FuncOp func;
+  ArrayRef<int64_t> defaultTile;
+  DenseMap<Value, Value> buffers;
+  DenseMap<Value, SmallVector<Value>> fieldsOfBuffer;
+  llvm::DenseSet<Value> loadedMemRefs;
+  SmallVector<Operation *> toErase;
+  llvm::DenseSet<Operation *> loweredStores;
+};
+
+LogicalResult FunctionLowering::lowerBlock(Block &block) {
+  for (Operation &op : llvm::make_early_inc_range(block)) {
+    LogicalResult result =
+        llvm::TypeSwitch<Operation *, LogicalResult>(&op)
+            .Case<LoadOp>([&](LoadOp load) { return lowerLoad(load); })
+            .Case<ApplyOp>([&](ApplyOp apply) { return lowerApply(apply); })
+            .Case<IterateOp>(
+                [&](IterateOp iterate) { return lowerIterate(iterate); })
+            .Case<StoreOp>([&](StoreOp store) { return lowerStore(store); })
+            .Case<ExchangeOp>([&](ExchangeOp exchange) {
+              // One rank holds the whole field: nothing to refresh.
+              setBuffer(exchange.getResult(),
+                        buffers.lookup(exchange.getField()));
+              toErase.push_back(exchange);
+              return success();
+            })
+            // Yields are lowered with their loop (lowerIterate).
+            .Case<YieldOp>([&](YieldOp) { return success(); })
+            .Case<GridOp>([&](GridOp grid) {
+              toErase.push_back(grid);
+              return success();
+            })
+            .Default([&](Operation *other) -> LogicalResult {
+              if (llvm::isa<StencilDialect>(other->getDialect()))
+                return other->emitOpError(
+                    "is not supported by convert-stencil-to-loops here");
+              return success();
+            });
+    if (failed(result))
+      return failure();
+  }
+  return success();
+}
+
+LogicalResult FunctionLowering::lowerLoad(LoadOp load) {
+  Value memref = load.getMemref();
+  toErase.push_back(load);
+  if (loadedMemRefs.insert(memref).second) {
+    setBuffer(load.getResult(), memref);
+    return success();
+  }
+  // A second field from the same memref must not see the first one's
+  // in-place updates: give it its own copy.
+  OpBuilder builder(load);
+  auto type = llvm::cast<MemRefType>(memref.getType());
+  SmallVector<Value> dynamicSizes;
+  for (unsigned axis = 0; axis < type.getRank(); ++axis)
+    if (type.isDynamicDim(axis))
+      dynamicSizes.push_back(
+          memref::DimOp::create(builder, load.getLoc(), memref, axis));
+  Value copy =
+      memref::AllocOp::create(builder, load.getLoc(), type, dynamicSizes);
+  memref::CopyOp::create(builder, load.getLoc(), memref, copy);
+  setBuffer(load.getResult(), copy);
+  // Free it when the function returns.
+  func.walk([&](func::ReturnOp ret) {
+    OpBuilder atReturn(ret);
+    memref::DeallocOp::create(atReturn, ret.getLoc(), copy);
+  });
+  return success();
+}
+
+/// Whether `user` runs after `op` within one execution of `op`'s block.
+static bool isAfter(Operation *user, Operation *op) {
+  Operation *ancestor = op->getBlock()->findAncestorOpInBlock(*user);
+  return ancestor && ancestor != op && op->isBeforeInBlock(ancestor);
+}
+
+LogicalResult FunctionLowering::checkOverwrite(ApplyOp apply, Value output) {
+  Value buffer = buffers.lookup(output);
+  // The output's buffer is overwritten on the grid: every field living in
+  // it must be dead from here on.
+  for (Value field : fieldsOfBuffer.lookup(buffer))
+    for (Operation *user : field.getUsers())
+      if (isAfter(user, apply)) {
+        InFlightDiagnostic diag =
+            apply.emitOpError("overwrites the buffer of a field that is "
+                              "still used afterwards; this lowering needs "
+                              "the output to be dead after the apply");
+        diag.attachNote(user->getLoc()) << "later use here";
+        return failure();
+      }
+  // In a loop, writing into a field defined outside the loop destroys the
+  // value the next iteration reads again.
+  auto loop = apply->getParentOfType<scf::ForOp>();
+  if (loop && !loop.getRegion().isAncestor(buffer.getParentRegion()))
+    return apply.emitOpError(
+        "writes a field defined outside the enclosing time loop; carry it "
+        "through the loop's iter_args instead");
+  return success();
+}
+
+LogicalResult FunctionLowering::lowerApply(ApplyOp apply) {
+  GridOp grid = apply.getGridOp();
+  if (!grid)
+    return apply.emitOpError("needs its grid from a stencil.grid op");
+  Location loc = apply.getLoc();
+  unsigned rank = apply.getRank();
+  Block *body = apply.getBodyBlock();
+
+  SmallVector<Value> outputBuffers;
+  for (Value output : apply.getOutputs()) {
+    Value buffer = buffers.lookup(output);
+    if (!buffer)
+      return apply.emitOpError("output has no buffer");
+    if (llvm::is_contained(outputBuffers, buffer))
+      return apply.emitOpError("writes two outputs into one buffer");
+    if (failed(checkOverwrite(apply, output)))
+      return failure();
+    outputBuffers.push_back(buffer);
+  }
+  // Reading a point that another work item already overwrote is a race:
+  // inputs sharing an output's buffer may be read only at the centre.
+  for (auto [index, input] : llvm::enumerate(apply.getInputs())) {
+    Value buffer = buffers.lookup(input);
+    if (!buffer || !llvm::is_contained(outputBuffers, buffer))
+      continue;
+    for (Operation *user : body->getArgument(index).getUsers()) {
+      auto access = llvm::dyn_cast<FieldAccessOpInterface>(user);
+      if (access && llvm::any_of(access.getAccessOffset(),
+                                 [](int64_t o) { return o != 0; }))
+        return access->emitOpError(
+            "reads, at an offset, the buffer its apply writes; this "
+            "lowering cannot give the apply a separate output buffer yet");
+    }
+  }
+
+  OpBuilder builder(apply);
+  auto constant = [&](int64_t value) -> Value {
+    return arith::ConstantIndexOp::create(builder, loc, value);
+  };
+  SmallVector<Value> lower, upper;
+  auto collect = [&](ArrayRef<int64_t> statics, OperandRange dynamics,
+                     SmallVectorImpl<Value> &out) {
+    auto dynamic = dynamics.begin();
+    for (int64_t bound : statics)
+      out.push_back(ShapedType::isDynamic(bound) ? *dynamic++
+                                                 : constant(bound));
+  };
+  collect(grid.getStaticLower(), grid.getDynamicLower(), lower);
+  collect(grid.getStaticUpper(), grid.getDynamicUpper(), upper);
+
+  SmallVector<int64_t, 3> tile =
+      apply.getScheduleAttr()
+          ? SmallVector<int64_t, 3>(
+                apply.getScheduleAttr().getTileOrWorkGroup())
+          : getDefaultTile(rank, defaultTile);
+  SmallVector<Value> steps;
+  for (unsigned axis = 0; axis < rank; ++axis) {
+    if (tile[axis] > 0) {
+      steps.push_back(constant(tile[axis]));
+      continue;
+    }
+    // The whole extent, at least 1 so that an empty grid is a valid loop.
+    Value extent =
+        arith::SubIOp::create(builder, loc, upper[axis], lower[axis]);
+    steps.push_back(arith::MaxSIOp::create(builder, loc, extent, constant(1)));
+  }
+
+  auto parallel = scf::ParallelOp::create(builder, loc, lower, upper, steps);
+  builder.setInsertionPointToStart(parallel.getBody());
+  SmallVector<Value> tileUpper;
+  for (unsigned axis = 0; axis < rank; ++axis) {
+    Value end = arith::AddIOp::create(
+        builder, loc, parallel.getInductionVars()[axis], steps[axis]);
+    tileUpper.push_back(arith::MinSIOp::create(builder, loc, end, upper[axis]));
+  }
+  SmallVector<Value> ones(rank, constant(1));
+
+  scf::buildLoopNest(
+      builder, loc, parallel.getInductionVars(), tileUpper, ones,
+      [&](OpBuilder &nested, Location nestedLoc, ValueRange point) {
+        IRMapping mapping;
+        for (auto [index, input] : llvm::enumerate(apply.getInputs()))
+          if (!llvm::isa<FieldType>(input.getType()))
+            mapping.map(body->getArgument(index), input);
+        // point + offset, once per (axis, offset).
+        DenseMap<std::pair<unsigned, int64_t>, Value> shifted;
+        auto index = [&](unsigned axis, int64_t offset) -> Value {
+          if (offset == 0)
+            return point[axis];
+          Value &slot = shifted[{axis, offset}];
+          if (!slot)
+            slot = arith::AddIOp::create(
+                nested, nestedLoc, point[axis],
+                arith::ConstantIndexOp::create(nested, nestedLoc, offset));
+          return slot;
+        };
+        for (Operation &op : *body) {
+          if (auto access = llvm::dyn_cast<AccessOp>(op)) {
+            auto argument = llvm::cast<BlockArgument>(access.getField());
+            Value buffer =
+                buffers.lookup(apply.getInputs()[argument.getArgNumber()]);
+            SmallVector<Value, 3> indices;
+            for (auto [axis, offset] : llvm::enumerate(access.getOffset()))
+              indices.push_back(index(axis, offset));
+            mapping.map(access.getResult(),
+                        memref::LoadOp::create(nested, access.getLoc(), buffer,
+                                               indices));
+            continue;
+          }
+          if (auto ret = llvm::dyn_cast<ReturnOp>(op)) {
+            for (auto [value, buffer] :
+                 llvm::zip(ret.getValues(), outputBuffers))
+              memref::StoreOp::create(nested, ret.getLoc(),
+                                      mapping.lookupOrDefault(value), buffer,
+                                      point);
+            continue;
+          }
+          nested.clone(op, mapping);
+        }
+      });
+
+  for (auto [result, buffer] : llvm::zip(apply.getResults(), outputBuffers))
+    setBuffer(result, buffer);
+  toErase.push_back(apply);
+  return success();
+}
+
+LogicalResult FunctionLowering::lowerIterate(IterateOp iterate) {
+  Location loc = iterate.getLoc();
+  SmallVector<Value> initBuffers;
+  for (Value init : iterate.getInits()) {
+    Value buffer = buffers.lookup(init);
+    if (!buffer)
+      return iterate.emitOpError("iter_arg has no buffer");
+    if (llvm::is_contained(initBuffers, buffer))
+      return iterate.emitOpError(
+          "carries two fields in one buffer; this lowering needs distinct "
+          "buffers");
+    initBuffers.push_back(buffer);
+  }
+  OpBuilder builder(iterate);
+  Value zero = arith::ConstantIndexOp::create(builder, loc, 0);
+  Value one = arith::ConstantIndexOp::create(builder, loc, 1);
+  // A negative step count runs no step, as in C.
+  Value steps = arith::MaxSIOp::create(builder, loc, iterate.getSteps(), zero);
+  auto forOp = scf::ForOp::create(builder, loc, zero, steps, one, initBuffers);
+  Block *forBody = forOp.getBody();
+  if (!forBody->empty())
+    forBody->getTerminator()->erase();
+  forBody->getOperations().splice(forBody->end(),
+                                  iterate.getBodyBlock()->getOperations());
+  for (auto [argument, buffer] : llvm::zip(
+           iterate.getBodyBlock()->getArguments(), forOp.getRegionIterArgs()))
+    setBuffer(argument, buffer);
+  toErase.push_back(iterate);
+
+  if (failed(lowerBlock(*forBody)))
+    return failure();
+  auto yield = llvm::cast<YieldOp>(forBody->getTerminator());
+  FailureOr<scf::YieldOp> forYield = lowerYield(yield, forOp);
+  if (failed(forYield))
+    return failure();
+  // A loop that yields its buffers in place (the copy form of seed 000
+  // Fig. 4) ends with its results in the init buffers: no copy is needed
+  // after it. A rotating loop's result buffers are known only at run time.
+  bool inPlace =
+      llvm::equal(forYield->getOperands(), forOp.getRegionIterArgs());
+  for (auto [index, result] : llvm::enumerate(iterate.getResults()))
+    setBuffer(result, inPlace ? initBuffers[index] : forOp.getResult(index));
+  return success();
+}
+
+FailureOr<scf::YieldOp> FunctionLowering::lowerYield(YieldOp yield,
+                                                     scf::ForOp forOp) {
+  SmallVector<Value> yielded;
+  for (Value value : yield.getValues()) {
+    Value buffer = buffers.lookup(value);
+    // The next step writes in place: its buffers must stay distinct, as a
+    // permutation of the loop's own.
+    if (!buffer || !llvm::is_contained(forOp.getRegionIterArgs(), buffer) ||
+        llvm::is_contained(yielded, buffer))
+      return yield.emitOpError(
+          "must yield the loop's buffers in some order (each field an "
+          "iter_arg or computed in place of one), once each");
+    yielded.push_back(buffer);
+  }
+  OpBuilder builder(yield);
+  auto forYield = scf::YieldOp::create(builder, yield.getLoc(), yielded);
+  toErase.push_back(yield);
+  return forYield;
+}
+
+LogicalResult FunctionLowering::lowerStore(StoreOp store) {
+  toErase.push_back(store);
+  if (loweredStores.contains(store))
+    return success();
+  Value buffer = buffers.lookup(store.getField());
+  if (buffer == store.getMemref())
+    return success();
+
+  // Stores after a swapping loop may exchange the contents of several
+  // memrefs; copy through temporaries so no store reads what another one
+  // already overwrote. Group the stores of this block whose fields exist
+  // already.
+  SmallVector<StoreOp> group;
+  for (Operation *op = store; op; op = op->getNextNode())
+    if (auto other = llvm::dyn_cast<StoreOp>(op))
+      if (!loweredStores.contains(other) &&
+          buffers.lookup(other.getField()) != other.getMemref() &&
+          (!other.getField().getDefiningOp() ||
+           other.getField().getDefiningOp()->getBlock() != store->getBlock() ||
+           other.getField().getDefiningOp()->isBeforeInBlock(store)))
+        group.push_back(other);
+
+  OpBuilder builder(store);
+  Location loc = store.getLoc();
+  if (group.size() == 1) {
+    // Copy unless the loop left the result in the target already.
+    Value source =
+        memref::ExtractAlignedPointerAsIndexOp::create(builder, loc, buffer);
+    Value target = memref::ExtractAlignedPointerAsIndexOp::create(
+        builder, loc, store.getMemref());
+    Value differ = arith::CmpIOp::create(builder, loc, arith::CmpIPredicate::ne,
+                                         source, target);
+    auto ifOp = scf::IfOp::create(builder, loc, differ);
+    OpBuilder thenBuilder = ifOp.getThenBodyBuilder();
+    memref::CopyOp::create(thenBuilder, loc, buffer, store.getMemref());
+    loweredStores.insert(store);
+    return success();
+  }
+  SmallVector<Value> temporaries;
+  for (StoreOp member : group) {
+    Value source = buffers.lookup(member.getField());
+    auto type = llvm::cast<MemRefType>(source.getType());
+    SmallVector<Value> dynamicSizes;
+    for (unsigned axis = 0; axis < type.getRank(); ++axis)
+      if (type.isDynamicDim(axis))
+        dynamicSizes.push_back(
+            memref::DimOp::create(builder, loc, source, axis));
+    Value temporary = memref::AllocOp::create(builder, loc, type, dynamicSizes);
+    memref::CopyOp::create(builder, loc, source, temporary);
+    temporaries.push_back(temporary);
+  }
+  for (auto [member, temporary] : llvm::zip(group, temporaries)) {
+    memref::CopyOp::create(builder, loc, temporary, member.getMemref());
+    memref::DeallocOp::create(builder, loc, temporary);
+    loweredStores.insert(member);
+  }
+  return success();
+}
+
+struct ConvertStencilToLoopsPass
+    : public stencil::impl::ConvertStencilToLoopsBase<
+          ConvertStencilToLoopsPass> {
+  using ConvertStencilToLoopsBase::ConvertStencilToLoopsBase;
+
+  void runOnOperation() override {
+    SmallVector<int64_t> tile(defaultTile.begin(), defaultTile.end());
+    for (int64_t size : tile)
+      if (size < 0) {
+        getOperation().emitError("default-tile entries must be 0 (whole "
+                                 "axis) or positive, got ")
+            << size;
+        return signalPassFailure();
+      }
+    for (auto func : getOperation().getOps<func::FuncOp>()) {
+      if (func.isExternal())
+        continue;
+      if (failed(FunctionLowering(func, tile).run()))
+        return signalPassFailure();
+    }
+  }
+};
+
+} // namespace

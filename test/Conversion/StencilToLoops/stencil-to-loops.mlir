@@ -1,0 +1,124 @@
+// RUN: stencil-opt %s --convert-stencil-to-loops --split-input-file | FileCheck %s
+// RUN: stencil-opt %s --convert-stencil-to-loops=default-tile=4,0 --split-input-file | FileCheck %s --check-prefix=TILE
+
+!f = !stencil.field<66x34xf32>
+
+// The copy form of the time loop works in place: the calc apply writes B's
+// memref, the copy apply A's, the loop carries the memrefs unchanged and the
+// stores need no copy.
+// CHECK-LABEL: func.func @copy_form(
+// CHECK-SAME: %[[A:[^:]*]]: memref<66x34xf32>, %[[B:[^:]*]]: memref<66x34xf32>, %[[C:[^:]*]]: f32, %[[N:[^:]*]]: index)
+// CHECK: %[[STEPS:.*]] = arith.maxsi %[[N]], %{{.*}} : index
+// CHECK: %{{.*}}:2 = scf.for %{{.*}} = %{{.*}} to %[[STEPS]] step %{{.*}} iter_args(%[[AI:.*]] = %[[A]], %[[BI:.*]] = %[[B]])
+// The default tile for 2-D grids: 8 rows, whole rows.
+// CHECK: scf.parallel (%[[T0:.*]], %[[T1:.*]]) = (%{{.*}}, %{{.*}}) to (%{{.*}}, %{{.*}}) step (%{{.*}}, %{{.*}})
+// CHECK: scf.for %[[I:.*]] = %[[T0]] to %{{.*}} step
+// CHECK: scf.for %[[J:.*]] = %[[T1]] to %{{.*}} step
+// CHECK: %[[JM:.*]] = arith.addi %[[J]], %{{.*}} : index
+// CHECK: %[[W:.*]] = memref.load %[[AI]][%[[I]], %[[JM]]]
+// CHECK: %[[V:.*]] = arith.mulf %[[W]], %[[C]] : f32
+// CHECK: memref.store %[[V]], %[[BI]][%[[I]], %[[J]]]
+// CHECK: scf.parallel
+// CHECK: %[[X:.*]] = memref.load %[[BI]]
+// CHECK: memref.store %[[X]], %[[AI]]
+// CHECK: scf.yield %[[AI]], %[[BI]]
+// CHECK-NOT: memref.copy
+// CHECK-NOT: stencil.
+// CHECK: return
+// TILE-LABEL: func.func @copy_form(
+// TILE: %[[C4:.*]] = arith.constant 4 : index
+// TILE: scf.parallel {{.*}} step (%[[C4]], %{{.*}})
+func.func @copy_form(%A: memref<66x34xf32>, %B: memref<66x34xf32>, %c: f32, %n: index) {
+  %a = stencil.load %A : memref<66x34xf32> -> !f
+  %b = stencil.load %B : memref<66x34xf32> -> !f
+  %g = stencil.grid [1, 1] to [65, 33] : !stencil.grid<2>
+  %r:2 = stencil.iterate %n iter_args(%ak = %a, %bk = %b) : !f, !f {
+    %calc = stencil.apply on %g ins(%x = %ak : !f, %w = %c : f32) outs(%bk : !f) {
+      %l = stencil.access %x[0, -1] : !f
+      %v = arith.mulf %l, %w : f32
+      stencil.return %v : f32
+    }
+    %copy = stencil.apply on %g ins(%y = %calc : !f) outs(%ak : !f) {
+      %v = stencil.access %y[0, 0] : !f
+      stencil.return %v : f32
+    }
+    stencil.yield %copy, %calc : !f, !f
+  }
+  stencil.store %r#0 to %A : !f to memref<66x34xf32>
+  stencil.store %r#1 to %B : !f to memref<66x34xf32>
+  return
+}
+
+// -----
+
+!g = !stencil.field<18xf64>
+
+// The swap form rotates the buffers; after the loop either memref may hold
+// either result, so the stores go through temporaries. A schedule's tile
+// sets the parallel step.
+// CHECK-LABEL: func.func @swap_form(
+// CHECK-SAME: %[[A:[^:]*]]: memref<18xf64>, %[[B:[^:]*]]: memref<18xf64>
+// CHECK: %[[R:.*]]:2 = scf.for {{.*}} iter_args(%[[SRC:.*]] = %[[A]], %[[DST:.*]] = %[[B]])
+// CHECK: %[[C4:.*]] = arith.constant 4 : index
+// CHECK: scf.parallel (%{{.*}}) = (%{{.*}}) to (%{{.*}}) step (%[[C4]])
+// CHECK: memref.store %{{.*}}, %[[DST]]
+// CHECK: scf.yield %[[DST]], %[[SRC]]
+// CHECK: %[[T0:.*]] = memref.alloc() : memref<18xf64>
+// CHECK: memref.copy %[[R]]#0, %[[T0]]
+// CHECK: %[[T1:.*]] = memref.alloc() : memref<18xf64>
+// CHECK: memref.copy %[[R]]#1, %[[T1]]
+// CHECK: memref.copy %[[T0]], %[[A]]
+// CHECK: memref.dealloc %[[T0]]
+// CHECK: memref.copy %[[T1]], %[[B]]
+// CHECK: memref.dealloc %[[T1]]
+func.func @swap_form(%A: memref<18xf64>, %B: memref<18xf64>, %n: index) {
+  %a = stencil.load %A : memref<18xf64> -> !g
+  %b = stencil.load %B : memref<18xf64> -> !g
+  %g = stencil.grid [1] to [17] : !stencil.grid<1>
+  %r:2 = stencil.iterate %n iter_args(%src = %a, %dst = %b) : !g, !g {
+    %new = stencil.apply on %g ins(%x = %src : !g) outs(%dst : !g)
+        attributes {schedule = #stencil.schedule<wg = [4]>} {
+      %l = stencil.access %x[-1] : !g
+      %h = stencil.access %x[1] : !g
+      %v = arith.addf %l, %h : f64
+      stencil.return %v : f64
+    }
+    stencil.yield %new, %src : !g, !g
+  }
+  stencil.store %r#0 to %A : !g to memref<18xf64>
+  stencil.store %r#1 to %B : !g to memref<18xf64>
+  return
+}
+
+// -----
+
+// One store of a field whose buffer is only known at run time copies only
+// when the pointers differ. An exchange is the identity on one rank, and a
+// second load of one memref gets its own copy.
+// CHECK-LABEL: func.func @guarded_store(
+// CHECK-SAME: %[[A:[^:]*]]: memref<10xf32>, %[[B:[^:]*]]: memref<10xf32>
+// CHECK: %[[COPY:.*]] = memref.alloc() : memref<10xf32>
+// CHECK: memref.copy %[[A]], %[[COPY]]
+// CHECK: %[[R:.*]]:2 = scf.for
+// CHECK: %[[P:.*]] = memref.extract_aligned_pointer_as_index %[[R]]#0
+// CHECK: %[[Q:.*]] = memref.extract_aligned_pointer_as_index %[[A]]
+// CHECK: %[[NE:.*]] = arith.cmpi ne, %[[P]], %[[Q]]
+// CHECK: scf.if %[[NE]] {
+// CHECK-NEXT: memref.copy %[[R]]#0, %[[A]]
+// CHECK: memref.dealloc %[[COPY]]
+// CHECK-NEXT: return
+func.func @guarded_store(%A: memref<10xf32>, %B: memref<10xf32>, %n: index) {
+  %a = stencil.load %A : memref<10xf32> -> !stencil.field<10xf32, #stencil.decomp<block>>
+  %a2 = stencil.load %A : memref<10xf32> -> !stencil.field<10xf32, #stencil.decomp<block>>
+  %g = stencil.grid [1] to [9] : !stencil.grid<1>
+  %r:2 = stencil.iterate %n iter_args(%src = %a, %dst = %a2) : !stencil.field<10xf32, #stencil.decomp<block>>, !stencil.field<10xf32, #stencil.decomp<block>> {
+    %e = stencil.exchange %src widths [1] : !stencil.field<10xf32, #stencil.decomp<block>>
+    %new = stencil.apply on %g ins(%x = %e : !stencil.field<10xf32, #stencil.decomp<block>>) outs(%dst : !stencil.field<10xf32, #stencil.decomp<block>>) {
+      %l = stencil.access %x[-1] : !stencil.field<10xf32, #stencil.decomp<block>>
+      stencil.return %l : f32
+    }
+    stencil.yield %new, %src : !stencil.field<10xf32, #stencil.decomp<block>>, !stencil.field<10xf32, #stencil.decomp<block>>
+  }
+  stencil.store %r#0 to %A : !stencil.field<10xf32, #stencil.decomp<block>> to memref<10xf32>
+  return
+}
