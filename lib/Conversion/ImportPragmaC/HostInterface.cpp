@@ -184,6 +184,13 @@ mlir::stencil::pragma_c::rewriteSource(ASTContext &context,
          << lower << ");\n";
     }
     os << "}";
+    // Pad with empty lines so the code after the region keeps its line
+    // numbers: diagnostics of the host compile point at the original lines.
+    unsigned regionLines = sm.getExpansionLineNumber(region.end->endLoc) -
+                           sm.getExpansionLineNumber(region.begin->hashLoc);
+    unsigned textLines = llvm::count(text, '\n');
+    for (unsigned line = textLines; line < regionLines; ++line)
+      os << "\n";
     rewriter.ReplaceText(CharSourceRange::getCharRange(region.begin->hashLoc,
                                                        region.end->endLoc),
                          text);

@@ -100,6 +100,8 @@ private:
   llvm::DenseSet<Value> loadedMemRefs;
   SmallVector<Operation *> toErase;
   llvm::DenseSet<Operation *> loweredStores;
+  /// The schedule of the time loop being lowered, for its applies.
+  ScheduleAttr loopSchedule;
 };
 
 LogicalResult FunctionLowering::lowerBlock(Block &block) {
@@ -244,11 +246,13 @@ LogicalResult FunctionLowering::lowerApply(ApplyOp apply) {
   collect(grid.getStaticLower(), grid.getDynamicLower(), lower);
   collect(grid.getStaticUpper(), grid.getDynamicUpper(), upper);
 
+  // The apply's own schedule, else that of the time loop being lowered
+  // around it (the body has moved into an scf.for by now).
+  ScheduleAttr schedule =
+      apply.getScheduleAttr() ? apply.getScheduleAttr() : loopSchedule;
   SmallVector<int64_t, 3> tile =
-      apply.getScheduleAttr()
-          ? SmallVector<int64_t, 3>(
-                apply.getScheduleAttr().getTileOrWorkGroup())
-          : getDefaultTile(rank, defaultTile);
+      schedule ? SmallVector<int64_t, 3>(schedule.getTileOrWorkGroup())
+               : getDefaultTile(rank, defaultTile);
   SmallVector<Value> steps;
   for (unsigned axis = 0; axis < rank; ++axis) {
     if (tile[axis] > 0) {
@@ -350,7 +354,12 @@ LogicalResult FunctionLowering::lowerIterate(IterateOp iterate) {
     setBuffer(argument, buffer);
   toErase.push_back(iterate);
 
-  if (failed(lowerBlock(*forBody)))
+  ScheduleAttr outerSchedule = loopSchedule;
+  if (iterate.getScheduleAttr())
+    loopSchedule = iterate.getScheduleAttr();
+  LogicalResult lowered = lowerBlock(*forBody);
+  loopSchedule = outerSchedule;
+  if (failed(lowered))
     return failure();
   auto yield = llvm::cast<YieldOp>(forBody->getTerminator());
   FailureOr<scf::YieldOp> forYield = lowerYield(yield, forOp);
