@@ -1,0 +1,460 @@
+//===- StencilCC.cpp - pragma C to executable ----------------------------===//
+//
+// The stencilcc driver: imports the regions of a pragma-C file, attaches a
+// schedule to each, lowers them to LLVM IR, compiles that with clang, and
+// compiles and links the rest of the program — the C file with each region
+// replaced by a call — with clang too.
+//
+//===----------------------------------------------------------------------===//
+
+#include "Stencil/Driver/StencilCC.h"
+
+#include "Stencil/Conversion/ImportPragmaC/ImportPragmaC.h"
+#include "Stencil/Conversion/Passes.h"
+#include "Stencil/Dialect/Stencil/IR/StencilOps.h"
+#include "Stencil/InitAllDialects.h"
+
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/IR/MLIRContext.h"
+#include "mlir/Pass/PassManager.h"
+#include "mlir/Target/LLVMIR/Dialect/Builtin/BuiltinToLLVMIRTranslation.h"
+#include "mlir/Target/LLVMIR/Dialect/LLVMIR/LLVMToLLVMIRTranslation.h"
+#include "mlir/Target/LLVMIR/Dialect/OpenMP/OpenMPToLLVMIRTranslation.h"
+#include "mlir/Target/LLVMIR/Export.h"
+
+#include "llvm/ADT/ScopeExit.h"
+#include "llvm/ADT/StringExtras.h"
+#include "llvm/IR/LLVMContext.h"
+#include "llvm/IR/Module.h"
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/Path.h"
+#include "llvm/Support/Program.h"
+#include "llvm/Support/WithColor.h"
+#include "llvm/Support/raw_ostream.h"
+
+#include <optional>
+
+#ifndef STENCIL_CLANG_PATH
+#define STENCIL_CLANG_PATH "clang"
+#endif
+
+using namespace mlir;
+using namespace mlir::stencil;
+
+namespace {
+
+const char *const usage =
+    "usage: stencilcc [--target=cpu] [--device=host] "
+    "[--schedule=wg=WxHxD,t=T,k=K]\n"
+    "                 [--print-schedule] [--emit=mlir|llvm|obj|exe] "
+    "[--save-temps] [-v]\n"
+    "                 [-I dir] [-D name[=value]] [-U name] [-std=...] "
+    "[-O<n>] [other clang flags]\n"
+    "                 prog.c [-o prog]\n";
+
+struct Options {
+  std::string target = "cpu";
+  std::string device = "host";
+  /// From --schedule, in the seed's order (x, y, z: innermost first).
+  std::optional<SmallVector<int64_t, 3>> workGroup;
+  std::optional<int64_t> timeBlock;
+  std::optional<int64_t> exchangeDepth;
+  bool printSchedule = false;
+  std::string emit = "exe";
+  std::string input;
+  std::string output;
+  bool saveTemps = false;
+  bool verbose = false;
+  /// -I, -D, -U, -std=: for the importer and the host compile.
+  std::vector<std::string> preprocessorArgs;
+  /// Everything else for the host compile and link.
+  std::vector<std::string> hostArgs;
+};
+
+bool error(const llvm::Twine &message) {
+  llvm::WithColor::error(llvm::errs(), "stencilcc") << message << "\n";
+  return false;
+}
+
+bool usageError(const llvm::Twine &message) {
+  error(message);
+  llvm::errs() << usage;
+  return false;
+}
+
+/// `wg=32x8x1,t=2,k=3`, any subset of the keys.
+bool parseSchedule(StringRef text, Options &options) {
+  SmallVector<StringRef> entries;
+  text.split(entries, ',', /*MaxSplit=*/-1, /*KeepEmpty=*/false);
+  if (entries.empty())
+    return usageError("--schedule needs key=value entries (wg, t, k)");
+  for (StringRef entry : entries) {
+    auto [key, value] = entry.split('=');
+    if (key == "wg") {
+      SmallVector<StringRef> sizes;
+      value.split(sizes, 'x');
+      SmallVector<int64_t, 3> wg;
+      for (StringRef size : sizes) {
+        int64_t parsed;
+        if (size.getAsInteger(10, parsed) || parsed < 1)
+          return usageError("--schedule wg=" + value +
+                            ": sizes must be positive integers like 32x8x1");
+        wg.push_back(parsed);
+      }
+      if (wg.empty() || wg.size() > 3)
+        return usageError("--schedule wg=" + value + ": 1 to 3 sizes");
+      options.workGroup = wg;
+      continue;
+    }
+    int64_t parsed;
+    if ((key == "t" || key == "k") && value.getAsInteger(10, parsed))
+      return usageError("--schedule " + key + "=" + value +
+                        ": expected an integer");
+    if (key == "t") {
+      if (parsed < 1)
+        return usageError("--schedule t=" + value +
+                          ": the time-block depth must be at least 1");
+      options.timeBlock = parsed;
+    } else if (key == "k") {
+      if (parsed < 1)
+        return usageError("--schedule k=" + value +
+                          ": the exchange depth must be at least 1");
+      options.exchangeDepth = parsed;
+    } else {
+      return usageError("--schedule: unknown key '" + key +
+                        "'; expected wg, t or k");
+    }
+  }
+  return true;
+}
+
+bool parseArgs(ArrayRef<const char *> args, Options &options, bool &help) {
+  for (size_t i = 0; i < args.size(); ++i) {
+    StringRef arg = args[i];
+    auto value = [&](StringRef flag) -> std::optional<std::string> {
+      if (arg.size() > flag.size())
+        return arg.drop_front(flag.size()).str();
+      if (i + 1 < args.size())
+        return std::string(args[++i]);
+      usageError("missing value after " + flag);
+      return std::nullopt;
+    };
+    if (arg == "--help" || arg == "-h") {
+      help = true;
+      return true;
+    }
+    if (arg.consume_front("--target=")) {
+      options.target = arg.str();
+    } else if (arg.consume_front("--device=")) {
+      options.device = arg.str();
+    } else if (arg.consume_front("--schedule=")) {
+      if (!parseSchedule(arg, options))
+        return false;
+    } else if (arg == "--print-schedule") {
+      options.printSchedule = true;
+    } else if (arg.consume_front("--emit=")) {
+      if (arg != "mlir" && arg != "llvm" && arg != "obj" && arg != "exe")
+        return usageError("--emit=" + arg +
+                          ": expected mlir, llvm, obj or "
+                          "exe");
+      options.emit = arg.str();
+    } else if (arg == "--save-temps") {
+      options.saveTemps = true;
+    } else if (arg == "-v") {
+      options.verbose = true;
+    } else if (arg.starts_with("-o")) {
+      std::optional<std::string> path = value("-o");
+      if (!path)
+        return false;
+      options.output = *path;
+    } else if (arg.starts_with("-I") || arg.starts_with("-D") ||
+               arg.starts_with("-U")) {
+      std::string flag = arg.take_front(2).str();
+      std::optional<std::string> rest = value(flag);
+      if (!rest)
+        return false;
+      options.preprocessorArgs.push_back(flag + *rest);
+    } else if (arg.starts_with("-std=")) {
+      options.preprocessorArgs.push_back(arg.str());
+    } else if (arg.starts_with("--")) {
+      return usageError("unknown option '" + arg + "'");
+    } else if (arg.starts_with("-")) {
+      options.hostArgs.push_back(arg.str());
+    } else {
+      if (!options.input.empty())
+        return usageError("one input file only, got '" + options.input +
+                          "' and '" + arg + "'");
+      options.input = arg.str();
+    }
+  }
+  if (options.input.empty())
+    return usageError("no input file");
+  if (options.target != "cpu") {
+    if (options.target == "cuda" || options.target == "rocm" ||
+        options.target == "vulkan")
+      return error("backend '" + options.target +
+                   "' not built: the GPU backends are not implemented yet; "
+                   "use --target=cpu");
+    return usageError("--target=" + options.target +
+                      ": expected cpu, cuda, rocm or vulkan");
+  }
+  if (options.device != "host")
+    return error("--device=" + options.device +
+                 ": no target descriptions yet; the CPU backend tunes for "
+                 "'host' only");
+  if (options.output.empty())
+    options.output = options.emit == "exe"    ? "a.out"
+                     : options.emit == "mlir" ? "-"
+                     : options.emit == "llvm" ? "-"
+                                              : "a.o";
+  return true;
+}
+
+/// Runs a program; prints the command with -v.
+bool run(const Options &options, ArrayRef<std::string> command) {
+  if (options.verbose)
+    llvm::errs() << llvm::join(command, " ") << "\n";
+  SmallVector<StringRef> argv(command.begin(), command.end());
+  std::string message;
+  int status = llvm::sys::ExecuteAndWait(command.front(), argv, std::nullopt,
+                                         {}, 0, 0, &message);
+  if (status != 0) {
+    if (!message.empty())
+      error(command.front() + ": " + message);
+    return false;
+  }
+  return true;
+}
+
+bool writeFile(StringRef path, StringRef text) {
+  std::error_code ec;
+  llvm::raw_fd_ostream os(path, ec);
+  if (ec)
+    return error("cannot write '" + path + "': " + ec.message());
+  os << text;
+  return true;
+}
+
+/// The region's calc grid (its first stencil.grid).
+GridOp getRegionGrid(func::FuncOp func) {
+  GridOp grid;
+  func.walk([&](GridOp op) {
+    if (!grid)
+      grid = op;
+  });
+  return grid;
+}
+
+/// Chooses each region's schedule: --schedule where given, the CPU default
+/// elsewhere (whole rows along x, 8 rows per task in y, one plane in z).
+/// Rejects schedules the region cannot run.
+bool attachSchedules(ModuleOp module, const Options &options) {
+  for (auto func : module.getOps<func::FuncOp>()) {
+    GridOp grid = getRegionGrid(func);
+    IterateOp iterate;
+    func.walk([&](IterateOp op) { iterate = op; });
+    if (!grid || !iterate)
+      continue;
+    unsigned rank = grid.getRank();
+    SmallVector<int64_t, 3> extent;
+    for (unsigned axis = 0; axis < rank; ++axis)
+      extent.push_back(grid.getStaticUpper()[axis] -
+                       grid.getStaticLower()[axis]);
+
+    // IR order is outermost first; the seed's (W, H, D) innermost first.
+    SmallVector<int64_t, 3> wg;
+    if (options.workGroup) {
+      if (options.workGroup->size() != rank)
+        return error("--schedule wg has " +
+                     llvm::Twine(options.workGroup->size()) +
+                     " sizes but region '" + func.getName() + "' is " +
+                     llvm::Twine(rank) + "-D");
+      wg.assign(options.workGroup->rbegin(), options.workGroup->rend());
+      for (unsigned axis = 0; axis < rank; ++axis)
+        if (wg[axis] > extent[axis])
+          return error("--schedule wg: " + llvm::Twine(wg[axis]) +
+                       " points along " + llvm::Twine("xyz"[rank - 1 - axis]) +
+                       " exceed the grid of region '" + func.getName() +
+                       "', which has " + llvm::Twine(extent[axis]));
+    } else {
+      switch (rank) {
+      case 1:
+        wg = {std::min<int64_t>(16384, extent[0])};
+        break;
+      case 2:
+        wg = {std::min<int64_t>(8, extent[0]), extent[1]};
+        break;
+      default:
+        wg = {1, std::min<int64_t>(8, extent[1]), extent[2]};
+        break;
+      }
+      for (int64_t &size : wg)
+        size = std::max<int64_t>(size, 1);
+    }
+    int64_t timeBlock = options.timeBlock.value_or(1);
+    if (timeBlock > 1) {
+      llvm::WithColor::warning(llvm::errs(), "stencilcc")
+          << "time_block " << timeBlock
+          << " requested, but the CPU backend has no temporal blocking yet; "
+             "region '"
+          << func.getName() << "' runs one time step per sweep\n";
+      timeBlock = 1;
+    }
+    int64_t exchangeDepth = options.exchangeDepth.value_or(1);
+    auto schedule =
+        ScheduleAttr::get(module.getContext(), wg, timeBlock, exchangeDepth);
+    iterate.setScheduleAttr(schedule);
+
+    if (options.printSchedule) {
+      llvm::outs() << "{\"region\": \"" << func.getName() << "\", \"wg\": [";
+      llvm::interleaveComma(llvm::reverse(wg), llvm::outs());
+      llvm::outs() << "], \"time_block\": " << timeBlock
+                   << ", \"exchange_depth\": " << exchangeDepth
+                   << ", \"source\": \""
+                   << (options.workGroup ? "--schedule" : "default") << "\"}\n";
+    }
+  }
+  return true;
+}
+
+} // namespace
+
+int mlir::stencil::runStencilCC(ArrayRef<const char *> args) {
+  Options options;
+  bool help = false;
+  if (!parseArgs(args, options, help))
+    return 1;
+  if (help) {
+    llvm::outs() << "stencilcc: compile a C program with #pragma stencil "
+                    "regions into an executable\n"
+                 << usage;
+    return 0;
+  }
+
+  DialectRegistry registry;
+  mlir::stencil::registerAllDialects(registry);
+  registerBuiltinDialectTranslation(registry);
+  registerLLVMDialectTranslation(registry);
+  registerOpenMPDialectTranslation(registry);
+  MLIRContext context(registry);
+  context.loadAllAvailableDialects();
+
+  PragmaCImportOptions importOptions;
+  importOptions.clangArgs = options.preprocessorArgs;
+  PragmaCImportResult imported;
+  if (failed(importPragmaC(options.input, importOptions, &context, imported)))
+    return 1;
+  if (!attachSchedules(*imported.module, options))
+    return 1;
+
+  if (options.emit == "mlir") {
+    std::string text;
+    llvm::raw_string_ostream os(text);
+    imported.module->print(os);
+    if (options.output == "-") {
+      llvm::outs() << text;
+      return 0;
+    }
+    return writeFile(options.output, text) ? 0 : 1;
+  }
+
+  SmallString<128> tempDir;
+  if (std::error_code ec =
+          llvm::sys::fs::createUniqueDirectory("stencilcc", tempDir)) {
+    error("cannot create a temporary directory: " + ec.message());
+    return 1;
+  }
+  llvm::scope_exit cleanup([&] {
+    if (options.saveTemps)
+      llvm::errs() << "stencilcc: temporary files kept in " << tempDir << "\n";
+    else
+      llvm::sys::fs::remove_directories(tempDir);
+  });
+  auto tempPath = [&](StringRef name) {
+    SmallString<128> path(tempDir);
+    llvm::sys::path::append(path, name);
+    return std::string(path);
+  };
+  std::string clang = STENCIL_CLANG_PATH;
+  std::string objectPath;
+
+  if (imported.numRegions > 0) {
+    PassManager pm(&context);
+    buildStencilToCPUPipeline(pm, StencilToCPUPipelineOptions());
+    if (failed(pm.run(*imported.module)))
+      return 1;
+    llvm::LLVMContext llvmContext;
+    std::unique_ptr<llvm::Module> llvmModule =
+        translateModuleToLLVMIR(*imported.module, llvmContext, options.input);
+    if (!llvmModule) {
+      error("internal error: the lowered regions do not translate to LLVM "
+            "IR");
+      return 1;
+    }
+    std::string irText;
+    llvm::raw_string_ostream irStream(irText);
+    llvmModule->print(irStream, nullptr);
+    if (options.emit == "llvm") {
+      if (options.output == "-") {
+        llvm::outs() << irText;
+        return 0;
+      }
+      return writeFile(options.output, irText) ? 0 : 1;
+    }
+    std::string irPath = tempPath("regions.ll");
+    objectPath = options.emit == "obj" ? options.output : tempPath("regions.o");
+    if (!writeFile(irPath, irText))
+      return 1;
+    // The regions are compiled for this machine, like the -march=native
+    // baselines they are measured against; a user -march overrides it.
+    std::vector<std::string> command = {clang, "-c", "-O3",
+                                        "-Wno-override-module"};
+    bool userArch = llvm::any_of(options.hostArgs, [](const std::string &a) {
+      return StringRef(a).starts_with("-march=") ||
+             StringRef(a).starts_with("-mcpu=");
+    });
+    if (!userArch)
+      command.push_back("-march=native");
+    for (const std::string &arg : options.hostArgs)
+      if (StringRef(arg).starts_with("-march=") ||
+          StringRef(arg).starts_with("-mcpu="))
+        command.push_back(arg);
+    command.insert(command.end(), {"-x", "ir", irPath, "-o", objectPath});
+    if (!run(options, command))
+      return error("compiling the lowered regions failed"), 1;
+    if (options.emit == "obj")
+      return 0;
+  } else if (options.emit != "exe") {
+    error("'" + options.input + "' has no #pragma stencil region to emit");
+    return 1;
+  }
+
+  // The host program: the C file with each region replaced by a call, with
+  // `#line` so diagnostics name the original file (line numbers are kept).
+  std::string hostPath = tempPath("host.c");
+  std::string source =
+      imported.numRegions > 0 ? imported.rewrittenSource : std::string();
+  if (imported.numRegions > 0 &&
+      !writeFile(hostPath, "#line 1 \"" + options.input + "\"\n" + source))
+    return 1;
+  SmallString<128> sourceDir(options.input);
+  llvm::sys::path::remove_filename(sourceDir);
+  if (sourceDir.empty())
+    sourceDir = ".";
+  std::vector<std::string> command = {clang};
+  bool userOpt = llvm::any_of(options.hostArgs, [](const std::string &a) {
+    return StringRef(a).starts_with("-O");
+  });
+  if (!userOpt)
+    command.push_back("-O2");
+  command.push_back("-iquote" + std::string(sourceDir));
+  llvm::append_range(command, options.preprocessorArgs);
+  llvm::append_range(command, options.hostArgs);
+  command.push_back(imported.numRegions > 0 ? hostPath : options.input);
+  if (!objectPath.empty())
+    command.push_back(objectPath);
+  command.insert(command.end(), {"-fopenmp", "-lm", "-o", options.output});
+  if (!run(options, command))
+    return error("compiling the host program failed"), 1;
+  return 0;
+}
