@@ -11,7 +11,8 @@ config.test_format = lit.formats.ShTest(not llvm_config.use_lit_shell)
 config.suffixes = [".mlir", ".test", ".c"]
 config.test_source_root = os.path.dirname(__file__)
 config.test_exec_root = os.path.join(config.stencil_obj_root, "test")
-config.excludes = ["CMakeLists.txt", "lit.cfg.py", "lit.site.cfg.py", "lib"]
+config.excludes = ["CMakeLists.txt", "lit.cfg.py", "lit.site.cfg.py", "lib",
+                   "compare.sh"]
 
 llvm_config.use_default_substitutions()
 llvm_config.with_environment("PATH", config.llvm_tools_dir, append_path=True)
@@ -22,7 +23,11 @@ config.substitutions.append(
     ("%examples", os.path.join(config.stencil_src_root, "examples")))
 
 llvm_config.add_tool_substitutions(
-    ["stencil-opt", "stencil-translate"], [config.stencil_tools_dir])
+    ["stencil-opt", "stencil-translate", "stencilcc"],
+    [config.stencil_tools_dir])
+# Scripts under test/ call the tools by name.
+llvm_config.with_environment("PATH", config.stencil_tools_dir,
+                             append_path=True)
 config.substitutions.append(
     ("%clang", os.path.join(config.llvm_tools_dir, "clang")))
 llvm_config.add_tool_substitutions(["mlir-translate"], [config.llvm_tools_dir])
