@@ -17,27 +17,11 @@ using namespace clang;
 using namespace mlir::stencil::pragma_c;
 
 const char *mlir::stencil::pragma_c::getDirectiveName(DirectiveKind kind) {
-  switch (kind) {
-  case DirectiveKind::Begin:
-    return "begin";
-  case DirectiveKind::End:
-    return "end";
-  case DirectiveKind::Step:
-    return "step";
-  case DirectiveKind::Data:
-    return "data";
-  case DirectiveKind::Dimension:
-    return "dimension";
-  case DirectiveKind::Calc:
-    return "calc";
-  case DirectiveKind::Copy:
-    return "copy";
-  case DirectiveKind::Distribute:
-    return "distribute";
-  case DirectiveKind::Halo:
-    return "halo";
-  }
-  llvm_unreachable("unknown directive kind");
+  // In the order of DirectiveKind.
+  static const char *const names[] = {"begin", "end",        "step",
+                                      "data",  "dimension",  "calc",
+                                      "copy",  "distribute", "halo"};
+  return names[static_cast<unsigned>(kind)];
 }
 
 void mlir::stencil::pragma_c::reportError(DiagnosticsEngine &diags,

@@ -62,6 +62,18 @@ SmallVector<int64_t, 3> getDefaultTile(unsigned rank,
   return tile;
 }
 
+/// A new memref with the shape of `source` holding a copy of it.
+Value allocateCopy(OpBuilder &builder, Location loc, Value source) {
+  auto type = llvm::cast<MemRefType>(source.getType());
+  SmallVector<Value> dynamicSizes;
+  for (unsigned axis = 0; axis < type.getRank(); ++axis)
+    if (type.isDynamicDim(axis))
+      dynamicSizes.push_back(memref::DimOp::create(builder, loc, source, axis));
+  Value copy = memref::AllocOp::create(builder, loc, type, dynamicSizes);
+  memref::CopyOp::create(builder, loc, source, copy);
+  return copy;
+}
+
 class FunctionLowering {
 public:
   FunctionLowering(func::FuncOp func, ArrayRef<int64_t> defaultTile)
@@ -148,15 +160,7 @@ LogicalResult FunctionLowering::lowerLoad(LoadOp load) {
   // A second field from the same memref must not see the first one's
   // in-place updates: give it its own copy.
   OpBuilder builder(load);
-  auto type = llvm::cast<MemRefType>(memref.getType());
-  SmallVector<Value> dynamicSizes;
-  for (unsigned axis = 0; axis < type.getRank(); ++axis)
-    if (type.isDynamicDim(axis))
-      dynamicSizes.push_back(
-          memref::DimOp::create(builder, load.getLoc(), memref, axis));
-  Value copy =
-      memref::AllocOp::create(builder, load.getLoc(), type, dynamicSizes);
-  memref::CopyOp::create(builder, load.getLoc(), memref, copy);
+  Value copy = allocateCopy(builder, load.getLoc(), memref);
   setBuffer(load.getResult(), copy);
   // Free it when the function returns.
   func.walk([&](func::ReturnOp ret) {
@@ -435,16 +439,8 @@ LogicalResult FunctionLowering::lowerStore(StoreOp store) {
   }
   SmallVector<Value> temporaries;
   for (StoreOp member : group) {
-    Value source = buffers.lookup(member.getField());
-    auto type = llvm::cast<MemRefType>(source.getType());
-    SmallVector<Value> dynamicSizes;
-    for (unsigned axis = 0; axis < type.getRank(); ++axis)
-      if (type.isDynamicDim(axis))
-        dynamicSizes.push_back(
-            memref::DimOp::create(builder, loc, source, axis));
-    Value temporary = memref::AllocOp::create(builder, loc, type, dynamicSizes);
-    memref::CopyOp::create(builder, loc, source, temporary);
-    temporaries.push_back(temporary);
+    temporaries.push_back(
+        allocateCopy(builder, loc, buffers.lookup(member.getField())));
   }
   for (auto [member, temporary] : llvm::zip(group, temporaries)) {
     memref::CopyOp::create(builder, loc, temporary, member.getMemref());
