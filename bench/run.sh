@@ -1,0 +1,78 @@
+#!/usr/bin/env bash
+# Benchmarks the seed 000 Table 5 programs side by side in one run:
+#   - stencilcc (its schedule for the host CPU),
+#   - the same C by gcc -O3 -march=native -fopenmp with `#pragma omp parallel
+#     for` on the outer space loop of the calc and copy sections,
+#   - a STREAM-style copy bandwidth of this machine (the roofline).
+# Prints a table (GCells/s, ratio to gcc, fraction of the roofline) and, when
+# gnuplot is installed, writes bench/out/bench.png. Not a test: figures on a
+# shared machine are noisy; compare ratios from one run.
+#   bench/run.sh [steps-scale]   (1 = the default step counts below)
+set -euo pipefail
+root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+scale="${1:-1}"
+out="$root/bench/out"
+mkdir -p "$out"
+"$root/scripts/build.sh" "$root/build" >/dev/null
+stencilcc="$root/build/bin/stencilcc"
+
+gcc -O3 -march=native -fopenmp "$root/bench/stream_copy.c" -o "$out/stream_copy"
+bw=$("$out/stream_copy" | awk '/copy_GBps/ {print $2}')
+
+# name, steps, loop variables private to the OpenMP baseline, bytes moved per
+# cell and step by a single sweep that reads the source and writes the
+# destination once (the minimum without temporal blocking; Himeno reads 13
+# arrays and writes one). The copy section the programs also run doubles the
+# heat programs' traffic until it is folded into a swap.
+programs=(
+  "heat1d 200 - 8"
+  "heat2d 50 j 8"
+  "heat3d 20 j,k 8"
+  "himeno 20 j,k 56"
+)
+
+printf "%-8s %6s %12s %12s %10s %10s %10s\n" program steps "stencilcc" \
+  "gcc-omp" "vs gcc" "roofline" "of roof"
+: > "$out/bench.dat"
+for entry in "${programs[@]}"; do
+  read -r name steps private bytes <<< "$entry"
+  steps=$(( steps * scale ))
+  src="$root/examples/$name.c"
+  "$stencilcc" "$src" -o "$out/$name.stencilcc"
+  # The baseline: the calc and copy sections' outer loops in parallel.
+  clause=""
+  [ "$private" != "-" ] && clause=" private($private)"
+  sed -e "s/^#pragma stencil calc/#pragma omp parallel for$clause/" \
+      -e "s/^#pragma stencil copy/#pragma omp parallel for$clause/" \
+      -e "/^#pragma stencil/d" "$src" > "$out/$name.omp.c"
+  gcc -O3 -march=native -fopenmp -w "$out/$name.omp.c" -o "$out/$name.gcc" -lm
+  rate() { "$1" "$steps" | awk '/GCells\/s|GFLOP\/s/ {print $2}'; }
+  ours=$(rate "$out/$name.stencilcc")
+  theirs=$(rate "$out/$name.gcc")
+  if [ "$name" = himeno ]; then
+    # GFLOP/s (34 flops per cell) -> GCells/s
+    ours=$(awk -v g="$ours" 'BEGIN {print g / 34}')
+    theirs=$(awk -v g="$theirs" 'BEGIN {print g / 34}')
+  fi
+  roof=$(awk -v b="$bw" -v n="$bytes" 'BEGIN {print b / n}')
+  printf "%-8s %6d %12.3f %12.3f %9.2fx %10.3f %9.0f%%\n" "$name" "$steps" \
+    "$ours" "$theirs" "$(awk -v a="$ours" -v b="$theirs" 'BEGIN {print a / b}')" \
+    "$roof" "$(awk -v a="$ours" -v r="$roof" 'BEGIN {print 100 * a / r}')"
+  echo "$name $ours $theirs $roof" >> "$out/bench.dat"
+done
+echo "copy bandwidth: $bw GB/s (STREAM copy, OpenMP, $(nproc) cores); GCells/s columns; roofline = bandwidth / bytes per cell and step"
+
+if command -v gnuplot >/dev/null; then
+  gnuplot <<GP
+set terminal png size 800,450
+set output "$out/bench.png"
+set style data histograms
+set style fill solid 0.8
+set ylabel "GCells/s"
+set title "stencilcc vs gcc -O3 -fopenmp (bars) and the copy-bandwidth roofline"
+plot "$out/bench.dat" using 2:xtic(1) title "stencilcc", '' using 3 title "gcc -O3 -fopenmp", '' using 4 title "roofline (1 sweep)"
+GP
+  echo "plot: $out/bench.png"
+else
+  echo "(install gnuplot for a plot: apt-get install gnuplot-nox)"
+fi
