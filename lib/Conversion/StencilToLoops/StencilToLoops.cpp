@@ -62,16 +62,170 @@ SmallVector<int64_t, 3> getDefaultTile(unsigned rank,
   return tile;
 }
 
-/// A new memref with the shape of `source` holding a copy of it.
-Value allocateCopy(OpBuilder &builder, Location loc, Value source) {
-  auto type = llvm::cast<MemRefType>(source.getType());
+/// A new, uninitialized memref with the shape of `like`.
+Value allocateLike(OpBuilder &builder, Location loc, Value like) {
+  auto type = llvm::cast<MemRefType>(like.getType());
   SmallVector<Value> dynamicSizes;
   for (unsigned axis = 0; axis < type.getRank(); ++axis)
     if (type.isDynamicDim(axis))
-      dynamicSizes.push_back(memref::DimOp::create(builder, loc, source, axis));
-  Value copy = memref::AllocOp::create(builder, loc, type, dynamicSizes);
+      dynamicSizes.push_back(memref::DimOp::create(builder, loc, like, axis));
+  return memref::AllocOp::create(builder, loc, type, dynamicSizes);
+}
+
+/// A new memref with the shape of `source` holding a copy of it.
+Value allocateCopy(OpBuilder &builder, Location loc, Value source) {
+  Value copy = allocateLike(builder, loc, source);
   memref::CopyOp::create(builder, loc, source, copy);
   return copy;
+}
+
+/// The bounds of `grid` as index values, outermost axis first.
+void getGridBounds(OpBuilder &builder, Location loc, GridOp grid,
+                   SmallVectorImpl<Value> &lower,
+                   SmallVectorImpl<Value> &upper) {
+  auto collect = [&](ArrayRef<int64_t> statics, OperandRange dynamics,
+                     SmallVectorImpl<Value> &out) {
+    auto dynamic = dynamics.begin();
+    for (int64_t bound : statics)
+      out.push_back(ShapedType::isDynamic(bound)
+                        ? *dynamic++
+                        : arith::ConstantIndexOp::create(builder, loc, bound)
+                              .getResult());
+  };
+  collect(grid.getStaticLower(), grid.getDynamicLower(), lower);
+  collect(grid.getStaticUpper(), grid.getDynamicUpper(), upper);
+}
+
+/// Copies `source` into `target` on the box [lower, upper), element by
+/// element; in parallel when `parallel` (large boxes).
+void copyBox(OpBuilder &builder, Location loc, Value source, Value target,
+             ValueRange lower, ValueRange upper, bool parallel) {
+  SmallVector<Value> ones(lower.size(),
+                          arith::ConstantIndexOp::create(builder, loc, 1));
+  auto body = [&](OpBuilder &nested, Location nestedLoc, ValueRange point) {
+    Value value = memref::LoadOp::create(nested, nestedLoc, source, point);
+    memref::StoreOp::create(nested, nestedLoc, value, target, point);
+  };
+  if (parallel) {
+    scf::ParallelOp::create(builder, loc, lower, upper, ones, body);
+    return;
+  }
+  scf::buildLoopNest(builder, loc, lower, upper, ones, body);
+}
+
+/// Copies the cells of `source` outside the box [lower, upper) — the ring
+/// of boundary and halo cells — into `target`, as 2 x rank slabs that
+/// partition it.
+void copyRing(OpBuilder &builder, Location loc, Value source, Value target,
+              ValueRange lower, ValueRange upper) {
+  unsigned rank = lower.size();
+  Value zero = arith::ConstantIndexOp::create(builder, loc, 0);
+  SmallVector<Value> size;
+  for (unsigned axis = 0; axis < rank; ++axis)
+    size.push_back(memref::DimOp::create(builder, loc, source, axis));
+  for (unsigned axis = 0; axis < rank; ++axis) {
+    for (bool high : {false, true}) {
+      SmallVector<Value> from, to;
+      for (unsigned other = 0; other < rank; ++other) {
+        if (other < axis) {
+          from.push_back(lower[other]);
+          to.push_back(upper[other]);
+        } else if (other > axis) {
+          from.push_back(zero);
+          to.push_back(size[other]);
+        } else {
+          from.push_back(high ? upper[axis] : zero);
+          to.push_back(high ? size[axis] : lower[axis]);
+        }
+      }
+      copyBox(builder, loc, source, target, from, to, /*parallel=*/false);
+    }
+  }
+}
+
+/// Runs `then` when the two memrefs are different buffers at run time.
+void ifDifferent(OpBuilder &builder, Location loc, Value a, Value b,
+                 Value extraCondition, function_ref<void(OpBuilder &)> then) {
+  Value pa = memref::ExtractAlignedPointerAsIndexOp::create(builder, loc, a);
+  Value pb = memref::ExtractAlignedPointerAsIndexOp::create(builder, loc, b);
+  Value differ =
+      arith::CmpIOp::create(builder, loc, arith::CmpIPredicate::ne, pa, pb);
+  if (extraCondition)
+    differ = arith::AndIOp::create(builder, loc, differ, extraCondition);
+  auto ifOp = scf::IfOp::create(builder, loc, differ);
+  OpBuilder thenBuilder = ifOp.getThenBodyBuilder();
+  then(thenBuilder);
+}
+
+/// The copy form of seed 000 Fig. 4 inside a time loop: a calc apply that
+/// writes destinations, then an apply that copies each destination into a
+/// source at the loop point on the same grid, and a yield of the copies at
+/// the sources' positions and the calc results at the destinations'.
+struct CopySection {
+  ApplyOp calc;
+  ApplyOp copy;
+  /// (source iter_arg index, destination iter_arg index) per copied pair.
+  SmallVector<std::pair<unsigned, unsigned>> pairs;
+};
+
+std::optional<CopySection> matchCopySection(IterateOp iterate) {
+  Block *body = iterate.getBodyBlock();
+  if (body->getOperations().size() != 3)
+    return std::nullopt;
+  auto calc = llvm::dyn_cast<ApplyOp>(body->front());
+  auto copy = llvm::dyn_cast<ApplyOp>(*std::next(body->begin()));
+  auto yield = llvm::cast<YieldOp>(body->getTerminator());
+  if (!calc || !copy || calc.getGrid() != copy.getGrid())
+    return std::nullopt;
+  CopySection section{calc, copy, {}};
+  auto argIndex = [&](Value value) -> std::optional<unsigned> {
+    auto argument = llvm::dyn_cast<BlockArgument>(value);
+    if (!argument || argument.getOwner() != body)
+      return std::nullopt;
+    return argument.getArgNumber();
+  };
+  // The calc writes destinations; it must not read them (in the swapped
+  // loop their buffers hold older values than the C program's).
+  SmallVector<unsigned> destinations;
+  for (Value output : calc.getOutputs()) {
+    std::optional<unsigned> index = argIndex(output);
+    if (!index)
+      return std::nullopt;
+    destinations.push_back(*index);
+  }
+  for (Value input : calc.getInputs())
+    if (std::optional<unsigned> index = argIndex(input))
+      if (llvm::is_contained(destinations, *index))
+        return std::nullopt;
+  // The copy: output k = source iter_arg, input k = a calc result, body =
+  // access at the point of argument k, returned in order.
+  Block *copyBody = copy.getBodyBlock();
+  auto ret = llvm::cast<ReturnOp>(copyBody->getTerminator());
+  if (copy.getInputs().size() != copy.getOutputs().size() ||
+      copyBody->getOperations().size() != copy.getOutputs().size() + 1)
+    return std::nullopt;
+  for (auto [k, output] : llvm::enumerate(copy.getOutputs())) {
+    std::optional<unsigned> source = argIndex(output);
+    auto result = llvm::dyn_cast<OpResult>(copy.getInputs()[k]);
+    auto access = ret.getValues()[k].getDefiningOp<AccessOp>();
+    if (!source || llvm::is_contained(destinations, *source) || !result ||
+        result.getOwner() != calc || !access ||
+        access.getField() != copyBody->getArgument(k) ||
+        llvm::any_of(access.getOffset(), [](int64_t o) { return o != 0; }))
+      return std::nullopt;
+    unsigned destination = destinations[result.getResultNumber()];
+    // The yield: the copy at the source's position, the calc result at the
+    // destination's.
+    if (yield.getValues()[*source] != copy.getResult(k) ||
+        yield.getValues()[destination] != result)
+      return std::nullopt;
+    section.pairs.push_back({*source, destination});
+  }
+  // Every destination is copied back exactly once; nothing else is carried.
+  if (section.pairs.size() != destinations.size() ||
+      2 * section.pairs.size() != iterate.getInits().size())
+    return std::nullopt;
+  return section;
 }
 
 class FunctionLowering {
@@ -96,6 +250,8 @@ private:
   LogicalResult lowerLoad(LoadOp load);
   LogicalResult lowerApply(ApplyOp apply);
   LogicalResult lowerIterate(IterateOp iterate);
+  LogicalResult lowerCopySectionAsSwap(IterateOp iterate,
+                                       const CopySection &section);
   FailureOr<scf::YieldOp> lowerYield(YieldOp yield, scf::ForOp forOp);
   LogicalResult lowerStore(StoreOp store);
   LogicalResult checkOverwrite(ApplyOp apply, Value output);
@@ -240,15 +396,7 @@ LogicalResult FunctionLowering::lowerApply(ApplyOp apply) {
     return arith::ConstantIndexOp::create(builder, loc, value);
   };
   SmallVector<Value> lower, upper;
-  auto collect = [&](ArrayRef<int64_t> statics, OperandRange dynamics,
-                     SmallVectorImpl<Value> &out) {
-    auto dynamic = dynamics.begin();
-    for (int64_t bound : statics)
-      out.push_back(ShapedType::isDynamic(bound) ? *dynamic++
-                                                 : constant(bound));
-  };
-  collect(grid.getStaticLower(), grid.getDynamicLower(), lower);
-  collect(grid.getStaticUpper(), grid.getDynamicUpper(), upper);
+  getGridBounds(builder, loc, grid, lower, upper);
 
   // The apply's own schedule, else that of the time loop being lowered
   // around it (the body has moved into an scf.for by now).
@@ -330,6 +478,8 @@ LogicalResult FunctionLowering::lowerApply(ApplyOp apply) {
 }
 
 LogicalResult FunctionLowering::lowerIterate(IterateOp iterate) {
+  if (std::optional<CopySection> section = matchCopySection(iterate))
+    return lowerCopySectionAsSwap(iterate, *section);
   Location loc = iterate.getLoc();
   SmallVector<Value> initBuffers;
   for (Value init : iterate.getInits()) {
@@ -376,6 +526,99 @@ LogicalResult FunctionLowering::lowerIterate(IterateOp iterate) {
       llvm::equal(forYield->getOperands(), forOp.getRegionIterArgs());
   for (auto [index, result] : llvm::enumerate(iterate.getResults()))
     setBuffer(result, inPlace ? initBuffers[index] : forOp.getResult(index));
+  return success();
+}
+
+/// The copy form lowered as a pointer swap, so each step moves half the
+/// data. Swapping is valid when a destination's boundary ring equals its
+/// source's, so before the loop each destination's ring is saved and given
+/// the source's; after it both arrays get the last interior (the C program
+/// ends with source == destination on the grid) and the destination its own
+/// ring back. Zero steps leave both arrays as they were.
+LogicalResult
+FunctionLowering::lowerCopySectionAsSwap(IterateOp iterate,
+                                         const CopySection &section) {
+  Location loc = iterate.getLoc();
+  SmallVector<Value> sources, destinations;
+  for (auto [source, destination] : section.pairs) {
+    sources.push_back(buffers.lookup(iterate.getInits()[source]));
+    destinations.push_back(buffers.lookup(iterate.getInits()[destination]));
+  }
+  SmallVector<Value> all(sources);
+  llvm::append_range(all, destinations);
+  for (auto [i, buffer] : llvm::enumerate(all))
+    if (!buffer || llvm::is_contained(ArrayRef(all).take_front(i), buffer))
+      return iterate.emitOpError(
+          "carries two fields in one buffer; this lowering needs distinct "
+          "buffers");
+
+  OpBuilder builder(iterate);
+  SmallVector<Value> lower, upper;
+  ApplyOp calc = section.calc;
+  getGridBounds(builder, loc, calc.getGridOp(), lower, upper);
+  // Only the ring of the saved copy is ever written or read; the rest of the
+  // allocation is never touched, so it costs no physical memory.
+  SmallVector<Value> savedRings;
+  for (auto [source, destination] : llvm::zip(sources, destinations)) {
+    Value saved = allocateLike(builder, loc, destination);
+    copyRing(builder, loc, destination, saved, lower, upper);
+    savedRings.push_back(saved);
+    copyRing(builder, loc, source, destination, lower, upper);
+  }
+
+  Value zero = arith::ConstantIndexOp::create(builder, loc, 0);
+  Value one = arith::ConstantIndexOp::create(builder, loc, 1);
+  Value steps = arith::MaxSIOp::create(builder, loc, iterate.getSteps(), zero);
+  auto forOp = scf::ForOp::create(builder, loc, zero, steps, one, all);
+  Block *forBody = forOp.getBody();
+  if (!forBody->empty())
+    forBody->getTerminator()->erase();
+  unsigned count = section.pairs.size();
+  Block *body = iterate.getBodyBlock();
+  for (auto [k, pair] : llvm::enumerate(section.pairs)) {
+    setBuffer(body->getArgument(pair.first), forOp.getRegionIterArgs()[k]);
+    setBuffer(body->getArgument(pair.second),
+              forOp.getRegionIterArgs()[count + k]);
+  }
+  forBody->getOperations().splice(forBody->end(), body->getOperations(),
+                                  Block::iterator(calc));
+  toErase.push_back(iterate);
+  toErase.push_back(section.copy);
+  toErase.push_back(body->getTerminator());
+
+  ScheduleAttr outerSchedule = loopSchedule;
+  if (iterate.getScheduleAttr())
+    loopSchedule = iterate.getScheduleAttr();
+  LogicalResult lowered = lowerApply(calc);
+  loopSchedule = outerSchedule;
+  if (failed(lowered))
+    return failure();
+  // Swap: the new values become the sources of the next step.
+  OpBuilder atEnd = OpBuilder::atBlockEnd(forBody);
+  SmallVector<Value> swapped(forOp.getRegionIterArgs().drop_front(count));
+  llvm::append_range(swapped, forOp.getRegionIterArgs().take_front(count));
+  scf::YieldOp::create(atEnd, loc, swapped);
+
+  builder.setInsertionPointAfter(forOp);
+  Value ranSteps = arith::CmpIOp::create(
+      builder, loc, arith::CmpIPredicate::sgt, steps, zero);
+  for (unsigned k = 0; k < count; ++k) {
+    Value latest = forOp.getResult(k);
+    ifDifferent(builder, loc, latest, sources[k], {}, [&](OpBuilder &b) {
+      copyBox(b, loc, latest, sources[k], lower, upper, /*parallel=*/true);
+    });
+    ifDifferent(builder, loc, latest, destinations[k], ranSteps,
+                [&](OpBuilder &b) {
+                  copyBox(b, loc, latest, destinations[k], lower, upper,
+                          /*parallel=*/true);
+                });
+    copyRing(builder, loc, savedRings[k], destinations[k], lower, upper);
+    memref::DeallocOp::create(builder, loc, savedRings[k]);
+  }
+  for (auto [k, pair] : llvm::enumerate(section.pairs)) {
+    setBuffer(iterate.getResult(pair.first), sources[k]);
+    setBuffer(iterate.getResult(pair.second), destinations[k]);
+  }
   return success();
 }
 

@@ -3,25 +3,41 @@
 
 !f = !stencil.field<66x34xf32>
 
-// The copy form of the time loop works in place: the calc apply writes B's
-// memref, the copy apply A's, the loop carries the memrefs unchanged and the
-// stores need no copy.
+// The copy form of the time loop (calc into B, copy B back into A) runs as
+// a pointer swap: half the memory traffic per step. Before the loop B's
+// boundary ring is saved and replaced by A's (the swapped loop reads it as
+// a source); afterwards the last interior goes to whichever array lacks it
+// (to B only if a step ran) and B gets its own ring back.
 // CHECK-LABEL: func.func @copy_form(
 // CHECK-SAME: %[[A:[^:]*]]: memref<66x34xf32>, %[[B:[^:]*]]: memref<66x34xf32>, %[[C:[^:]*]]: f32, %[[N:[^:]*]]: index)
+// CHECK: %[[SAVED:.*]] = memref.alloc() : memref<66x34xf32>
+// CHECK: %[[V0:.*]] = memref.load %[[B]]
+// CHECK-NEXT: memref.store %[[V0]], %[[SAVED]]
+// CHECK: %[[V1:.*]] = memref.load %[[A]]
+// CHECK-NEXT: memref.store %[[V1]], %[[B]]
 // CHECK: %[[STEPS:.*]] = arith.maxsi %[[N]], %{{.*}} : index
-// CHECK: %{{.*}}:2 = scf.for %{{.*}} = %{{.*}} to %[[STEPS]] step %{{.*}} iter_args(%[[AI:.*]] = %[[A]], %[[BI:.*]] = %[[B]])
+// CHECK: %[[R:.*]]:2 = scf.for %{{.*}} = %{{.*}} to %[[STEPS]] step %{{.*}} iter_args(%[[X:.*]] = %[[A]], %[[Y:.*]] = %[[B]])
 // The default tile for 2-D grids: 8 rows, whole rows.
 // CHECK: scf.parallel (%[[T0:.*]], %[[T1:.*]]) = (%{{.*}}, %{{.*}}) to (%{{.*}}, %{{.*}}) step (%{{.*}}, %{{.*}})
 // CHECK: scf.for %[[I:.*]] = %[[T0]] to %{{.*}} step
 // CHECK: scf.for %[[J:.*]] = %[[T1]] to %{{.*}} step
 // CHECK: %[[JM:.*]] = arith.addi %[[J]], %{{.*}} : index
-// CHECK: %[[W:.*]] = memref.load %[[AI]][%[[I]], %[[JM]]]
+// CHECK: %[[W:.*]] = memref.load %[[X]][%[[I]], %[[JM]]]
 // CHECK: %[[V:.*]] = arith.mulf %[[W]], %[[C]] : f32
-// CHECK: memref.store %[[V]], %[[BI]][%[[I]], %[[J]]]
-// CHECK: scf.parallel
-// CHECK: %[[X:.*]] = memref.load %[[BI]]
-// CHECK: memref.store %[[X]], %[[AI]]
-// CHECK: scf.yield %[[AI]], %[[BI]]
+// CHECK: memref.store %[[V]], %[[Y]][%[[I]], %[[J]]]
+// CHECK: scf.yield %[[Y]], %[[X]]
+// CHECK: %[[RAN:.*]] = arith.cmpi sgt, %[[STEPS]]
+// CHECK: %[[PR:.*]] = memref.extract_aligned_pointer_as_index %[[R]]#0
+// CHECK: %[[PA:.*]] = memref.extract_aligned_pointer_as_index %[[A]]
+// CHECK: %[[NA:.*]] = arith.cmpi ne, %[[PR]], %[[PA]]
+// CHECK: scf.if %[[NA]] {
+// CHECK: memref.load %[[R]]#0
+// CHECK: %[[NB:.*]] = arith.cmpi ne
+// CHECK: %[[NBRAN:.*]] = arith.andi %[[NB]], %[[RAN]]
+// CHECK: scf.if %[[NBRAN]] {
+// CHECK: %[[V2:.*]] = memref.load %[[SAVED]]
+// CHECK-NEXT: memref.store %[[V2]], %[[B]]
+// CHECK: memref.dealloc %[[SAVED]]
 // CHECK-NOT: memref.copy
 // CHECK-NOT: stencil.
 // CHECK: return
