@@ -157,6 +157,54 @@ void ifDifferent(OpBuilder &builder, Location loc, Value a, Value b,
   then(thenBuilder);
 }
 
+/// Reads field input `input` of an apply at `indices` (global coordinates).
+using LoadFn =
+    function_ref<Value(OpBuilder &, Location, unsigned input, ValueRange)>;
+/// Writes the value an apply returns for output `output` at the point.
+using StoreFn =
+    function_ref<void(OpBuilder &, Location, unsigned output, Value value)>;
+
+/// Emits the body of `apply` for the grid point `point`: accesses become
+/// `load` at point + offset, the returned values go to `store`, every other
+/// op is cloned, and scalar inputs are used as they are.
+void emitPoint(OpBuilder &builder, Location loc, ApplyOp apply,
+               ValueRange point, LoadFn load, StoreFn store) {
+  Block *body = apply.getBodyBlock();
+  IRMapping mapping;
+  for (auto [index, input] : llvm::enumerate(apply.getInputs()))
+    if (!llvm::isa<FieldType>(input.getType()))
+      mapping.map(body->getArgument(index), input);
+  // point + offset, once per (axis, offset).
+  DenseMap<std::pair<unsigned, int64_t>, Value> shifted;
+  auto index = [&](unsigned axis, int64_t offset) -> Value {
+    if (offset == 0)
+      return point[axis];
+    Value &slot = shifted[{axis, offset}];
+    if (!slot)
+      slot = arith::AddIOp::create(
+          builder, loc, point[axis],
+          arith::ConstantIndexOp::create(builder, loc, offset));
+    return slot;
+  };
+  for (Operation &op : *body) {
+    if (auto access = llvm::dyn_cast<AccessOp>(op)) {
+      auto argument = llvm::cast<BlockArgument>(access.getField());
+      SmallVector<Value, 3> indices;
+      for (auto [axis, offset] : llvm::enumerate(access.getOffset()))
+        indices.push_back(index(axis, offset));
+      mapping.map(access.getResult(), load(builder, access.getLoc(),
+                                           argument.getArgNumber(), indices));
+      continue;
+    }
+    if (auto ret = llvm::dyn_cast<ReturnOp>(op)) {
+      for (auto [output, value] : llvm::enumerate(ret.getValues()))
+        store(builder, ret.getLoc(), output, mapping.lookupOrDefault(value));
+      continue;
+    }
+    builder.clone(op, mapping);
+  }
+}
+
 /// The copy form of seed 000 Fig. 4 inside a time loop: a calc apply that
 /// writes destinations, then an apply that copies each destination into a
 /// source at the loop point on the same grid, and a yield of the copies at
@@ -430,45 +478,16 @@ LogicalResult FunctionLowering::lowerApply(ApplyOp apply) {
   scf::buildLoopNest(
       builder, loc, parallel.getInductionVars(), tileUpper, ones,
       [&](OpBuilder &nested, Location nestedLoc, ValueRange point) {
-        IRMapping mapping;
-        for (auto [index, input] : llvm::enumerate(apply.getInputs()))
-          if (!llvm::isa<FieldType>(input.getType()))
-            mapping.map(body->getArgument(index), input);
-        // point + offset, once per (axis, offset).
-        DenseMap<std::pair<unsigned, int64_t>, Value> shifted;
-        auto index = [&](unsigned axis, int64_t offset) -> Value {
-          if (offset == 0)
-            return point[axis];
-          Value &slot = shifted[{axis, offset}];
-          if (!slot)
-            slot = arith::AddIOp::create(
-                nested, nestedLoc, point[axis],
-                arith::ConstantIndexOp::create(nested, nestedLoc, offset));
-          return slot;
-        };
-        for (Operation &op : *body) {
-          if (auto access = llvm::dyn_cast<AccessOp>(op)) {
-            auto argument = llvm::cast<BlockArgument>(access.getField());
-            Value buffer =
-                buffers.lookup(apply.getInputs()[argument.getArgNumber()]);
-            SmallVector<Value, 3> indices;
-            for (auto [axis, offset] : llvm::enumerate(access.getOffset()))
-              indices.push_back(index(axis, offset));
-            mapping.map(access.getResult(),
-                        memref::LoadOp::create(nested, access.getLoc(), buffer,
-                                               indices));
-            continue;
-          }
-          if (auto ret = llvm::dyn_cast<ReturnOp>(op)) {
-            for (auto [value, buffer] :
-                 llvm::zip(ret.getValues(), outputBuffers))
-              memref::StoreOp::create(nested, ret.getLoc(),
-                                      mapping.lookupOrDefault(value), buffer,
+        emitPoint(
+            nested, nestedLoc, apply, point,
+            [&](OpBuilder &b, Location l, unsigned input, ValueRange at) {
+              return memref::LoadOp::create(
+                  b, l, buffers.lookup(apply.getInputs()[input]), at);
+            },
+            [&](OpBuilder &b, Location l, unsigned output, Value value) {
+              memref::StoreOp::create(b, l, value, outputBuffers[output],
                                       point);
-            continue;
-          }
-          nested.clone(op, mapping);
-        }
+            });
       });
 
   for (auto [result, buffer] : llvm::zip(apply.getResults(), outputBuffers))
