@@ -292,14 +292,6 @@ bool attachSchedules(ModuleOp module, const Options &options) {
         size = std::max<int64_t>(size, 1);
     }
     int64_t timeBlock = options.timeBlock.value_or(1);
-    if (timeBlock > 1) {
-      llvm::WithColor::warning(llvm::errs(), "stencilcc")
-          << "time_block " << timeBlock
-          << " requested, but the CPU backend has no temporal blocking yet; "
-             "region '"
-          << func.getName() << "' runs one time step per sweep\n";
-      timeBlock = 1;
-    }
     int64_t exchangeDepth = options.exchangeDepth.value_or(1);
     auto schedule =
         ScheduleAttr::get(module.getContext(), wg, timeBlock, exchangeDepth);

@@ -205,6 +205,148 @@ void emitPoint(OpBuilder &builder, Location loc, ApplyOp apply,
   }
 }
 
+/// One block of `timeBlock` steps over the whole grid as overlapped tiles
+/// (seed 000 Fig. 3): each tile copies its box plus a halo of timeBlock x
+/// radius from the sources into two private buffers, computes the steps on
+/// a region that shrinks by the radius each step, and writes its own points
+/// to the destinations. Every point is computed by the same formula from the
+/// same inputs as in the plain loop, so the results are identical.
+/// `carriedInput[j]` is the pair whose source calc input j reads (or -1),
+/// `outputPair[k]` the pair whose destination calc output k writes.
+void emitTimeBlock(OpBuilder &builder, Location loc, ApplyOp calc,
+                   ArrayRef<int> carriedInput, ArrayRef<unsigned> outputPair,
+                   ValueRange sources, ValueRange destinations,
+                   DenseMap<Value, Value> &buffers, int64_t timeBlock,
+                   ArrayRef<int64_t> tile, ArrayRef<int64_t> staticLower,
+                   ArrayRef<int64_t> staticUpper) {
+  unsigned rank = tile.size();
+  auto constant = [&](OpBuilder &b, int64_t value) -> Value {
+    return arith::ConstantIndexOp::create(b, loc, value);
+  };
+  // The radius of the carried fields' accesses, per axis and side.
+  SmallVector<int64_t, 3> radiusLow(rank, 0), radiusHigh(rank, 0);
+  calc.getBodyBlock()->walk([&](AccessOp access) {
+    auto argument = llvm::cast<BlockArgument>(access.getField());
+    if (carriedInput[argument.getArgNumber()] < 0)
+      return;
+    for (auto [axis, offset] : llvm::enumerate(access.getOffset())) {
+      radiusLow[axis] = std::max(radiusLow[axis], -offset);
+      radiusHigh[axis] = std::max(radiusHigh[axis], offset);
+    }
+  });
+  SmallVector<int64_t, 3> localShape;
+  for (unsigned axis = 0; axis < rank; ++axis)
+    localShape.push_back(tile[axis] +
+                         timeBlock * (radiusLow[axis] + radiusHigh[axis]));
+
+  SmallVector<Value> lower, upper, steps, sizes;
+  for (unsigned axis = 0; axis < rank; ++axis) {
+    lower.push_back(constant(builder, staticLower[axis]));
+    upper.push_back(constant(builder, staticUpper[axis]));
+    steps.push_back(constant(builder, tile[axis]));
+    sizes.push_back(memref::DimOp::create(builder, loc, sources[0], axis));
+  }
+  scf::ParallelOp::create(
+      builder, loc, lower, upper, steps,
+      [&](OpBuilder &b, Location l, ValueRange origin) {
+        Value zero = constant(b, 0);
+        SmallVector<Value> base, tileEnd, loadLow, loadHigh;
+        for (unsigned axis = 0; axis < rank; ++axis) {
+          Value halo = constant(b, timeBlock * radiusLow[axis]);
+          base.push_back(arith::SubIOp::create(b, l, origin[axis], halo));
+          Value end = arith::AddIOp::create(b, l, origin[axis],
+                                            constant(b, tile[axis]));
+          tileEnd.push_back(arith::MinSIOp::create(b, l, end, upper[axis]));
+          loadLow.push_back(arith::MaxSIOp::create(b, l, base[axis], zero));
+          Value far = arith::AddIOp::create(
+              b, l, end, constant(b, timeBlock * radiusHigh[axis]));
+          loadHigh.push_back(arith::MinSIOp::create(b, l, far, sizes[axis]));
+        }
+        auto local = [&](OpBuilder &nb, Location nl, ValueRange global) {
+          SmallVector<Value, 3> indices;
+          for (unsigned axis = 0; axis < rank; ++axis)
+            indices.push_back(
+                arith::SubIOp::create(nb, nl, global[axis], base[axis]));
+          return indices;
+        };
+        SmallVector<Value> ones(rank, constant(b, 1));
+        // Two private buffers per carried field; both start as the box of
+        // the source, so cells the steps never write (the boundary) are
+        // there to read in every step.
+        SmallVector<std::array<Value, 2>> privates;
+        for (Value source : sources) {
+          auto type = MemRefType::get(
+              localShape,
+              llvm::cast<MemRefType>(source.getType()).getElementType());
+          privates.push_back({memref::AllocOp::create(b, l, type),
+                              memref::AllocOp::create(b, l, type)});
+        }
+        scf::buildLoopNest(
+            b, l, loadLow, loadHigh, ones,
+            [&](OpBuilder &nb, Location nl, ValueRange point) {
+              SmallVector<Value, 3> at = local(nb, nl, point);
+              for (auto [source, buffer] : llvm::zip(sources, privates)) {
+                Value v = memref::LoadOp::create(nb, nl, source, point);
+                memref::StoreOp::create(nb, nl, v, buffer[0], at);
+                memref::StoreOp::create(nb, nl, v, buffer[1], at);
+              }
+            });
+        unsigned current = 0;
+        for (int64_t step = 0; step < timeBlock; ++step) {
+          int64_t shrink = timeBlock - 1 - step;
+          SmallVector<Value> from, to;
+          for (unsigned axis = 0; axis < rank; ++axis) {
+            Value lo = arith::SubIOp::create(
+                b, l, origin[axis], constant(b, shrink * radiusLow[axis]));
+            from.push_back(arith::MaxSIOp::create(b, l, lo, lower[axis]));
+            Value hi = arith::AddIOp::create(
+                b, l, tileEnd[axis], constant(b, shrink * radiusHigh[axis]));
+            to.push_back(arith::MinSIOp::create(b, l, hi, upper[axis]));
+          }
+          scf::buildLoopNest(
+              b, l, from, to, ones,
+              [&](OpBuilder &nb, Location nl, ValueRange point) {
+                emitPoint(
+                    nb, nl, calc, point,
+                    [&](OpBuilder &lb, Location ll, unsigned input,
+                        ValueRange at) -> Value {
+                      int pair = carriedInput[input];
+                      if (pair < 0)
+                        return memref::LoadOp::create(
+                            lb, ll, buffers.lookup(calc.getInputs()[input]),
+                            at);
+                      return memref::LoadOp::create(
+                          lb, ll, privates[pair][current], local(lb, ll, at));
+                    },
+                    [&](OpBuilder &sb, Location sl, unsigned output,
+                        Value value) {
+                      memref::StoreOp::create(
+                          sb, sl, value,
+                          privates[outputPair[output]][1 - current],
+                          local(sb, sl, point));
+                    });
+              });
+          current = 1 - current;
+        }
+        // The tile's own points go to the destinations.
+        scf::buildLoopNest(
+            b, l, origin, tileEnd, ones,
+            [&](OpBuilder &nb, Location nl, ValueRange point) {
+              SmallVector<Value, 3> at = local(nb, nl, point);
+              for (auto [destination, buffer] :
+                   llvm::zip(destinations, privates)) {
+                Value v = memref::LoadOp::create(nb, nl, buffer[current], at);
+                memref::StoreOp::create(nb, nl, v, destination, point);
+              }
+            });
+        for (auto &buffer : privates) {
+          memref::DeallocOp::create(b, l, buffer[0]);
+          memref::DeallocOp::create(b, l, buffer[1]);
+        }
+        scf::ReduceOp::create(b, l);
+      });
+}
+
 /// The copy form of seed 000 Fig. 4 inside a time loop: a calc apply that
 /// writes destinations, then an apply that copies each destination into a
 /// source at the loop point on the same grid, and a yield of the copies at
@@ -500,6 +642,11 @@ LogicalResult FunctionLowering::lowerIterate(IterateOp iterate) {
   if (std::optional<CopySection> section = matchCopySection(iterate))
     return lowerCopySectionAsSwap(iterate, *section);
   Location loc = iterate.getLoc();
+  if (iterate.getScheduleAttr() && iterate.getScheduleAttr().getTimeBlock() > 1)
+    iterate.emitWarning("time_block ")
+        << iterate.getScheduleAttr().getTimeBlock()
+        << " is implemented for the calc/copy form of the time loop only; "
+           "running one step per sweep";
   SmallVector<Value> initBuffers;
   for (Value init : iterate.getInits()) {
     Value buffer = buffers.lookup(init);
@@ -588,12 +735,69 @@ FunctionLowering::lowerCopySectionAsSwap(IterateOp iterate,
   Value zero = arith::ConstantIndexOp::create(builder, loc, 0);
   Value one = arith::ConstantIndexOp::create(builder, loc, 1);
   Value steps = arith::MaxSIOp::create(builder, loc, iterate.getSteps(), zero);
-  auto forOp = scf::ForOp::create(builder, loc, zero, steps, one, all);
+  unsigned count = section.pairs.size();
+  Block *body = iterate.getBodyBlock();
+
+  // Temporal blocking: whole blocks of time_block steps first, as
+  // overlapped tiles; the remaining steps one at a time below.
+  ScheduleAttr schedule =
+      iterate.getScheduleAttr() ? iterate.getScheduleAttr() : loopSchedule;
+  GridOp grid = calc.getGridOp();
+  int64_t timeBlock = schedule ? schedule.getTimeBlock() : 1;
+  Value singleSteps = steps;
+  SmallVector<Value> loopInits(all);
+  if (timeBlock > 1 && !grid.hasStaticBounds()) {
+    iterate.emitWarning("time_block ")
+        << timeBlock << " needs static grid bounds; running one step per sweep";
+    timeBlock = 1;
+  }
+  if (timeBlock > 1) {
+    SmallVector<int> carriedInput;
+    for (Value input : calc.getInputs()) {
+      auto argument = llvm::dyn_cast<BlockArgument>(input);
+      int pair = -1;
+      for (auto [k, p] : llvm::enumerate(section.pairs))
+        if (argument && argument.getOwner() == body &&
+            argument.getArgNumber() == p.first)
+          pair = k;
+      carriedInput.push_back(pair);
+    }
+    SmallVector<unsigned> outputPair;
+    for (Value output : calc.getOutputs())
+      for (auto [k, p] : llvm::enumerate(section.pairs))
+        if (llvm::cast<BlockArgument>(output).getArgNumber() == p.second)
+          outputPair.push_back(k);
+    SmallVector<int64_t, 3> tile(schedule.getTileOrWorkGroup());
+    for (unsigned axis = 0; axis < tile.size(); ++axis)
+      tile[axis] = std::min(tile[axis], grid.getStaticUpper()[axis] -
+                                            grid.getStaticLower()[axis]);
+    Value blockSize = arith::ConstantIndexOp::create(builder, loc, timeBlock);
+    Value blocks = arith::DivSIOp::create(builder, loc, steps, blockSize);
+    singleSteps = arith::SubIOp::create(
+        builder, loc, steps,
+        arith::MulIOp::create(builder, loc, blocks, blockSize));
+    auto blockLoop = scf::ForOp::create(builder, loc, zero, blocks, one, all);
+    Block *blockBody = blockLoop.getBody();
+    if (!blockBody->empty())
+      blockBody->getTerminator()->erase();
+    OpBuilder inBlock = OpBuilder::atBlockEnd(blockBody);
+    ValueRange iterArgs = blockLoop.getRegionIterArgs();
+    emitTimeBlock(inBlock, loc, calc, carriedInput, outputPair,
+                  iterArgs.take_front(count), iterArgs.drop_front(count),
+                  buffers, timeBlock, tile, grid.getStaticLower(),
+                  grid.getStaticUpper());
+    SmallVector<Value> swappedBlock(iterArgs.drop_front(count));
+    llvm::append_range(swappedBlock, iterArgs.take_front(count));
+    scf::YieldOp::create(inBlock, loc, swappedBlock);
+    loopInits.assign(blockLoop.getResults().begin(),
+                     blockLoop.getResults().end());
+  }
+
+  auto forOp =
+      scf::ForOp::create(builder, loc, zero, singleSteps, one, loopInits);
   Block *forBody = forOp.getBody();
   if (!forBody->empty())
     forBody->getTerminator()->erase();
-  unsigned count = section.pairs.size();
-  Block *body = iterate.getBodyBlock();
   for (auto [k, pair] : llvm::enumerate(section.pairs)) {
     setBuffer(body->getArgument(pair.first), forOp.getRegionIterArgs()[k]);
     setBuffer(body->getArgument(pair.second),

@@ -1,4 +1,4 @@
-// RUN: stencil-opt %s --convert-stencil-to-loops --split-input-file | FileCheck %s
+// RUN: stencil-opt %s --convert-stencil-to-loops --split-input-file -verify-diagnostics | FileCheck %s
 // RUN: stencil-opt %s --convert-stencil-to-loops=default-tile=4,0 --split-input-file | FileCheck %s --check-prefix=TILE
 
 !f = !stencil.field<66x34xf32>
@@ -136,5 +136,76 @@ func.func @guarded_store(%A: memref<10xf32>, %B: memref<10xf32>, %n: index) {
     stencil.yield %new, %src : !stencil.field<10xf32, #stencil.decomp<block>>, !stencil.field<10xf32, #stencil.decomp<block>>
   }
   stencil.store %r#0 to %A : !stencil.field<10xf32, #stencil.decomp<block>> to memref<10xf32>
+  return
+}
+
+// -----
+
+!h = !stencil.field<66x34xf32>
+
+// time_block = 2 on the copy form: blocks of two steps as overlapped tiles,
+// then the remaining step alone. Each tile's private buffers hold its 4 x 32
+// points plus 2 steps x radius 1 on the low side of axis 1: 4 x 34.
+// CHECK-LABEL: func.func @time_block(
+// CHECK-SAME: %[[A:[^:]*]]: memref<66x34xf32>, %[[B:[^:]*]]: memref<66x34xf32>, %[[N:[^:]*]]: index)
+// CHECK: %[[STEPS:.*]] = arith.maxsi %[[N]]
+// CHECK: %[[BLOCKS:.*]] = arith.divsi %[[STEPS]], %[[TWO:.*]] : index
+// CHECK: %[[REST:.*]] = arith.subi %[[STEPS]], %{{.*}} : index
+// CHECK: %[[RB:.*]]:2 = scf.for %{{.*}} to %[[BLOCKS]] {{.*}} iter_args(%[[X:.*]] = %[[A]], %[[Y:.*]] = %[[B]])
+// CHECK: scf.parallel
+// CHECK: %[[P0:.*]] = memref.alloc() : memref<4x34xf32>
+// CHECK: %[[P1:.*]] = memref.alloc() : memref<4x34xf32>
+// CHECK: memref.load %[[X]]
+// The two steps: read one private buffer, write the other, then back.
+// CHECK: memref.load %[[P0]]
+// CHECK: memref.store %{{.*}}, %[[P1]]
+// CHECK: memref.load %[[P1]]
+// CHECK: memref.store %{{.*}}, %[[P0]]
+// The tile's own points go to the destination.
+// CHECK: %[[V:.*]] = memref.load %[[P0]]
+// CHECK: memref.store %[[V]], %[[Y]]
+// CHECK: memref.dealloc %[[P0]]
+// CHECK: memref.dealloc %[[P1]]
+// CHECK: scf.yield %[[Y]], %[[X]]
+// CHECK: scf.for %{{.*}} to %[[REST]] {{.*}} iter_args(%{{.*}} = %[[RB]]#0, %{{.*}} = %[[RB]]#1)
+func.func @time_block(%A: memref<66x34xf32>, %B: memref<66x34xf32>, %n: index) {
+  %a = stencil.load %A : memref<66x34xf32> -> !h
+  %b = stencil.load %B : memref<66x34xf32> -> !h
+  %g = stencil.grid [1, 1] to [65, 33] : !stencil.grid<2>
+  %r:2 = stencil.iterate %n iter_args(%ak = %a, %bk = %b) : !h, !h
+      attributes {schedule = #stencil.schedule<wg = [4, 32], time_block = 2>} {
+    %calc = stencil.apply on %g ins(%x = %ak : !h) outs(%bk : !h) {
+      %l = stencil.access %x[0, -1] : !h
+      %c = stencil.access %x[0, 0] : !h
+      %v = arith.addf %l, %c : f32
+      stencil.return %v : f32
+    }
+    %copy = stencil.apply on %g ins(%y = %calc : !h) outs(%ak : !h) {
+      %v = stencil.access %y[0, 0] : !h
+      stencil.return %v : f32
+    }
+    stencil.yield %copy, %calc : !h, !h
+  }
+  stencil.store %r#0 to %A : !h to memref<66x34xf32>
+  stencil.store %r#1 to %B : !h to memref<66x34xf32>
+  return
+}
+
+// -----
+
+// A time block on a loop of another form is not honoured, and says so.
+func.func @time_block_swap_form(%A: memref<18xf64>, %B: memref<18xf64>, %n: index) {
+  %a = stencil.load %A : memref<18xf64> -> !stencil.field<18xf64>
+  %b = stencil.load %B : memref<18xf64> -> !stencil.field<18xf64>
+  %g = stencil.grid [1] to [17] : !stencil.grid<1>
+  // expected-warning @+1 {{time_block 2 is implemented for the calc/copy form of the time loop only; running one step per sweep}}
+  %r:2 = stencil.iterate %n iter_args(%src = %a, %dst = %b) : !stencil.field<18xf64>, !stencil.field<18xf64>
+      attributes {schedule = #stencil.schedule<wg = [4], time_block = 2>} {
+    %new = stencil.apply on %g ins(%x = %src : !stencil.field<18xf64>) outs(%dst : !stencil.field<18xf64>) {
+      %l = stencil.access %x[-1] : !stencil.field<18xf64>
+      stencil.return %l : f64
+    }
+    stencil.yield %new, %src : !stencil.field<18xf64>, !stencil.field<18xf64>
+  }
   return
 }
