@@ -27,8 +27,8 @@ int main(void) {
     if (seconds < best)
       best = seconds;
   }
-  printf("copy_GBps %.2f (check %.1f)\n", 2.0 * N * sizeof(double) / best * 1e-9,
-         c[N / 2]);
+  printf("copy_GBps %.2f (check %.1f)\n",
+         2.0 * N * sizeof(double) / best * 1e-9, c[N / 2]);
   free(a);
   free(c);
   return 0;

@@ -212,20 +212,27 @@ bool parseData(TokenCursor &cursor, Directive &directive) {
   return true;
 }
 
-bool parseHalo(TokenCursor &cursor, Directive &directive) {
-  NamedLoc clause;
-  cursor.expectIdentifier(clause, "'halo'");
+/// `(w)` after `halo` or `shadow`, with `at` the name for diagnostics.
+bool parseHaloWidth(TokenCursor &cursor, Directive &directive,
+                    SourceLocation at) {
   int64_t width;
   if (!cursor.expect(tok::l_paren, "'('") ||
       !cursor.expectInteger(width, "a halo width") ||
       !cursor.expect(tok::r_paren, "')'"))
     return false;
   if (width < 1) {
-    cursor.error(clause.loc, "halo width must be at least 1");
+    cursor.error(at, "halo width must be at least 1");
     return false;
   }
   directive.haloWidth = width;
   return true;
+}
+
+/// A `halo(w)` or `shadow(w)` clause after `distribute(...)`.
+bool parseHalo(TokenCursor &cursor, Directive &directive) {
+  NamedLoc clause;
+  cursor.expectIdentifier(clause, "'halo'");
+  return parseHaloWidth(cursor, directive, clause.loc);
 }
 
 bool parseDistribute(TokenCursor &cursor, Directive &directive) {
@@ -291,20 +298,9 @@ bool parseDirective(TokenCursor &cursor, Directive &directive) {
   }
   case DirectiveKind::Distribute:
     return parseDistribute(cursor, directive);
-  case DirectiveKind::Halo: {
-    // The directive name was the clause name; parse `(w)` only.
-    int64_t width;
-    if (!cursor.expect(tok::l_paren, "'('") ||
-        !cursor.expectInteger(width, "a halo width") ||
-        !cursor.expect(tok::r_paren, "')'"))
-      return false;
-    if (width < 1) {
-      cursor.error(directive.loc, "halo width must be at least 1");
-      return false;
-    }
-    directive.haloWidth = width;
-    return true;
-  }
+  case DirectiveKind::Halo:
+    // The directive's name was the clause's: parse `(w)` only.
+    return parseHaloWidth(cursor, directive, directive.loc);
   }
   llvm_unreachable("unknown directive kind");
 }
