@@ -4,6 +4,7 @@
 #define STENCIL_INITALLPASSES_H
 
 #include "Stencil/Conversion/Passes.h"
+#include "Stencil/Tuning/Passes.h"
 
 #include "mlir/InitAllPasses.h"
 
@@ -15,6 +16,7 @@ namespace mlir::stencil {
 inline void registerAllPasses() {
   mlir::registerAllPasses();
   registerConversionPassesAndPipelines();
+  registerStencilTuningPasses();
 }
 
 } // namespace mlir::stencil

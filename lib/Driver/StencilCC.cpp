@@ -13,6 +13,8 @@
 #include "Stencil/Conversion/Passes.h"
 #include "Stencil/Dialect/Stencil/IR/StencilOps.h"
 #include "Stencil/InitAllDialects.h"
+#include "Stencil/Tuning/Passes.h"
+#include "Stencil/Tuning/TargetDescription.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/IR/MLIRContext.h"
@@ -198,10 +200,7 @@ bool parseArgs(ArrayRef<const char *> args, Options &options, bool &help) {
     return usageError("--target=" + options.target +
                       ": expected cpu, cuda, rocm or vulkan");
   }
-  if (options.device != "host")
-    return error("--device=" + options.device +
-                 ": no target descriptions yet; the CPU backend tunes for "
-                 "'host' only");
+
   if (options.output.empty())
     options.output = options.emit == "exe"    ? "a.out"
                      : options.emit == "mlir" ? "-"
@@ -245,24 +244,41 @@ GridOp getRegionGrid(func::FuncOp func) {
   return grid;
 }
 
-/// Chooses each region's schedule: --schedule where given, the CPU default
-/// elsewhere (whole rows along x, 8 rows per task in y, one plane in z).
-/// Rejects schedules the region cannot run.
+/// Chooses each region's schedule: the tuning passes' choice for
+/// --device, then the keys --schedule gives. Rejects schedules the region
+/// cannot run.
 bool attachSchedules(ModuleOp module, const Options &options) {
+  PassManager pm(module.getContext());
+  StencilAttachTargetOptions attach;
+  attach.targets.push_back(options.device);
+  pm.addPass(createStencilAttachTarget(attach));
+  pm.addPass(createStencilTuneWorkGroup());
+  // Remarks explain each choice; show them with -v only.
+  ScopedDiagnosticHandler quiet(module.getContext(), [&](Diagnostic &diag) {
+    if (diag.getSeverity() == DiagnosticSeverity::Remark) {
+      if (options.verbose)
+        llvm::errs() << "stencilcc: remark: " << diag.str() << "\n";
+      return success();
+    }
+    return failure();
+  });
+  if (failed(pm.run(module)))
+    return false;
+
   for (auto func : module.getOps<func::FuncOp>()) {
     GridOp grid = getRegionGrid(func);
     IterateOp iterate;
     func.walk([&](IterateOp op) { iterate = op; });
-    if (!grid || !iterate)
+    if (!grid || !iterate || !iterate.getScheduleAttr())
       continue;
     unsigned rank = grid.getRank();
     SmallVector<int64_t, 3> extent;
     for (unsigned axis = 0; axis < rank; ++axis)
       extent.push_back(grid.getStaticUpper()[axis] -
                        grid.getStaticLower()[axis]);
-
+    ScheduleAttr tuned = iterate.getScheduleAttr();
     // IR order is outermost first; the seed's (W, H, D) innermost first.
-    SmallVector<int64_t, 3> wg;
+    SmallVector<int64_t, 3> wg(tuned.getWg());
     if (options.workGroup) {
       if (options.workGroup->size() != rank)
         return error("--schedule wg has " +
@@ -276,34 +292,23 @@ bool attachSchedules(ModuleOp module, const Options &options) {
                        " points along " + llvm::Twine("xyz"[rank - 1 - axis]) +
                        " exceed the grid of region '" + func.getName() +
                        "', which has " + llvm::Twine(extent[axis]));
-    } else {
-      switch (rank) {
-      case 1:
-        wg = {std::min<int64_t>(16384, extent[0])};
-        break;
-      case 2:
-        wg = {std::min<int64_t>(8, extent[0]), extent[1]};
-        break;
-      default:
-        wg = {1, std::min<int64_t>(8, extent[1]), extent[2]};
-        break;
-      }
-      for (int64_t &size : wg)
-        size = std::max<int64_t>(size, 1);
     }
-    int64_t timeBlock = options.timeBlock.value_or(1);
-    int64_t exchangeDepth = options.exchangeDepth.value_or(1);
-    auto schedule =
-        ScheduleAttr::get(module.getContext(), wg, timeBlock, exchangeDepth);
-    iterate.setScheduleAttr(schedule);
+    int64_t timeBlock = options.timeBlock.value_or(tuned.getTimeBlock());
+    int64_t exchangeDepth =
+        options.exchangeDepth.value_or(tuned.getExchangeDepth());
+    iterate.setScheduleAttr(
+        ScheduleAttr::get(module.getContext(), wg, timeBlock, exchangeDepth));
 
     if (options.printSchedule) {
-      llvm::outs() << "{\"region\": \"" << func.getName() << "\", \"wg\": [";
+      bool given =
+          options.workGroup || options.timeBlock || options.exchangeDepth;
+      llvm::outs() << "{\"region\": \"" << func.getName()
+                   << "\", \"device\": \"" << options.device << "\", \"wg\": [";
       llvm::interleaveComma(llvm::reverse(wg), llvm::outs());
       llvm::outs() << "], \"time_block\": " << timeBlock
                    << ", \"exchange_depth\": " << exchangeDepth
                    << ", \"source\": \""
-                   << (options.workGroup ? "--schedule" : "default") << "\"}\n";
+                   << (given ? "tuned+--schedule" : "tuned") << "\"}\n";
     }
   }
   return true;
@@ -338,6 +343,22 @@ int mlir::stencil::runStencilCC(ArrayRef<const char *> args) {
     return 1;
   if (!attachSchedules(*imported.module, options))
     return 1;
+  // The CPU backend runs on the host; other devices' schedules can be
+  // printed and emitted, not compiled, until their backends exist.
+  FailureOr<SmallVector<TargetDescription>> device =
+      readAttachedTargets(*imported.module);
+  bool deviceIsCPU =
+      succeeded(device) && !device->empty() && device->front().kind == "cpu";
+  if (!deviceIsCPU && options.emit != "mlir") {
+    if (options.printSchedule && options.output == "a.out")
+      return 0;
+    error("--device=" + options.device + " is a " +
+          (succeeded(device) && !device->empty() ? device->front().kind
+                                                 : std::string("device")) +
+          "; its backend is not built. Use --print-schedule or --emit=mlir "
+          "to see the schedule, or --device=host to compile for this CPU");
+    return 1;
+  }
 
   if (options.emit == "mlir") {
     std::string text;

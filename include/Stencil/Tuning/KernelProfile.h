@@ -1,0 +1,49 @@
+//===- KernelProfile.h - What the tuning models know of a stencil -*- C++
+//-*-===//
+//
+// The static figures of seed 000 Eq. (1) and seed 001 Eq. (3) for one time
+// loop: grid extents, stencil radius, number of arrays, operations per
+// point, element size. Read from the IR only.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef STENCIL_TUNING_KERNELPROFILE_H
+#define STENCIL_TUNING_KERNELPROFILE_H
+
+#include "Stencil/Dialect/Stencil/IR/StencilOps.h"
+
+namespace mlir::stencil {
+
+struct KernelProfile {
+  /// The apply with the most operations in the loop: the calc section.
+  ApplyOp kernel;
+  unsigned rank = 0;
+  /// Points of the grid per axis, outermost first.
+  SmallVector<int64_t, 3> extent;
+  /// Largest read offset below and above the point, per axis (>= 0).
+  SmallVector<int64_t, 3> radiusLow, radiusHigh;
+  /// Distinct fields the kernel reads or writes (seed 000 "N_array").
+  int64_t numArrays = 0;
+  /// Fields read at an offset other than 0 along some axis: those whose
+  /// halo must be loaded (and exchanged).
+  int64_t numHaloArrays = 0;
+  /// Floating-point operations per point (seed 000 "N_op").
+  int64_t opsPerPoint = 0;
+  int64_t elementBytes = 4;
+  bool isDouble = false;
+  /// Whether the fields carry a decomposition.
+  DecompositionAttr decomposition;
+
+  /// Seed 000 Eq. (1): bytes per operation of one sweep.
+  double getAlgorithmBF() const {
+    return double(numArrays * elementBytes) / double(opsPerPoint);
+  }
+};
+
+/// Profiles the time loop's kernel; fails with an error at the loop when
+/// the grid is not static or the loop holds no apply.
+FailureOr<KernelProfile> profileTimeLoop(IterateOp iterate);
+
+} // namespace mlir::stencil
+
+#endif // STENCIL_TUNING_KERNELPROFILE_H

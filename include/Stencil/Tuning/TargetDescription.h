@@ -1,0 +1,72 @@
+//===- TargetDescription.h - What the tuning passes know of a device -*- C++
+//-*-===//
+//
+// A device description (targets/*.json, or the detected host), its encoding
+// as DLTI on the module (`dlti.target_system_spec`), and its decoding by the
+// tuning passes, which read only IR.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef STENCIL_TUNING_TARGETDESCRIPTION_H
+#define STENCIL_TUNING_TARGETDESCRIPTION_H
+
+#include "mlir/IR/BuiltinOps.h"
+#include "mlir/Support/LLVM.h"
+
+#include <string>
+#include <vector>
+
+namespace mlir::stencil {
+
+struct TargetDescription {
+  std::string name;
+  std::string description;
+  /// "gpu", "manycore" or "cpu": selects the growth rules.
+  std::string kind;
+  double peakGflopsF32 = 0;
+  double peakGflopsF64 = 0;
+  double bandwidthGBps = 0;
+  int64_t onchipBytes = 0;
+  int64_t l2Bytes = 0;
+  int64_t minWorkGroups = 0;
+  int64_t maxWorkGroupSize = 0;
+  int64_t simdWidth = 0;
+  int64_t computeUnits = 0;
+  int64_t lanesPerUnit = 0;
+  double networkLatencyUs = 0;
+  double networkBandwidthGBps = 0;
+  double launchOverheadUs = 0;
+
+  /// Bytes per flop the machine delivers (seed 000 "system B/F").
+  double getSystemBF(bool isDouble) const {
+    return bandwidthGBps / (isDouble ? peakGflopsF64 : peakGflopsF32);
+  }
+  /// Processing elements: compute units x lanes (seed 002).
+  int64_t getProcessingElements() const { return computeUnits * lanesPerUnit; }
+};
+
+/// The DLTI device ID under which the module carries the i-th device.
+std::string getDeviceID(unsigned index);
+
+/// Reads `targets/NAME.json` (searched in `searchDirs`, then the source and
+/// install trees), a path to a .json file, or detects "host". Errors name
+/// the file and the missing or mistyped field.
+FailureOr<TargetDescription>
+loadTargetDescription(StringRef nameOrPath, ArrayRef<std::string> searchDirs,
+                      function_ref<InFlightDiagnostic()> emitError);
+
+/// The CPU this runs on: cores, SIMD width, caches from sysfs; bandwidth
+/// from STENCIL_HOST_BANDWIDTH_GBPS or a default (docs/Tuning.md).
+TargetDescription detectHostTarget();
+
+/// Places the devices on `module` as `dlti.target_system_spec`, device i
+/// under getDeviceID(i).
+void attachTargets(ModuleOp module, ArrayRef<TargetDescription> targets);
+
+/// The devices the module carries, in ID order; an error names the device
+/// and field when one is missing or mistyped. Empty when none is attached.
+FailureOr<SmallVector<TargetDescription>> readAttachedTargets(ModuleOp module);
+
+} // namespace mlir::stencil
+
+#endif // STENCIL_TUNING_TARGETDESCRIPTION_H

@@ -1,0 +1,329 @@
+//===- TargetDescription.cpp - Device descriptions, JSON and DLTI ---------===//
+
+#include "Stencil/Tuning/TargetDescription.h"
+
+#include "mlir/Dialect/DLTI/DLTI.h"
+#include "mlir/IR/Builders.h"
+#include "llvm/ADT/StringExtras.h"
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/JSON.h"
+#include "llvm/Support/MemoryBuffer.h"
+#include "llvm/Support/Path.h"
+
+#include <cstdlib>
+#include <fstream>
+#include <thread>
+
+#ifndef STENCIL_TARGETS_DIRS
+#define STENCIL_TARGETS_DIRS ""
+#endif
+
+using namespace mlir;
+using namespace mlir::stencil;
+
+namespace {
+
+/// Every field, once: the JSON keys are the DLTI keys.
+struct StringField {
+  const char *key;
+  std::string TargetDescription::*member;
+};
+struct RealField {
+  const char *key;
+  double TargetDescription::*member;
+};
+struct IntField {
+  const char *key;
+  int64_t TargetDescription::*member;
+};
+
+const StringField stringFields[] = {
+    {"name", &TargetDescription::name},
+    {"description", &TargetDescription::description},
+    {"kind", &TargetDescription::kind},
+};
+const RealField realFields[] = {
+    {"peak_gflops_f32", &TargetDescription::peakGflopsF32},
+    {"peak_gflops_f64", &TargetDescription::peakGflopsF64},
+    {"bandwidth_gbps", &TargetDescription::bandwidthGBps},
+    {"network_latency_us", &TargetDescription::networkLatencyUs},
+    {"network_bandwidth_gbps", &TargetDescription::networkBandwidthGBps},
+    {"launch_overhead_us", &TargetDescription::launchOverheadUs},
+};
+const IntField intFields[] = {
+    {"onchip_bytes", &TargetDescription::onchipBytes},
+    {"l2_bytes", &TargetDescription::l2Bytes},
+    {"min_work_groups", &TargetDescription::minWorkGroups},
+    {"max_work_group_size", &TargetDescription::maxWorkGroupSize},
+    {"simd_width", &TargetDescription::simdWidth},
+    {"compute_units", &TargetDescription::computeUnits},
+    {"lanes_per_unit", &TargetDescription::lanesPerUnit},
+};
+
+/// Checks the values the passes divide by or compare with.
+LogicalResult validate(const TargetDescription &target,
+                       function_ref<InFlightDiagnostic()> emitError,
+                       StringRef where) {
+  if (target.kind != "gpu" && target.kind != "manycore" && target.kind != "cpu")
+    return emitError() << where << ": field 'kind' must be \"gpu\", "
+                       << "\"manycore\" or \"cpu\", got \"" << target.kind
+                       << "\"";
+  for (const RealField &field : realFields)
+    if (!(target.*field.member > 0))
+      return emitError() << where << ": field '" << field.key
+                         << "' must be positive";
+  for (const IntField &field : intFields)
+    if (target.*field.member < 1)
+      return emitError() << where << ": field '" << field.key
+                         << "' must be positive";
+  return success();
+}
+
+FailureOr<TargetDescription>
+parseJson(StringRef path, function_ref<InFlightDiagnostic()> emitError) {
+  llvm::ErrorOr<std::unique_ptr<llvm::MemoryBuffer>> buffer =
+      llvm::MemoryBuffer::getFile(path);
+  if (!buffer)
+    return emitError() << "cannot read target description '" << path
+                       << "': " << buffer.getError().message();
+  llvm::Expected<llvm::json::Value> json =
+      llvm::json::parse((*buffer)->getBuffer());
+  if (!json)
+    return emitError() << "target description '" << path
+                       << "' is not valid JSON: "
+                       << llvm::toString(json.takeError());
+  const llvm::json::Object *object = json->getAsObject();
+  if (!object)
+    return emitError() << "target description '" << path
+                       << "' must be a JSON object";
+  TargetDescription target;
+  for (const StringField &field : stringFields) {
+    std::optional<StringRef> value = object->getString(field.key);
+    if (!value)
+      return emitError() << "target description '" << path
+                         << "': missing string field '" << field.key << "'";
+    target.*field.member = value->str();
+  }
+  for (const RealField &field : realFields) {
+    std::optional<double> value = object->getNumber(field.key);
+    if (!value)
+      return emitError() << "target description '" << path
+                         << "': missing number field '" << field.key << "'";
+    target.*field.member = *value;
+  }
+  for (const IntField &field : intFields) {
+    std::optional<int64_t> value = object->getInteger(field.key);
+    if (!value)
+      return emitError() << "target description '" << path
+                         << "': missing integer field '" << field.key << "'";
+    target.*field.member = *value;
+  }
+  if (failed(validate(target, emitError,
+                      "target description '" + path.str() + "'")))
+    return failure();
+  return target;
+}
+
+/// Reads one `key : value` line of a /proc or /sys file.
+std::string readFirstLine(const std::string &path) {
+  std::ifstream file(path);
+  std::string line;
+  std::getline(file, line);
+  return line;
+}
+
+} // namespace
+
+std::string mlir::stencil::getDeviceID(unsigned index) {
+  return "stencil.device" + std::to_string(index);
+}
+
+TargetDescription mlir::stencil::detectHostTarget() {
+  TargetDescription host;
+  host.name = "host";
+  host.kind = "cpu";
+  unsigned cores = std::max(1u, std::thread::hardware_concurrency());
+  host.computeUnits = cores;
+
+  // SIMD width in f32 lanes and clock from /proc/cpuinfo.
+  int64_t lanes = 4;
+  double mhz = 2500;
+  std::ifstream cpuinfo("/proc/cpuinfo");
+  for (std::string line; std::getline(cpuinfo, line);) {
+    StringRef text(line);
+    if (text.starts_with("flags")) {
+      if (text.contains(" avx512f"))
+        lanes = std::max<int64_t>(lanes, 16);
+      else if (text.contains(" avx2"))
+        lanes = std::max<int64_t>(lanes, 8);
+    } else if (text.starts_with("cpu MHz")) {
+      double value;
+      if (!text.split(':').second.trim().getAsDouble(value) && value > 0)
+        mhz = value;
+    } else if (text.starts_with("model name") && host.description.empty()) {
+      host.description = text.split(':').second.trim().str();
+    }
+  }
+  host.simdWidth = lanes;
+  host.lanesPerUnit = lanes;
+  // Two FMA units per core, two flops per FMA.
+  host.peakGflopsF32 = cores * lanes * 2.0 * 2.0 * mhz * 1e-3;
+  host.peakGflopsF64 = host.peakGflopsF32 / 2;
+
+  // Caches from sysfs: the largest private (L2) level is what one tile may
+  // use; L2 totals are informational.
+  host.onchipBytes = 256 * 1024;
+  host.l2Bytes = host.onchipBytes * cores;
+  for (int index = 0; index < 8; ++index) {
+    std::string dir = "/sys/devices/system/cpu/cpu0/cache/index" +
+                      std::to_string(index) + "/";
+    std::string level = readFirstLine(dir + "level");
+    std::string size = readFirstLine(dir + "size");
+    if (level.empty() || size.empty())
+      continue;
+    StringRef sizeText = StringRef(size).trim();
+    int64_t multiplier = 1;
+    if (sizeText.consume_back("K"))
+      multiplier = 1024;
+    else if (sizeText.consume_back("M"))
+      multiplier = 1024 * 1024;
+    int64_t bytes;
+    if (sizeText.getAsInteger(10, bytes))
+      continue;
+    if (level == "2") {
+      host.onchipBytes = bytes * multiplier;
+      host.l2Bytes = host.onchipBytes * cores;
+    }
+  }
+
+  // Memory bandwidth cannot be read from the system; measure it once with
+  // bench/run.sh and export it, or take a conservative default.
+  host.bandwidthGBps = 20.0;
+  if (const char *value = std::getenv("STENCIL_HOST_BANDWIDTH_GBPS")) {
+    double parsed;
+    if (!StringRef(value).getAsDouble(parsed) && parsed > 0)
+      host.bandwidthGBps = parsed;
+  }
+  // Enough tasks per core for OpenMP to balance the load.
+  host.minWorkGroups = 4 * cores;
+  host.maxWorkGroupSize = int64_t(1) << 30;
+  host.networkLatencyUs = 1.5;
+  host.networkBandwidthGBps = 10.0;
+  host.launchOverheadUs = 2.0;
+  if (host.description.empty())
+    host.description = "host CPU";
+  return host;
+}
+
+FailureOr<TargetDescription> mlir::stencil::loadTargetDescription(
+    StringRef nameOrPath, ArrayRef<std::string> searchDirs,
+    function_ref<InFlightDiagnostic()> emitError) {
+  if (nameOrPath == "host")
+    return detectHostTarget();
+  if (nameOrPath.ends_with(".json"))
+    return parseJson(nameOrPath, emitError);
+  SmallVector<std::string> dirs(searchDirs.begin(), searchDirs.end());
+  if (const char *env = std::getenv("STENCIL_TARGETS_DIR"))
+    dirs.push_back(env);
+  SmallVector<StringRef> builtIn;
+  StringRef(STENCIL_TARGETS_DIRS).split(builtIn, ':', -1, false);
+  for (StringRef dir : builtIn)
+    dirs.push_back(dir.str());
+  std::vector<std::string> known;
+  for (const std::string &dir : dirs) {
+    SmallString<256> path(dir);
+    llvm::sys::path::append(path, nameOrPath + ".json");
+    if (llvm::sys::fs::exists(path))
+      return parseJson(path, emitError);
+    std::error_code ec;
+    for (llvm::sys::fs::directory_iterator it(dir, ec), end; it != end && !ec;
+         it.increment(ec))
+      if (StringRef(it->path()).ends_with(".json"))
+        known.push_back(llvm::sys::path::stem(it->path()).str());
+  }
+  llvm::sort(known);
+  known.erase(std::unique(known.begin(), known.end()), known.end());
+  return emitError() << "unknown target '" << nameOrPath
+                     << "'; known targets: host" << (known.empty() ? "" : ", ")
+                     << llvm::join(known, ", ")
+                     << ", or a path to a .json description";
+}
+
+void mlir::stencil::attachTargets(ModuleOp module,
+                                  ArrayRef<TargetDescription> targets) {
+  MLIRContext *context = module.getContext();
+  Builder builder(context);
+  SmallVector<DataLayoutEntryInterface> devices;
+  for (auto [index, target] : llvm::enumerate(targets)) {
+    SmallVector<DataLayoutEntryInterface> entries;
+    auto add = [&](StringRef key, Attribute value) {
+      entries.push_back(
+          DataLayoutEntryAttr::get(builder.getStringAttr(key), value));
+    };
+    for (const StringField &field : stringFields)
+      add(field.key, builder.getStringAttr(target.*field.member));
+    for (const RealField &field : realFields)
+      add(field.key, builder.getF64FloatAttr(target.*field.member));
+    for (const IntField &field : intFields)
+      add(field.key, builder.getI64IntegerAttr(target.*field.member));
+    devices.push_back(
+        DataLayoutEntryAttr::get(builder.getStringAttr(getDeviceID(index)),
+                                 TargetDeviceSpecAttr::get(context, entries)));
+  }
+  module->setAttr(DLTIDialect::kTargetSystemDescAttrName,
+                  TargetSystemSpecAttr::get(context, devices));
+}
+
+FailureOr<SmallVector<TargetDescription>>
+mlir::stencil::readAttachedTargets(ModuleOp module) {
+  SmallVector<TargetDescription> targets;
+  auto system = module->getAttrOfType<TargetSystemSpecAttr>(
+      DLTIDialect::kTargetSystemDescAttrName);
+  if (!system)
+    return targets;
+  for (unsigned index = 0;; ++index) {
+    std::string id = getDeviceID(index);
+    std::optional<TargetDeviceSpecInterface> device =
+        system.getDeviceSpecForDeviceID(
+            StringAttr::get(module.getContext(), id));
+    if (!device)
+      break;
+    TargetDescription target;
+    auto lookup = [&](StringRef key) -> Attribute {
+      DataLayoutEntryInterface entry = device->getSpecForIdentifier(
+          StringAttr::get(module.getContext(), key));
+      return entry ? entry.getValue() : Attribute();
+    };
+    auto missing = [&](StringRef key, StringRef type) {
+      return module.emitError() << "target device '" << id << "' needs field '"
+                                << key << "' (" << type << ")";
+    };
+    for (const StringField &field : stringFields) {
+      auto value = llvm::dyn_cast_or_null<StringAttr>(lookup(field.key));
+      if (!value)
+        return missing(field.key, "a string");
+      target.*field.member = value.str();
+    }
+    for (const RealField &field : realFields) {
+      Attribute value = lookup(field.key);
+      if (auto real = llvm::dyn_cast_or_null<FloatAttr>(value))
+        target.*field.member = real.getValueAsDouble();
+      else if (auto integer = llvm::dyn_cast_or_null<IntegerAttr>(value))
+        target.*field.member = integer.getInt();
+      else
+        return missing(field.key, "a number");
+    }
+    for (const IntField &field : intFields) {
+      auto value = llvm::dyn_cast_or_null<IntegerAttr>(lookup(field.key));
+      if (!value)
+        return missing(field.key, "an integer");
+      target.*field.member = value.getInt();
+    }
+    if (failed(validate(
+            target, [&] { return module.emitError(); },
+            "target device '" + id + "'")))
+      return failure();
+    targets.push_back(std::move(target));
+  }
+  return targets;
+}

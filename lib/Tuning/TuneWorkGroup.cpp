@@ -1,0 +1,374 @@
+//===- TuneWorkGroup.cpp - Seed 000's static work-group/time-block rules --===//
+//
+// The parameter vector (W, H, D, T) — work-group sizes along x (innermost),
+// y, z and the time-block depth — grows from (1, 1, 1, 1), one direction at
+// a time in an order that depends on the device kind, while three
+// conditions hold (seed 000 §3.2):
+//   (a) the tile, the work group plus the halo that grows with T (Fig. 3),
+//       fits the on-chip memory one work group may use;
+//   (b) the algorithm's B/F stays at or above the system's, i.e. the loop
+//       stays memory-bound, and the extra step still lowers the predicted
+//       time per useful point and step (the paper's "redundant computation
+//       grows sharply"; checked when T grows);
+//   (c) at least the device's minimum number of work groups remain
+//       (checked when the work group grows).
+// A candidate that fails takes its direction out of the evolution vector;
+// the search ends when no direction is left. docs/Tuning.md gives the
+// reading of the paper behind each rule.
+//
+//===----------------------------------------------------------------------===//
+
+#include "Stencil/Tuning/KernelProfile.h"
+#include "Stencil/Tuning/Passes.h"
+#include "Stencil/Tuning/TargetDescription.h"
+
+#include "llvm/ADT/bit.h"
+#include "llvm/Support/FormatVariadic.h"
+#include "llvm/Support/MathExtras.h"
+
+namespace mlir::stencil {
+#define GEN_PASS_DEF_STENCILTUNEWORKGROUP
+#include "Stencil/Tuning/Passes.h.inc"
+} // namespace mlir::stencil
+
+using namespace mlir;
+using namespace mlir::stencil;
+
+namespace {
+
+enum Direction { X = 0, Y = 1, Z = 2, T = 3 };
+const char *const directionNames[] = {"x", "y", "z", "t"};
+
+/// (W, H, D, T); sizes indexed x, y, z (x innermost).
+struct ParameterVector {
+  int64_t size[3] = {1, 1, 1};
+  int64_t timeBlock = 1;
+};
+
+class WorkGroupTuner {
+public:
+  WorkGroupTuner(const KernelProfile &profile, const TargetDescription &target)
+      : profile(profile), target(target),
+        systemBF(target.getSystemBF(profile.isDouble)) {
+    // Axis d of the seed (x, y, z) is axis rank-1-d of the IR.
+    for (unsigned d = 0; d < 3; ++d) {
+      bool present = d < profile.rank;
+      unsigned axis = profile.rank - 1 - d;
+      extent[d] = present ? profile.extent[axis] : 1;
+      radius[d] =
+          present ? profile.radiusLow[axis] + profile.radiusHigh[axis] : 0;
+    }
+  }
+
+  ParameterVector run();
+  /// One line per direction: how far it grew and why it stopped.
+  std::string explain() const;
+  double getAlgorithmBF(const ParameterVector &pv) const;
+  /// Roofline time per useful point and step, in units of 1/bandwidth.
+  double getCostPerPointStep(const ParameterVector &pv) const;
+
+private:
+  /// The next candidate and the direction it grows, or nothing when the
+  /// evolution vector is empty.
+  std::optional<std::pair<Direction, ParameterVector>>
+  propose(const ParameterVector &pv);
+  /// Why `candidate` (grown along `direction`) is not acceptable, if it is
+  /// not.
+  std::optional<std::string> reject(const ParameterVector &candidate,
+                                    Direction direction) const;
+
+  int64_t volume(const ParameterVector &pv, int64_t haloSteps) const {
+    int64_t points = 1;
+    for (unsigned d = 0; d < 3; ++d)
+      points *= pv.size[d] + radius[d] * haloSteps;
+    return points;
+  }
+  int64_t tileBytes(const ParameterVector &pv) const {
+    return volume(pv, pv.timeBlock) * profile.numArrays * profile.elementBytes;
+  }
+  int64_t workGroups(const ParameterVector &pv) const {
+    int64_t groups = 1;
+    for (unsigned d = 0; d < 3; ++d)
+      groups *= llvm::divideCeil(extent[d], pv.size[d]);
+    return groups;
+  }
+  /// The smallest enabled spatial axis among `axes`, earlier axes first on
+  /// ties.
+  std::optional<Direction> smallest(ArrayRef<Direction> axes,
+                                    const ParameterVector &pv) const {
+    std::optional<Direction> best;
+    for (Direction d : axes)
+      if (enabled[d] && (!best || pv.size[d] < pv.size[*best]))
+        best = d;
+    return best;
+  }
+  void disable(Direction d, std::string reason) {
+    enabled[d] = false;
+    stopped[d] = std::move(reason);
+  }
+
+  const KernelProfile &profile;
+  const TargetDescription &target;
+  double systemBF;
+  int64_t extent[3];
+  int64_t radius[3];
+  bool enabled[4] = {true, true, true, true};
+  /// T did not pay off for the current work group; try again once the work
+  /// group has grown (its halo is then relatively smaller).
+  bool timePostponed = false;
+  std::string postponedReason;
+  std::string stopped[4];
+  ParameterVector current;
+};
+
+/// Bytes one tile moves for T steps and the operations it performs,
+/// redundant ones included.
+static std::pair<double, double> tileTraffic(const KernelProfile &profile,
+                                             int64_t pointsLoaded,
+                                             int64_t pointsCore,
+                                             ArrayRef<int64_t> pointsPerStep) {
+  double bytes =
+      profile.elementBytes *
+      (double(profile.numHaloArrays) * pointsLoaded +
+       double(profile.numArrays - profile.numHaloArrays) * pointsCore);
+  double ops = 0;
+  for (int64_t points : pointsPerStep)
+    ops += double(profile.opsPerPoint) * points;
+  return {bytes, ops};
+}
+
+double WorkGroupTuner::getCostPerPointStep(const ParameterVector &pv) const {
+  SmallVector<int64_t> perStep;
+  for (int64_t step = 0; step < pv.timeBlock; ++step)
+    perStep.push_back(volume(pv, step));
+  auto [bytes, ops] = tileTraffic(
+      profile, pv.timeBlock == 1 ? volume(pv, 0) : volume(pv, pv.timeBlock),
+      volume(pv, 0), perStep);
+  if (pv.timeBlock == 1)
+    bytes = double(profile.numArrays * profile.elementBytes) * volume(pv, 0);
+  // A CPU tile with T > 1 is computed in private buffers: its box is stored
+  // twice when loaded and its points copied out (docs/Tuning.md); count
+  // each such move as one operation.
+  if (pv.timeBlock > 1 && target.kind == "cpu")
+    ops += double(profile.numHaloArrays) *
+           (2.0 * volume(pv, pv.timeBlock) + 2.0 * volume(pv, 0));
+  // max(bytes / B, ops / F) with time in units of 1 / B.
+  return std::max(bytes, ops * systemBF) /
+         (double(pv.timeBlock) * double(volume(pv, 0)));
+}
+
+double WorkGroupTuner::getAlgorithmBF(const ParameterVector &pv) const {
+  // Eq. (1) for one sweep. With T > 1 a tile loads its halo-grown box once
+  // for the fields read off-centre and computes T steps on a region that
+  // shrinks by the radius each step (redundant computation included).
+  int64_t bytesPerPoint = profile.numArrays * profile.elementBytes;
+  if (pv.timeBlock == 1)
+    return double(bytesPerPoint) / double(profile.opsPerPoint);
+  SmallVector<int64_t> perStep;
+  for (int64_t step = 0; step < pv.timeBlock; ++step)
+    perStep.push_back(volume(pv, step));
+  auto [bytes, ops] =
+      tileTraffic(profile, volume(pv, pv.timeBlock), volume(pv, 0), perStep);
+  return bytes / ops;
+}
+
+std::optional<std::pair<Direction, ParameterVector>>
+WorkGroupTuner::propose(const ParameterVector &pv) {
+  auto grow = [&](Direction d, int64_t to) {
+    ParameterVector next = pv;
+    if (d == T)
+      next.timeBlock = to;
+    else
+      next.size[d] = to;
+    return std::make_pair(d, next);
+  };
+  // Time blocking only while the loop is memory-bound (§3.2, §3.3).
+  auto timeStep =
+      [&]() -> std::optional<std::pair<Direction, ParameterVector>> {
+    if (!enabled[T] || timePostponed)
+      return std::nullopt;
+    double bf = getAlgorithmBF(pv);
+    if (bf > systemBF)
+      return grow(T, pv.timeBlock + 1);
+    disable(T, llvm::formatv("B/F_alg {0:F2} is not above B/F_sys {1:F2}", bf,
+                             systemBF)
+                   .str());
+    return std::nullopt;
+  };
+  const std::string &kind = target.kind;
+  // x first, to the warp / vector width, or the largest power of two the
+  // grid holds when that is narrower.
+  if (enabled[X] && pv.size[X] < target.simdWidth && kind != "cpu") {
+    int64_t width = std::min<int64_t>(target.simdWidth,
+                                      llvm::bit_floor(uint64_t(extent[X])));
+    if (width > pv.size[X])
+      return grow(X, width);
+  }
+  if (kind == "cpu") {
+    // CPU: a tile is one task of one core; long rows along x feed the
+    // vector units and the prefetchers, so x grows first as far as it may.
+    // Time blocking only in 1-D and 2-D: measured on the CPU backend, its
+    // 3-D overlapped tiles spend their time in the halo shell and lose to
+    // plain sweeps (docs/Tuning.md).
+    if (enabled[T] && profile.rank >= 3)
+      disable(T, "the CPU backend's 3-D overlapped tiles do not pay off");
+    // The last step may take the whole row, which is rarely a power of two.
+    if (enabled[X]) {
+      int64_t next =
+          pv.size[X] < target.simdWidth ? target.simdWidth : 2 * pv.size[X];
+      if (next > extent[X] && pv.size[X] < extent[X])
+        next = extent[X];
+      return grow(X, next);
+    }
+    if (auto step = timeStep())
+      return step;
+    if (std::optional<Direction> d = smallest({Y, Z}, pv))
+      return grow(*d, 2 * pv.size[*d]);
+    return std::nullopt;
+  }
+  if (auto step = timeStep())
+    return step;
+  if (kind == "manycore") {
+    // Xeon Phi: more vector work along x, then y and z.
+    if (enabled[X])
+      return grow(X, 2 * pv.size[X]);
+    if (std::optional<Direction> d = smallest({Y, Z}, pv))
+      return grow(*d, 2 * pv.size[*d]);
+    return std::nullopt;
+  }
+  // GPU: keep the work group compact (the halo grows with its surface):
+  // grow the smallest axis, x before y before z on ties.
+  if (std::optional<Direction> d = smallest({X, Y, Z}, pv))
+    return grow(*d, 2 * pv.size[*d]);
+  return std::nullopt;
+}
+
+std::optional<std::string> WorkGroupTuner::reject(const ParameterVector &pv,
+                                                  Direction direction) const {
+  if (direction != T && pv.size[direction] > extent[direction])
+    return llvm::formatv("{0} would exceed the grid's {1} points",
+                         pv.size[direction], extent[direction])
+        .str();
+  int64_t groupSize = pv.size[X] * pv.size[Y] * pv.size[Z];
+  if (groupSize > target.maxWorkGroupSize)
+    return llvm::formatv("a work group of {0} would exceed the device "
+                         "maximum {1}",
+                         groupSize, target.maxWorkGroupSize)
+        .str();
+  if (tileBytes(pv) > target.onchipBytes)
+    return llvm::formatv("the tile of {0} bytes would exceed the {1} bytes "
+                         "of on-chip memory",
+                         tileBytes(pv), target.onchipBytes)
+        .str();
+  if (direction == T && getAlgorithmBF(pv) < systemBF)
+    return llvm::formatv("B/F_alg would drop to {0:F2}, below B/F_sys {1:F2} "
+                         "(compute-bound)",
+                         getAlgorithmBF(pv), systemBF)
+        .str();
+  if (direction == T) {
+    ParameterVector previous = pv;
+    --previous.timeBlock;
+    if (getCostPerPointStep(pv) >= getCostPerPointStep(previous))
+      return llvm::formatv("the halo and redundant work of one more step "
+                           "would cost more than it saves ({0:F2} vs {1:F2} "
+                           "per point and step)",
+                           getCostPerPointStep(pv),
+                           getCostPerPointStep(previous))
+          .str();
+  }
+  if (direction != T && workGroups(pv) < target.minWorkGroups)
+    return llvm::formatv("only {0} work groups would remain, fewer than {1}",
+                         workGroups(pv), target.minWorkGroups)
+        .str();
+  return std::nullopt;
+}
+
+ParameterVector WorkGroupTuner::run() {
+  for (unsigned d = profile.rank; d < 3; ++d)
+    disable(Direction(d), "the grid has no such axis");
+  // Each accepted step doubles a size or adds a step, so this terminates;
+  // the bound is a guard only.
+  for (int iteration = 0; iteration < 256; ++iteration) {
+    auto proposal = propose(current);
+    if (!proposal)
+      break;
+    auto [direction, candidate] = *proposal;
+    std::optional<std::string> why = reject(candidate, direction);
+    if (why && direction == T && StringRef(*why).starts_with("the halo")) {
+      timePostponed = true;
+      postponedReason = *why;
+      continue;
+    }
+    if (why) {
+      disable(direction, *why);
+      continue;
+    }
+    current = candidate;
+    if (direction != T)
+      timePostponed = false;
+  }
+  if (enabled[T] && timePostponed)
+    disable(T, postponedReason);
+  return current;
+}
+
+std::string WorkGroupTuner::explain() const {
+  std::string text;
+  for (unsigned d = 0; d < 4; ++d) {
+    int64_t value = d == T ? current.timeBlock : current.size[d];
+    text += llvm::formatv("; {0} = {1}: {2}", directionNames[d], value,
+                          stopped[d].empty() ? "not limited" : stopped[d])
+                .str();
+  }
+  return text;
+}
+
+struct StencilTuneWorkGroupPass
+    : public stencil::impl::StencilTuneWorkGroupBase<StencilTuneWorkGroupPass> {
+  using StencilTuneWorkGroupBase::StencilTuneWorkGroupBase;
+
+  void runOnOperation() override {
+    ModuleOp module = getOperation();
+    FailureOr<SmallVector<TargetDescription>> targets =
+        readAttachedTargets(module);
+    if (failed(targets))
+      return signalPassFailure();
+    if (device >= targets->size()) {
+      module.emitError("stencil-tune-workgroup needs a target: run "
+                       "stencil-attach-target first (device ")
+          << static_cast<unsigned>(device) << " is not attached)";
+      return signalPassFailure();
+    }
+    const TargetDescription &target = (*targets)[device];
+    WalkResult result = module.walk([&](IterateOp iterate) -> WalkResult {
+      FailureOr<KernelProfile> profile = profileTimeLoop(iterate);
+      if (failed(profile))
+        return WalkResult::interrupt();
+      WorkGroupTuner tuner(*profile, target);
+      ParameterVector pv = tuner.run();
+      SmallVector<int64_t, 3> wg;
+      for (unsigned axis = 0; axis < profile->rank; ++axis)
+        wg.push_back(pv.size[profile->rank - 1 - axis]);
+      int64_t exchangeDepth = iterate.getScheduleAttr()
+                                  ? iterate.getScheduleAttr().getExchangeDepth()
+                                  : 1;
+      iterate.setScheduleAttr(
+          ScheduleAttr::get(&getContext(), wg, pv.timeBlock, exchangeDepth));
+      iterate.emitRemark()
+          << llvm::formatv("tuned for '{0}' ({1}): (W, H, D, T) = ({2}, {3}, "
+                           "{4}, {5}); B/F_alg {6:F2} (T = 1: {7:F2}), "
+                           "B/F_sys {8:F2}",
+                           target.name, target.kind, pv.size[X], pv.size[Y],
+                           pv.size[Z], pv.timeBlock, tuner.getAlgorithmBF(pv),
+                           profile->getAlgorithmBF(),
+                           target.getSystemBF(profile->isDouble))
+                 .str()
+          << tuner.explain();
+      return WalkResult::advance();
+    });
+    if (result.wasInterrupted())
+      signalPassFailure();
+  }
+};
+
+} // namespace

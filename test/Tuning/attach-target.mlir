@@ -1,0 +1,31 @@
+// RUN: stencil-opt %s --stencil-attach-target=targets=c2070 | FileCheck %s
+// RUN: stencil-opt %s --stencil-attach-target=targets=host | FileCheck %s --check-prefix=HOST
+// RUN: stencil-opt %s '--stencil-attach-target=targets=%S/../../targets/v100.json,mi300x' | FileCheck %s --check-prefix=TWO
+// RUN: not stencil-opt %s --stencil-attach-target=targets=tpu 2>&1 | FileCheck %s --check-prefix=UNKNOWN
+// RUN: not stencil-opt %s --stencil-attach-target=targets=%S/Inputs/missing-field.json 2>&1 | FileCheck %s --check-prefix=MISSING
+// RUN: not stencil-opt %s --stencil-attach-target=targets=%S/Inputs/bad-kind.json 2>&1 | FileCheck %s --check-prefix=KIND
+// RUN: not stencil-opt %s --stencil-attach-target=targets=%S/Inputs/not-json.json 2>&1 | FileCheck %s --check-prefix=JSON
+// RUN: not stencil-opt %s --stencil-attach-target 2>&1 | FileCheck %s --check-prefix=NONE
+
+// The seed's Tesla C2070 (Table 4) as DLTI on the module.
+// CHECK: module attributes {dlti.target_system_spec = #dlti.target_system_spec<"stencil.device0" = #dlti.target_device_spec<
+// CHECK-SAME: "name" = "c2070"
+// CHECK-SAME: "kind" = "gpu"
+// CHECK-SAME: "peak_gflops_f32" = 1.030000e+03 : f64
+// CHECK-SAME: "bandwidth_gbps" = 1.440000e+02 : f64
+// CHECK-SAME: "onchip_bytes" = 49152 : i64
+// CHECK-SAME: "min_work_groups" = 8192 : i64
+// CHECK-SAME: "max_work_group_size" = 1024 : i64
+// CHECK-SAME: "simd_width" = 32 : i64
+
+// HOST: "stencil.device0" = #dlti.target_device_spec<"name" = "host", {{.*}}"kind" = "cpu"
+
+// TWO: "stencil.device0" = #dlti.target_device_spec<"name" = "v100"
+// TWO-SAME: "stencil.device1" = #dlti.target_device_spec<"name" = "mi300x"
+
+// UNKNOWN: error: unknown target 'tpu'; known targets: host, a100, c2070, h100, h200, mi250x, mi300x, phi5110p, v100, or a path to a .json description
+// MISSING: error: target description '{{.*}}missing-field.json': missing number field 'bandwidth_gbps'
+// KIND: error: target description '{{.*}}bad-kind.json': field 'kind' must be "gpu", "manycore" or "cpu", got "fpga"
+// JSON: error: target description '{{.*}}not-json.json' is not valid JSON
+// NONE: error: stencil-attach-target needs targets=NAME[,NAME...]
+module {}

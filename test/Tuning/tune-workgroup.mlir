@@ -1,0 +1,82 @@
+// Legality of stencil-tune-workgroup on devices stated inline: whatever the
+// rules, a schedule never exceeds the grid, the device's work-group maximum
+// or its on-chip memory.
+// RUN: stencil-opt %s --stencil-tune-workgroup --split-input-file -verify-diagnostics | FileCheck %s
+
+// A tiny grid: 36 points cannot make the 8192 work groups the device
+// wants, so no axis may grow (a warp-wide x would not even fit the 6
+// points), and one step per sweep beats time blocking.
+// CHECK-LABEL: func.func @tiny
+// CHECK: schedule = #stencil.schedule<wg = [1, 1]>
+module attributes {dlti.target_system_spec = #dlti.target_system_spec<"stencil.device0" = #dlti.target_device_spec<
+    "name" = "toy-gpu", "description" = "", "kind" = "gpu",
+    "peak_gflops_f32" = 1000.0 : f64, "peak_gflops_f64" = 500.0 : f64, "bandwidth_gbps" = 100.0 : f64,
+    "network_latency_us" = 1.0 : f64, "network_bandwidth_gbps" = 10.0 : f64, "launch_overhead_us" = 5.0 : f64,
+    "onchip_bytes" = 49152 : i64, "l2_bytes" = 1048576 : i64, "min_work_groups" = 8192 : i64,
+    "max_work_group_size" = 1024 : i64, "simd_width" = 32 : i64, "compute_units" = 8 : i64, "lanes_per_unit" = 32 : i64>>} {
+  func.func @tiny(%a0: !stencil.field<8x8xf32>, %b0: !stencil.field<8x8xf32>, %n: index) {
+    %g = stencil.grid [1, 1] to [7, 7] : !stencil.grid<2>
+    // expected-remark @+1 {{(W, H, D, T) = (1, 1, 1, 1); B/F_alg 4.00 (T = 1: 4.00), B/F_sys 0.10; x = 1: only 12 work groups would remain, fewer than 8192; y = 1: only 18 work groups would remain, fewer than 8192; z = 1: the grid has no such axis; t = 1: the halo and redundant work of one more step would cost more than it saves}}
+    %r:2 = stencil.iterate %n iter_args(%a = %a0, %b = %b0) : !stencil.field<8x8xf32>, !stencil.field<8x8xf32> {
+      %c = stencil.apply on %g ins(%x = %a : !stencil.field<8x8xf32>) outs(%b : !stencil.field<8x8xf32>) {
+        %l = stencil.access %x[0, -1] : !stencil.field<8x8xf32>
+        %h = stencil.access %x[0, 1] : !stencil.field<8x8xf32>
+        %v = arith.addf %l, %h : f32
+        %w = arith.mulf %v, %v : f32
+        stencil.return %w : f32
+      }
+      stencil.yield %c, %a : !stencil.field<8x8xf32>, !stencil.field<8x8xf32>
+    }
+    return
+  }
+}
+
+// -----
+
+// Little on-chip memory (2 KB) and a radius-8 stencil in f64: the tile is
+// the work group plus 16 cells of halo per time step, 2 arrays of 8 bytes.
+// x stops at 32 (64 + 16 cells would need 2560 bytes) and T at 6, where
+// 32 + 96 cells fill the 2048 bytes exactly.
+// CHECK-LABEL: func.func @halo
+// CHECK: schedule = #stencil.schedule<wg = [32], time_block = 6>
+module attributes {dlti.target_system_spec = #dlti.target_system_spec<"stencil.device0" = #dlti.target_device_spec<
+    "name" = "small-gpu", "description" = "", "kind" = "gpu",
+    "peak_gflops_f32" = 1000.0 : f64, "peak_gflops_f64" = 100.0 : f64, "bandwidth_gbps" = 100.0 : f64,
+    "network_latency_us" = 1.0 : f64, "network_bandwidth_gbps" = 10.0 : f64, "launch_overhead_us" = 5.0 : f64,
+    "onchip_bytes" = 2048 : i64, "l2_bytes" = 1048576 : i64, "min_work_groups" = 16 : i64,
+    "max_work_group_size" = 1024 : i64, "simd_width" = 32 : i64, "compute_units" = 8 : i64, "lanes_per_unit" = 32 : i64>>} {
+  func.func @halo(%a0: !stencil.field<4096xf64>, %b0: !stencil.field<4096xf64>, %n: index) {
+    %g = stencil.grid [8] to [4088] : !stencil.grid<1>
+    // f64 uses the f64 peak: B/F_sys = 100 / 100 = 1.00.
+    // expected-remark @+1 {{(W, H, D, T) = (32, 1, 1, 6); B/F_alg 1.48 (T = 1: 8.00), B/F_sys 1.00; x = 32: the tile of 2560 bytes would exceed the 2048 bytes of on-chip memory; y = 1: the grid has no such axis; z = 1: the grid has no such axis; t = 6: the tile of 2304 bytes would exceed the 2048 bytes of on-chip memory}}
+    %r:2 = stencil.iterate %n iter_args(%a = %a0, %b = %b0) : !stencil.field<4096xf64>, !stencil.field<4096xf64> {
+      %c = stencil.apply on %g ins(%x = %a : !stencil.field<4096xf64>) outs(%b : !stencil.field<4096xf64>) {
+        %l = stencil.access %x[-8] : !stencil.field<4096xf64>
+        %h = stencil.access %x[8] : !stencil.field<4096xf64>
+        %v = arith.addf %l, %h : f64
+        %w = arith.mulf %v, %l : f64
+        stencil.return %w : f64
+      }
+      stencil.yield %c, %a : !stencil.field<4096xf64>, !stencil.field<4096xf64>
+    }
+    return
+  }
+}
+
+// -----
+
+// A device without the field the rules need is an error naming it.
+// expected-error @+1 {{target device 'stencil.device0' needs field 'simd_width' (an integer)}}
+module attributes {dlti.target_system_spec = #dlti.target_system_spec<"stencil.device0" = #dlti.target_device_spec<
+    "name" = "incomplete", "description" = "", "kind" = "gpu",
+    "peak_gflops_f32" = 1000.0 : f64, "peak_gflops_f64" = 100.0 : f64, "bandwidth_gbps" = 100.0 : f64,
+    "network_latency_us" = 1.0 : f64, "network_bandwidth_gbps" = 10.0 : f64, "launch_overhead_us" = 5.0 : f64,
+    "onchip_bytes" = 2048 : i64, "l2_bytes" = 1048576 : i64, "min_work_groups" = 16 : i64,
+    "max_work_group_size" = 1024 : i64, "compute_units" = 8 : i64, "lanes_per_unit" = 32 : i64>>} {
+}
+
+// -----
+
+// No target attached.
+// expected-error @+1 {{stencil-tune-workgroup needs a target: run stencil-attach-target first (device 0 is not attached)}}
+module {}
