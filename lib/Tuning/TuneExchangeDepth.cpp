@@ -99,7 +99,8 @@ struct StencilTuneExchangeDepthPass
       FailureOr<KernelProfile> profile = profileTimeLoop(iterate);
       if (failed(profile))
         return WalkResult::interrupt();
-      if (!profile->decomposition)
+      // One rank exchanges nothing: k does not matter.
+      if (!profile->decomposition || ranks == 1)
         return WalkResult::advance();
       tune(iterate, *profile, target);
       return WalkResult::advance();

@@ -1,0 +1,76 @@
+// Seed 001's exchange-depth model (§3.2). The device is seed 001's Tesla
+// M2050 as measured there (1000 GFLOP/s, 120 GB/s, 12 us per launch) on QDR
+// InfiniBand; the 7-point stencil runs on 256 x 256 x 512 points split along
+// z over 4 ranks.
+// RUN: stencil-opt %s --stencil-tune-exchange-depth=ranks=4 --split-input-file -verify-diagnostics | FileCheck %s
+// One rank exchanges nothing: no remark, no schedule change.
+// RUN: sed /expected-/d %s | stencil-opt --stencil-tune-exchange-depth=ranks=1 --split-input-file -o /dev/null 2>&1 | count 0
+
+!f = !stencil.field<514x258x258xf32, #stencil.decomp<block, *, *>>
+
+// With 2 us latency and 3.2 GB/s the halo of k planes (256 x 256 x k x
+// 4 bytes) costs 82 us per k, less than the interior takes: communication
+// hides behind it, and a deeper halo only adds redundant boundary work, so
+// k = 1.
+// CHECK-LABEL: func.func @seven_point
+// CHECK: schedule = #stencil.schedule<wg = [1, 1, 1]>
+module attributes {dlti.target_system_spec = #dlti.target_system_spec<"stencil.device0" = #dlti.target_device_spec<
+    "name" = "m2050", "description" = "seed 001", "kind" = "gpu",
+    "peak_gflops_f32" = 1000.0 : f64, "peak_gflops_f64" = 500.0 : f64, "bandwidth_gbps" = 120.0 : f64,
+    "network_latency_us" = 2.0 : f64, "network_bandwidth_gbps" = 3.2 : f64, "launch_overhead_us" = 12.0 : f64,
+    "onchip_bytes" = 49152 : i64, "l2_bytes" = 786432 : i64, "min_work_groups" = 1024 : i64,
+    "max_work_group_size" = 1024 : i64, "simd_width" = 32 : i64, "compute_units" = 14 : i64, "lanes_per_unit" = 32 : i64>>} {
+  func.func @seven_point(%a0: !f, %b0: !f, %n: index) attributes {stencil.max_steps = 1000 : i64} {
+    %g = stencil.grid [1, 1, 1] to [513, 257, 257] : !stencil.grid<3>
+    // expected-remark @+1 {{exchange depth k = 1 on 'm2050' for 4 ranks (process grid 4x1x1, 1000 steps); k = 1:}}
+    %r:2 = stencil.iterate %n iter_args(%a = %a0, %b = %b0) : !f, !f {
+      %c = stencil.apply on %g ins(%x = %a : !f) outs(%b : !f) {
+        %zm = stencil.access %x[-1, 0, 0] : !f
+        %zp = stencil.access %x[1, 0, 0] : !f
+        %ym = stencil.access %x[0, -1, 0] : !f
+        %yp = stencil.access %x[0, 1, 0] : !f
+        %xm = stencil.access %x[0, 0, -1] : !f
+        %xp = stencil.access %x[0, 0, 1] : !f
+        %s0 = arith.addf %zm, %zp : f32
+        %s1 = arith.addf %s0, %ym : f32
+        %s2 = arith.addf %s1, %yp : f32
+        %s3 = arith.addf %s2, %xm : f32
+        %s4 = arith.addf %s3, %xp : f32
+        stencil.return %s4 : f32
+      }
+      stencil.yield %c, %a : !f, !f
+    }
+    return
+  }
+}
+
+// -----
+
+!s = !stencil.field<66x258x258xf32, #stencil.decomp<block, *, *>>
+
+// A thin block (64 planes over 4 ranks: 16 each) and a slow network (200 us
+// latency): every exchange costs more than the interior computation, so
+// exchanging less often pays and k grows.
+// CHECK-LABEL: func.func @latency_bound
+// CHECK: schedule = #stencil.schedule<wg = [1, 1, 1], exchange_depth = 4>
+module attributes {dlti.target_system_spec = #dlti.target_system_spec<"stencil.device0" = #dlti.target_device_spec<
+    "name" = "slow-net", "description" = "", "kind" = "gpu",
+    "peak_gflops_f32" = 1000.0 : f64, "peak_gflops_f64" = 500.0 : f64, "bandwidth_gbps" = 120.0 : f64,
+    "network_latency_us" = 200.0 : f64, "network_bandwidth_gbps" = 3.2 : f64, "launch_overhead_us" = 12.0 : f64,
+    "onchip_bytes" = 49152 : i64, "l2_bytes" = 786432 : i64, "min_work_groups" = 1024 : i64,
+    "max_work_group_size" = 1024 : i64, "simd_width" = 32 : i64, "compute_units" = 14 : i64, "lanes_per_unit" = 32 : i64>>} {
+  func.func @latency_bound(%a0: !s, %b0: !s, %n: index) attributes {stencil.max_steps = 1000 : i64} {
+    %g = stencil.grid [1, 1, 1] to [65, 257, 257] : !stencil.grid<3>
+    // expected-remark @+1 {{exchange depth k = 4 on 'slow-net' for 4 ranks (process grid 4x1x1, 1000 steps)}}
+    %r:2 = stencil.iterate %n iter_args(%a = %a0, %b = %b0) : !s, !s {
+      %c = stencil.apply on %g ins(%x = %a : !s) outs(%b : !s) {
+        %zm = stencil.access %x[-1, 0, 0] : !s
+        %zp = stencil.access %x[1, 0, 0] : !s
+        %v = arith.addf %zm, %zp : f32
+        stencil.return %v : f32
+      }
+      stencil.yield %c, %a : !s, !s
+    }
+    return
+  }
+}
