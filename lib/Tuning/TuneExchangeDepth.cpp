@@ -46,15 +46,16 @@ SmallVector<int64_t, 3> processGrid(const KernelProfile &profile,
       axes.push_back(axis);
   // Peel prime factors, largest first, onto the axis with the most points
   // per rank.
+  // Trial division up to the square root: what remains is prime.
   SmallVector<int64_t> factors;
-  for (int64_t n = ranks, p = 2; n > 1;) {
-    if (n % p == 0) {
+  int64_t n = ranks;
+  for (int64_t p = 2; p * p <= n; ++p)
+    while (n % p == 0) {
       factors.push_back(p);
       n /= p;
-    } else {
-      ++p;
     }
-  }
+  if (n > 1)
+    factors.push_back(n);
   for (int64_t factor : llvm::reverse(factors)) {
     unsigned best = axes.front();
     for (unsigned axis : axes)
