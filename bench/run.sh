@@ -62,6 +62,12 @@ for entry in "${programs[@]}"; do
 done
 echo "copy bandwidth: $bw GB/s (STREAM copy, OpenMP, $(nproc) cores); GCells/s columns; roofline = bandwidth / bytes per cell and step"
 
+# The plot needs gnuplot (Debian gnuplot-nox); install it like the other
+# dependencies when we may.
+if ! command -v gnuplot >/dev/null && [ "$(id -u)" -eq 0 ]; then
+  DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends \
+    gnuplot-nox >/dev/null 2>&1 || true
+fi
 if command -v gnuplot >/dev/null; then
   gnuplot <<GP
 set terminal png size 800,450
