@@ -327,3 +327,18 @@ mlir::stencil::readAttachedTargets(ModuleOp module) {
   }
   return targets;
 }
+
+FailureOr<TargetDescription>
+mlir::stencil::getTuningTarget(ModuleOp module, unsigned index,
+                               StringRef passName) {
+  FailureOr<SmallVector<TargetDescription>> targets =
+      readAttachedTargets(module);
+  if (failed(targets))
+    return failure();
+  if (index >= targets->size())
+    return module.emitError()
+           << passName
+           << " needs a target: run stencil-attach-target first (device "
+           << index << " is not attached)";
+  return (*targets)[index];
+}

@@ -86,16 +86,11 @@ struct StencilTuneExchangeDepthPass
                        "must be at least 1");
       return signalPassFailure();
     }
-    FailureOr<SmallVector<TargetDescription>> targets =
-        readAttachedTargets(module);
-    if (failed(targets))
+    FailureOr<TargetDescription> found =
+        getTuningTarget(module, device, "stencil-tune-exchange-depth");
+    if (failed(found))
       return signalPassFailure();
-    if (device >= targets->size()) {
-      module.emitError("stencil-tune-exchange-depth needs a target: run "
-                       "stencil-attach-target first");
-      return signalPassFailure();
-    }
-    const TargetDescription &target = (*targets)[device];
+    const TargetDescription &target = *found;
     WalkResult result = module.walk([&](IterateOp iterate) -> WalkResult {
       FailureOr<KernelProfile> profile = profileTimeLoop(iterate);
       if (failed(profile))

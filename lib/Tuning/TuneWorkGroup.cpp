@@ -329,17 +329,11 @@ struct StencilTuneWorkGroupPass
 
   void runOnOperation() override {
     ModuleOp module = getOperation();
-    FailureOr<SmallVector<TargetDescription>> targets =
-        readAttachedTargets(module);
-    if (failed(targets))
+    FailureOr<TargetDescription> found =
+        getTuningTarget(module, device, "stencil-tune-workgroup");
+    if (failed(found))
       return signalPassFailure();
-    if (device >= targets->size()) {
-      module.emitError("stencil-tune-workgroup needs a target: run "
-                       "stencil-attach-target first (device ")
-          << static_cast<unsigned>(device) << " is not attached)";
-      return signalPassFailure();
-    }
-    const TargetDescription &target = (*targets)[device];
+    const TargetDescription &target = *found;
     WalkResult result = module.walk([&](IterateOp iterate) -> WalkResult {
       FailureOr<KernelProfile> profile = profileTimeLoop(iterate);
       if (failed(profile))

@@ -67,6 +67,11 @@ void attachTargets(ModuleOp module, ArrayRef<TargetDescription> targets);
 /// and field when one is missing or mistyped. Empty when none is attached.
 FailureOr<SmallVector<TargetDescription>> readAttachedTargets(ModuleOp module);
 
+/// Device `index` of the module for the pass `passName`; an error says to
+/// run stencil-attach-target when it is not attached.
+FailureOr<TargetDescription> getTuningTarget(ModuleOp module, unsigned index,
+                                             StringRef passName);
+
 } // namespace mlir::stencil
 
 #endif // STENCIL_TUNING_TARGETDESCRIPTION_H
