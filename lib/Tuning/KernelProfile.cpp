@@ -74,3 +74,15 @@ FailureOr<KernelProfile> mlir::stencil::profileTimeLoop(IterateOp iterate) {
   profile.elementBytes = profile.isDouble ? 8 : 4;
   return profile;
 }
+
+LogicalResult mlir::stencil::forEachProfiledTimeLoop(
+    Operation *root, function_ref<void(IterateOp, const KernelProfile &)> fn) {
+  WalkResult result = root->walk([&](IterateOp iterate) -> WalkResult {
+    FailureOr<KernelProfile> profile = profileTimeLoop(iterate);
+    if (failed(profile))
+      return WalkResult::interrupt();
+    fn(iterate, *profile);
+    return WalkResult::advance();
+  });
+  return failure(result.wasInterrupted());
+}

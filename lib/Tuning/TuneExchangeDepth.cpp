@@ -91,17 +91,14 @@ struct StencilTuneExchangeDepthPass
     if (failed(found))
       return signalPassFailure();
     const TargetDescription &target = *found;
-    WalkResult result = module.walk([&](IterateOp iterate) -> WalkResult {
-      FailureOr<KernelProfile> profile = profileTimeLoop(iterate);
-      if (failed(profile))
-        return WalkResult::interrupt();
-      // One rank exchanges nothing: k does not matter.
-      if (!profile->decomposition || ranks == 1)
-        return WalkResult::advance();
-      tune(iterate, *profile, target);
-      return WalkResult::advance();
-    });
-    if (result.wasInterrupted())
+    LogicalResult result = forEachProfiledTimeLoop(
+        module, [&](IterateOp iterate, const KernelProfile &profile) {
+          // One rank exchanges nothing: k does not matter.
+          if (!profile.decomposition || ranks == 1)
+            return;
+          tune(iterate, profile, target);
+        });
+    if (failed(result))
       signalPassFailure();
   }
 

@@ -137,62 +137,61 @@ struct StencilTuneSplitPass
           << targets->size();
       return signalPassFailure();
     }
-    WalkResult result = module.walk([&](IterateOp iterate) -> WalkResult {
-      FailureOr<KernelProfile> profile = profileTimeLoop(iterate);
-      if (failed(profile))
-        return WalkResult::interrupt();
-      // The class follows the kernel's balance against the weakest
-      // device's: compute-bound is big, within 4x of the machine balance
-      // middle, otherwise small.
-      std::string kind = intensity;
-      if (kind.empty()) {
-        double system = targets->front().getSystemBF(profile->isDouble);
-        double algorithm = profile->getAlgorithmBF();
-        kind = algorithm < system       ? "big"
-               : algorithm < 4 * system ? "middle"
-                                        : "small";
-      }
-      SmallVector<int64_t> pes;
-      for (const TargetDescription &target : *targets)
-        pes.push_back(target.getProcessingElements());
-      SmallVector<int64_t> counts =
-          splitWork(pes, kind, profile->extent.front());
-      Builder builder(&getContext());
-      SmallVector<Attribute> localSizes;
-      std::string text;
-      for (auto [index, target] : llvm::enumerate(*targets)) {
-        // Each device's part: its rows of the outermost axis, the rest
-        // whole; local sizes over the two innermost axes (x first).
-        SmallVector<int64_t, 3> part(profile->extent);
-        part.front() = counts[index];
-        SmallVector<int64_t> global;
-        global.push_back(part.back());
-        if (profile->rank >= 2)
-          global.push_back(part[profile->rank - 2]);
-        SmallVector<int64_t> local =
-            counts[index] > 0 ? localWorkSize(global, target)
-                              : SmallVector<int64_t>(global.size(), 1);
-        localSizes.push_back(builder.getDenseI64ArrayAttr(local));
-        text +=
-            llvm::formatv("; {0} ({1} PEs): {2} of {3} points along the "
-                          "outermost axis, local size {4}",
-                          target.name, pes[index], counts[index],
-                          profile->extent.front(),
-                          llvm::join(llvm::map_range(local,
-                                                     [](int64_t v) {
-                                                       return std::to_string(v);
-                                                     }),
-                                     "x"))
-                .str();
-      }
-      iterate->setAttr("stencil.device_split",
-                       builder.getDenseI64ArrayAttr(counts));
-      iterate->setAttr("stencil.local_sizes", builder.getArrayAttr(localSizes));
-      iterate.emitRemark() << "split over " << targets->size()
-                           << " devices for a " << kind << " kernel" << text;
-      return WalkResult::advance();
-    });
-    if (result.wasInterrupted())
+    LogicalResult result = forEachProfiledTimeLoop(
+        module, [&](IterateOp iterate, const KernelProfile &profile) {
+          // The class follows the kernel's balance against the weakest
+          // device's: compute-bound is big, within 4x of the machine balance
+          // middle, otherwise small.
+          std::string kind = intensity;
+          if (kind.empty()) {
+            double system = targets->front().getSystemBF(profile.isDouble);
+            double algorithm = profile.getAlgorithmBF();
+            kind = algorithm < system       ? "big"
+                   : algorithm < 4 * system ? "middle"
+                                            : "small";
+          }
+          SmallVector<int64_t> pes;
+          for (const TargetDescription &target : *targets)
+            pes.push_back(target.getProcessingElements());
+          SmallVector<int64_t> counts =
+              splitWork(pes, kind, profile.extent.front());
+          Builder builder(&getContext());
+          SmallVector<Attribute> localSizes;
+          std::string text;
+          for (auto [index, target] : llvm::enumerate(*targets)) {
+            // Each device's part: its rows of the outermost axis, the rest
+            // whole; local sizes over the two innermost axes (x first).
+            SmallVector<int64_t, 3> part(profile.extent);
+            part.front() = counts[index];
+            SmallVector<int64_t> global;
+            global.push_back(part.back());
+            if (profile.rank >= 2)
+              global.push_back(part[profile.rank - 2]);
+            SmallVector<int64_t> local =
+                counts[index] > 0 ? localWorkSize(global, target)
+                                  : SmallVector<int64_t>(global.size(), 1);
+            localSizes.push_back(builder.getDenseI64ArrayAttr(local));
+            text += llvm::formatv(
+                        "; {0} ({1} PEs): {2} of {3} points along the "
+                        "outermost axis, local size {4}",
+                        target.name, pes[index], counts[index],
+                        profile.extent.front(),
+                        llvm::join(llvm::map_range(local,
+                                                   [](int64_t v) {
+                                                     return std::to_string(v);
+                                                   }),
+                                   "x"))
+                        .str();
+          }
+          iterate->setAttr("stencil.device_split",
+                           builder.getDenseI64ArrayAttr(counts));
+          iterate->setAttr("stencil.local_sizes",
+                           builder.getArrayAttr(localSizes));
+          iterate.emitRemark()
+              << "split over " << targets->size() << " devices for a " << kind
+              << " kernel" << text;
+        });
+    if (failed(result))
       signalPassFailure();
   }
 };

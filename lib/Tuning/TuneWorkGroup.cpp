@@ -334,33 +334,32 @@ struct StencilTuneWorkGroupPass
     if (failed(found))
       return signalPassFailure();
     const TargetDescription &target = *found;
-    WalkResult result = module.walk([&](IterateOp iterate) -> WalkResult {
-      FailureOr<KernelProfile> profile = profileTimeLoop(iterate);
-      if (failed(profile))
-        return WalkResult::interrupt();
-      WorkGroupTuner tuner(*profile, target);
-      ParameterVector pv = tuner.run();
-      SmallVector<int64_t, 3> wg;
-      for (unsigned axis = 0; axis < profile->rank; ++axis)
-        wg.push_back(pv.size[profile->rank - 1 - axis]);
-      int64_t exchangeDepth = iterate.getScheduleAttr()
-                                  ? iterate.getScheduleAttr().getExchangeDepth()
-                                  : 1;
-      iterate.setScheduleAttr(
-          ScheduleAttr::get(&getContext(), wg, pv.timeBlock, exchangeDepth));
-      iterate.emitRemark()
-          << llvm::formatv("tuned for '{0}' ({1}): (W, H, D, T) = ({2}, {3}, "
-                           "{4}, {5}); B/F_alg {6:F2} (T = 1: {7:F2}), "
-                           "B/F_sys {8:F2}",
-                           target.name, target.kind, pv.size[X], pv.size[Y],
-                           pv.size[Z], pv.timeBlock, tuner.getAlgorithmBF(pv),
-                           profile->getAlgorithmBF(),
-                           target.getSystemBF(profile->isDouble))
-                 .str()
-          << tuner.explain();
-      return WalkResult::advance();
-    });
-    if (result.wasInterrupted())
+    LogicalResult result = forEachProfiledTimeLoop(
+        module, [&](IterateOp iterate, const KernelProfile &profile) {
+          WorkGroupTuner tuner(profile, target);
+          ParameterVector pv = tuner.run();
+          SmallVector<int64_t, 3> wg;
+          for (unsigned axis = 0; axis < profile.rank; ++axis)
+            wg.push_back(pv.size[profile.rank - 1 - axis]);
+          int64_t exchangeDepth =
+              iterate.getScheduleAttr()
+                  ? iterate.getScheduleAttr().getExchangeDepth()
+                  : 1;
+          iterate.setScheduleAttr(ScheduleAttr::get(
+              &getContext(), wg, pv.timeBlock, exchangeDepth));
+          iterate.emitRemark()
+              << llvm::formatv(
+                     "tuned for '{0}' ({1}): (W, H, D, T) = ({2}, {3}, "
+                     "{4}, {5}); B/F_alg {6:F2} (T = 1: {7:F2}), "
+                     "B/F_sys {8:F2}",
+                     target.name, target.kind, pv.size[X], pv.size[Y],
+                     pv.size[Z], pv.timeBlock, tuner.getAlgorithmBF(pv),
+                     profile.getAlgorithmBF(),
+                     target.getSystemBF(profile.isDouble))
+                     .str()
+              << tuner.explain();
+        });
+    if (failed(result))
       signalPassFailure();
   }
 };

@@ -44,6 +44,11 @@ struct KernelProfile {
 /// the grid is not static or the loop holds no apply.
 FailureOr<KernelProfile> profileTimeLoop(IterateOp iterate);
 
+/// Calls `fn` with each time loop under `root` and its profile; fails (the
+/// error already reported) at the first loop that cannot be profiled.
+LogicalResult forEachProfiledTimeLoop(
+    Operation *root, function_ref<void(IterateOp, const KernelProfile &)> fn);
+
 } // namespace mlir::stencil
 
 #endif // STENCIL_TUNING_KERNELPROFILE_H
