@@ -41,6 +41,9 @@ int main(int argc, char **argv) {
 #pragma stencil step(t:1000)
 #pragma stencil data source(float A[NZ][NY][NX]) destination(float B[NZ][NY][NX])
 #pragma stencil dimension(i, j, k)
+#ifdef DISTRIBUTE /* e.g. -DDISTRIBUTE='block,*' for stencilcc --mpi */
+#pragma stencil distribute(DISTRIBUTE)
+#endif
   for (t = 0; t < total_step; t++) {
 #pragma stencil calc
     for (i = 1; i < NZ - 1; i++)

@@ -53,6 +53,9 @@ int main(int argc, char **argv) {
 #pragma stencil step(n:1000)
 #pragma stencil data source(float p[MI][MJ][MK], float a0[MI][MJ][MK], float a1[MI][MJ][MK], float a2[MI][MJ][MK], float a3[MI][MJ][MK], float b0[MI][MJ][MK], float b1[MI][MJ][MK], float b2[MI][MJ][MK], float c0[MI][MJ][MK], float c1[MI][MJ][MK], float c2[MI][MJ][MK], float bnd[MI][MJ][MK], float wrk1[MI][MJ][MK]) destination(float wrk2[MI][MJ][MK])
 #pragma stencil dimension(i, j, k)
+#ifdef DISTRIBUTE /* e.g. -DDISTRIBUTE='block,*' for stencilcc --mpi */
+#pragma stencil distribute(DISTRIBUTE)
+#endif
   for (n = 0; n < nn; n++) {
 #pragma stencil calc
     for (i = 1; i < MI - 1; i++)

@@ -39,6 +39,14 @@
 #ifndef STENCIL_CLANG_PATH
 #define STENCIL_CLANG_PATH "clang"
 #endif
+// Set by CMake when runtime/ built its MPI part: the archive, and the MPI
+// include directories and libraries, space-separated.
+#ifndef STENCIL_MPI_RUNTIME
+#define STENCIL_MPI_RUNTIME ""
+#endif
+#ifndef STENCIL_MPI_LIBRARIES
+#define STENCIL_MPI_LIBRARIES ""
+#endif
 
 using namespace mlir;
 using namespace mlir::stencil;
@@ -48,8 +56,8 @@ namespace {
 const char *const usage =
     "usage: stencilcc [--target=cpu] [--device=host] "
     "[--schedule=wg=WxHxD,t=T,k=K]\n"
-    "                 [--print-schedule] [--emit=mlir|llvm|obj|exe] "
-    "[--save-temps] [-v]\n"
+    "                 [--mpi [--mpi-ranks=N]] [--print-schedule]\n"
+    "                 [--emit=mlir|llvm|obj|exe] [--save-temps] [-v]\n"
     "                 [-I dir] [-D name[=value]] [-U name] [-std=...] "
     "[-O<n>] [other clang flags]\n"
     "                 prog.c [-o prog]\n";
@@ -62,6 +70,10 @@ struct Options {
   std::optional<int64_t> timeBlock;
   std::optional<int64_t> exchangeDepth;
   bool printSchedule = false;
+  /// --mpi: distributed regions run across MPI ranks.
+  bool mpi = false;
+  /// The rank count the exchange-depth model assumes (--mpi-ranks).
+  int64_t mpiRanks = 4;
   std::string emit = "exe";
   std::string input;
   std::string output;
@@ -152,6 +164,12 @@ bool parseArgs(ArrayRef<const char *> args, Options &options, bool &help) {
     } else if (arg.consume_front("--schedule=")) {
       if (!parseSchedule(arg, options))
         return false;
+    } else if (arg == "--mpi") {
+      options.mpi = true;
+    } else if (arg.consume_front("--mpi-ranks=")) {
+      if (arg.getAsInteger(10, options.mpiRanks) || options.mpiRanks < 1)
+        return usageError("--mpi-ranks=" + arg +
+                          ": expected a positive number of ranks");
     } else if (arg == "--print-schedule") {
       options.printSchedule = true;
     } else if (arg.consume_front("--emit=")) {
@@ -201,6 +219,10 @@ bool parseArgs(ArrayRef<const char *> args, Options &options, bool &help) {
                       ": expected cpu, cuda, rocm or vulkan");
   }
 
+  if (options.mpi && StringRef(STENCIL_MPI_RUNTIME).empty())
+    return error("backend 'mpi' not built: no MPI library was found when "
+                 "stencil-mlir was configured (install openmpi-bin "
+                 "libopenmpi-dev and reconfigure)");
   if (options.output.empty())
     options.output = options.emit == "exe"    ? "a.out"
                      : options.emit == "mlir" ? "-"
@@ -253,6 +275,11 @@ bool attachSchedules(ModuleOp module, const Options &options) {
   attach.targets.push_back(options.device);
   pm.addPass(createStencilAttachTarget(attach));
   pm.addPass(createStencilTuneWorkGroup());
+  if (options.mpi) {
+    StencilTuneExchangeDepthOptions depth;
+    depth.ranks = options.mpiRanks;
+    pm.addPass(createStencilTuneExchangeDepth(depth));
+  }
   // Remarks explain each choice; show them with -v only.
   ScopedDiagnosticHandler quiet(module.getContext(), [&](Diagnostic &diag) {
     if (diag.getSeverity() == DiagnosticSeverity::Remark) {
@@ -393,6 +420,17 @@ int mlir::stencil::runStencilCC(ArrayRef<const char *> args) {
 
   if (imported.numRegions > 0) {
     PassManager pm(&context);
+    bool anyDistributed = false;
+    imported.module->walk([&](LoadOp load) {
+      anyDistributed |= load.getResult().getType().isDistributed();
+    });
+    if (options.mpi)
+      pm.addPass(createStencilDistribute());
+    else if (anyDistributed)
+      llvm::errs() << "stencilcc: note: '" << options.input
+                   << "' distributes its arrays (#pragma stencil "
+                      "distribute); compiled to run as one process. Use "
+                      "--mpi to run it across MPI ranks\n";
     buildStencilToCPUPipeline(pm, StencilToCPUPipelineOptions());
     if (failed(pm.run(*imported.module)))
       return 1;
@@ -466,6 +504,15 @@ int mlir::stencil::runStencilCC(ArrayRef<const char *> args) {
   command.push_back(imported.numRegions > 0 ? hostPath : options.input);
   if (!objectPath.empty())
     command.push_back(objectPath);
+  if (options.mpi) {
+    // The MPI runtime and the MPI library it calls; its constructor starts
+    // MPI before main.
+    command.push_back(STENCIL_MPI_RUNTIME);
+    SmallVector<StringRef> libraries;
+    StringRef(STENCIL_MPI_LIBRARIES).split(libraries, ' ', -1, false);
+    for (StringRef library : libraries)
+      command.push_back(library.str());
+  }
   command.insert(command.end(), {"-fopenmp", "-lm", "-o", options.output});
   if (!run(options, command))
     return error("compiling the host program failed"), 1;

@@ -39,4 +39,32 @@ def ConvertStencilToLoops : Pass<"convert-stencil-to-loops", "ModuleOp"> {
   ];
 }
 
+def StencilDistribute : Pass<"stencil-distribute", "ModuleOp"> {
+  let summary = "Run functions on distributed fields as one block per MPI rank";
+  let description = [{
+    For each function whose fields carry `#stencil.decomp` (the pragma
+    `distribute` clause), produces the program every MPI rank runs
+    (docs/MPI.md): `stencil_mpi_begin` lays the ranks out over the
+    distributed axes and fixes each rank's block; every array gets a local
+    buffer of block plus halo, filled from the global array that every rank
+    holds; loads read it; stores write it and are followed by a gather that
+    makes the global array whole on every rank; grids are clipped to the
+    block in local coordinates; distributed extents of field types become
+    `?`. The function is marked `stencil.mpi`, and
+    `convert-stencil-to-loops` then lowers its `stencil.exchange` ops to
+    halo exchanges instead of the identity.
+
+    A time loop whose schedule has `exchange_depth` k > 1 (seed 001's deep
+    halo) gets every field its applies read exchanged k x radius deep, so
+    that the lowering can exchange once every k steps and compute the
+    redundant ring in between.
+
+    All runtime calls take i64 arguments (runtime/mpi/stencil_mpi.h).
+  }];
+  let dependentDialects = [
+    "::mlir::arith::ArithDialect", "::mlir::func::FuncDialect",
+    "::mlir::memref::MemRefDialect"
+  ];
+}
+
 #endif // STENCIL_CONVERSION_PASSES_TD

@@ -9,7 +9,10 @@
 //   `scf.parallel` over tiles with `scf.for` loops inside a tile;
 // - `stencil.iterate` becomes an `scf.for` carrying the buffers; a yield that
 //   exchanges fields rotates them (the pointer swap);
-// - `stencil.exchange` is the identity on one rank;
+// - `stencil.exchange` is the identity on one rank; in a function that
+//   `stencil-distribute` marked, a halo exchange through runtime/mpi (in
+//   the time loop overlapped with the interior points, and every k steps
+//   with a deep halo);
 // - `stencil.store` copies only when the buffer is not already the target.
 //
 // Writing in place is what makes this fast, and it is valid only when the
@@ -18,6 +21,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "Stencil/Conversion/MPIRuntime.h"
 #include "Stencil/Conversion/Passes.h"
 #include "Stencil/Dialect/Stencil/IR/StencilOps.h"
 
@@ -28,6 +32,8 @@
 #include "mlir/IR/IRMapping.h"
 #include "llvm/ADT/DenseSet.h"
 #include "llvm/ADT/TypeSwitch.h"
+
+#include <functional>
 
 namespace mlir::stencil {
 #define GEN_PASS_DEF_CONVERTSTENCILTOLOOPS
@@ -113,34 +119,71 @@ void copyBox(OpBuilder &builder, Location loc, Value source, Value target,
   scf::buildLoopNest(builder, loc, lower, upper, ones, body);
 }
 
-/// Copies the cells of `source` outside the box [lower, upper) — the ring
-/// of boundary and halo cells — into `target`, as 2 x rank slabs that
-/// partition it.
-void copyRing(OpBuilder &builder, Location loc, Value source, Value target,
-              ValueRange lower, ValueRange upper) {
-  unsigned rank = lower.size();
-  Value zero = arith::ConstantIndexOp::create(builder, loc, 0);
-  SmallVector<Value> size;
-  for (unsigned axis = 0; axis < rank; ++axis)
-    size.push_back(memref::DimOp::create(builder, loc, source, axis));
+/// Calls `emit` on 2 x rank boxes that partition the box [outerLower,
+/// outerUpper) minus the box [innerLower, innerUpper) inside it: along each
+/// axis in turn, the slab below and the slab above the inner box, spanning
+/// the inner box along the axes before it and the outer box after it.
+void forEachRingSlab(OpBuilder &builder, ValueRange outerLower,
+                     ValueRange outerUpper, ValueRange innerLower,
+                     ValueRange innerUpper,
+                     function_ref<void(OpBuilder &, ValueRange, ValueRange)>
+                         emit) {
+  unsigned rank = outerLower.size();
   for (unsigned axis = 0; axis < rank; ++axis) {
     for (bool high : {false, true}) {
       SmallVector<Value> from, to;
       for (unsigned other = 0; other < rank; ++other) {
         if (other < axis) {
-          from.push_back(lower[other]);
-          to.push_back(upper[other]);
+          from.push_back(innerLower[other]);
+          to.push_back(innerUpper[other]);
         } else if (other > axis) {
-          from.push_back(zero);
-          to.push_back(size[other]);
+          from.push_back(outerLower[other]);
+          to.push_back(outerUpper[other]);
         } else {
-          from.push_back(high ? upper[axis] : zero);
-          to.push_back(high ? size[axis] : lower[axis]);
+          from.push_back(high ? innerUpper[axis] : outerLower[axis]);
+          to.push_back(high ? outerUpper[axis] : innerLower[axis]);
         }
       }
-      copyBox(builder, loc, source, target, from, to, /*parallel=*/false);
+      emit(builder, from, to);
     }
   }
+}
+
+/// Copies the cells of `source` outside the box [lower, upper) — the ring
+/// of boundary and halo cells — into `target`.
+void copyRing(OpBuilder &builder, Location loc, Value source, Value target,
+              ValueRange lower, ValueRange upper) {
+  unsigned rank = lower.size();
+  SmallVector<Value> zeros(rank,
+                           arith::ConstantIndexOp::create(builder, loc, 0));
+  SmallVector<Value> size;
+  for (unsigned axis = 0; axis < rank; ++axis)
+    size.push_back(memref::DimOp::create(builder, loc, source, axis));
+  forEachRingSlab(builder, zeros, size, lower, upper,
+                  [&](OpBuilder &b, ValueRange from, ValueRange to) {
+                    copyBox(b, loc, source, target, from, to,
+                            /*parallel=*/false);
+                  });
+}
+
+/// Calls the MPI runtime's exchange function `name` on `buffer`.
+void emitExchangeCall(OpBuilder &builder, Location loc, ModuleOp module,
+                      StringRef name, Value buffer, ArrayRef<int64_t> widths) {
+  auto type = llvm::cast<MemRefType>(buffer.getType());
+  auto constant = [&](int64_t value) -> Value {
+    return arith::ConstantIndexOp::create(builder, loc, value);
+  };
+  SmallVector<Value> sizes, widthValues;
+  for (unsigned axis = 0; axis < type.getRank(); ++axis) {
+    sizes.push_back(memref::DimOp::create(builder, loc, buffer, axis));
+    widthValues.push_back(constant(widths[axis]));
+  }
+  SmallVector<Value> args = {
+      getBufferAddress(builder, loc, buffer),
+      constant(type.getElementType().getIntOrFloatBitWidth() / 8)};
+  llvm::append_range(args, padToThreeAxes(builder, loc, sizes, 1));
+  llvm::append_range(args, padToThreeAxes(builder, loc, widthValues, 0));
+  callMPIRuntime(builder, loc, module, name, args);
 }
 
 /// Runs `then` when the two memrefs are different buffers at run time.
@@ -352,6 +395,8 @@ void emitTimeBlock(OpBuilder &builder, Location loc, ApplyOp calc,
 /// source at the loop point on the same grid, and a yield of the copies at
 /// the sources' positions and the calc results at the destinations'.
 struct CopySection {
+  /// Halo exchanges of sources the calc reads (distributed functions).
+  SmallVector<ExchangeOp> exchanges;
   ApplyOp calc;
   ApplyOp copy;
   /// (source iter_arg index, destination iter_arg index) per copied pair.
@@ -360,19 +405,40 @@ struct CopySection {
 
 std::optional<CopySection> matchCopySection(IterateOp iterate) {
   Block *body = iterate.getBodyBlock();
-  if (body->getOperations().size() != 3)
-    return std::nullopt;
-  auto calc = llvm::dyn_cast<ApplyOp>(body->front());
-  auto copy = llvm::dyn_cast<ApplyOp>(*std::next(body->begin()));
-  auto yield = llvm::cast<YieldOp>(body->getTerminator());
-  if (!calc || !copy || calc.getGrid() != copy.getGrid())
-    return std::nullopt;
-  CopySection section{calc, copy, {}};
   auto argIndex = [&](Value value) -> std::optional<unsigned> {
     auto argument = llvm::dyn_cast<BlockArgument>(value);
     if (!argument || argument.getOwner() != body)
       return std::nullopt;
     return argument.getArgNumber();
+  };
+  // Exchanges of iter_args first, each read by the calc only.
+  SmallVector<ExchangeOp> exchanges;
+  auto it = body->begin();
+  for (; it != body->end(); ++it) {
+    auto exchange = llvm::dyn_cast<ExchangeOp>(*it);
+    if (!exchange)
+      break;
+    if (!argIndex(exchange.getField()))
+      return std::nullopt;
+    exchanges.push_back(exchange);
+  }
+  if (std::distance(it, body->end()) != 3)
+    return std::nullopt;
+  auto calc = llvm::dyn_cast<ApplyOp>(*it);
+  auto copy = llvm::dyn_cast<ApplyOp>(*std::next(it));
+  auto yield = llvm::cast<YieldOp>(body->getTerminator());
+  if (!calc || !copy || calc.getGrid() != copy.getGrid())
+    return std::nullopt;
+  for (ExchangeOp exchange : exchanges)
+    for (Operation *user : exchange.getResult().getUsers())
+      if (user != calc)
+        return std::nullopt;
+  CopySection section{exchanges, calc, copy, {}};
+  // The field an input stands for, seen through its exchange.
+  auto throughExchange = [](Value value) -> Value {
+    if (auto exchange = value.getDefiningOp<ExchangeOp>())
+      return exchange.getField();
+    return value;
   };
   // The calc writes destinations; it must not read them (in the swapped
   // loop their buffers hold older values than the C program's).
@@ -384,7 +450,7 @@ std::optional<CopySection> matchCopySection(IterateOp iterate) {
     destinations.push_back(*index);
   }
   for (Value input : calc.getInputs())
-    if (std::optional<unsigned> index = argIndex(input))
+    if (std::optional<unsigned> index = argIndex(throughExchange(input)))
       if (llvm::is_contained(destinations, *index))
         return std::nullopt;
   // The copy: output k = source iter_arg, input k = a calc result, body =
@@ -424,6 +490,14 @@ public:
       : func(func), defaultTile(defaultTile) {}
 
   LogicalResult run() {
+    distributed = func->hasAttr(kDistributedFunctionAttr);
+    // On one rank a halo exchange is the identity: drop them first, so the
+    // time loop keeps the forms the fast paths recognise.
+    if (!distributed)
+      func.walk([](ExchangeOp exchange) {
+        exchange.getResult().replaceAllUsesWith(exchange.getField());
+        exchange.erase();
+      });
     if (failed(lowerBlock(func.getBody().front())))
       return failure();
     // Stencil values are used only by stencil ops: drop every reference
@@ -444,7 +518,10 @@ private:
                                        const CopySection &section);
   FailureOr<scf::YieldOp> lowerYield(YieldOp yield, scf::ForOp forOp);
   LogicalResult lowerStore(StoreOp store);
+  LogicalResult lowerExchange(ExchangeOp exchange);
   LogicalResult checkOverwrite(ApplyOp apply, Value output);
+  void planDistributedSteps(OpBuilder &builder, IterateOp iterate,
+                            const CopySection &section, scf::ForOp &forOp);
 
   void setBuffer(Value field, Value buffer) {
     buffers[field] = buffer;
@@ -460,6 +537,14 @@ private:
   llvm::DenseSet<Operation *> loweredStores;
   /// The schedule of the time loop being lowered, for its applies.
   ScheduleAttr loopSchedule;
+  /// Whether `stencil-distribute` made this function one rank's part.
+  bool distributed = false;
+  /// Emits the points of an apply given its grid bounds and a function
+  /// that emits the points of any box; unset, the grid is emitted as one
+  /// box. The distributed time loop splits it (overlap, deep halo).
+  using BoxEmitter = function_ref<void(OpBuilder &, ValueRange, ValueRange)>;
+  std::function<void(OpBuilder &, ValueRange, ValueRange, BoxEmitter)>
+      applyPlan;
 };
 
 LogicalResult FunctionLowering::lowerBlock(Block &block) {
@@ -471,13 +556,8 @@ LogicalResult FunctionLowering::lowerBlock(Block &block) {
             .Case<IterateOp>(
                 [&](IterateOp iterate) { return lowerIterate(iterate); })
             .Case<StoreOp>([&](StoreOp store) { return lowerStore(store); })
-            .Case<ExchangeOp>([&](ExchangeOp exchange) {
-              // One rank holds the whole field: nothing to refresh.
-              setBuffer(exchange.getResult(),
-                        buffers.lookup(exchange.getField()));
-              toErase.push_back(exchange);
-              return success();
-            })
+            .Case<ExchangeOp>(
+                [&](ExchangeOp exchange) { return lowerExchange(exchange); })
             // Yields are lowered with their loop (lowerIterate).
             .Case<YieldOp>([&](YieldOp) { return success(); })
             .Case<GridOp>([&](GridOp grid) {
@@ -582,9 +662,6 @@ LogicalResult FunctionLowering::lowerApply(ApplyOp apply) {
   }
 
   OpBuilder builder(apply);
-  auto constant = [&](int64_t value) -> Value {
-    return arith::ConstantIndexOp::create(builder, loc, value);
-  };
   SmallVector<Value> lower, upper;
   getGridBounds(builder, loc, grid, lower, upper);
 
@@ -595,42 +672,52 @@ LogicalResult FunctionLowering::lowerApply(ApplyOp apply) {
   SmallVector<int64_t, 3> tile =
       schedule ? SmallVector<int64_t, 3>(schedule.getTileOrWorkGroup())
                : getDefaultTile(rank, defaultTile);
-  SmallVector<Value> steps;
-  for (unsigned axis = 0; axis < rank; ++axis) {
-    if (tile[axis] > 0) {
-      steps.push_back(constant(tile[axis]));
-      continue;
+  // The points of the box [boxLower, boxUpper) as parallel tiles.
+  auto emitBox = [&](OpBuilder &b, ValueRange boxLower, ValueRange boxUpper) {
+    auto constant = [&](int64_t value) -> Value {
+      return arith::ConstantIndexOp::create(b, loc, value);
+    };
+    SmallVector<Value> steps;
+    for (unsigned axis = 0; axis < rank; ++axis) {
+      if (tile[axis] > 0) {
+        steps.push_back(constant(tile[axis]));
+        continue;
+      }
+      // The whole extent, at least 1 so that an empty box is a valid loop.
+      Value extent =
+          arith::SubIOp::create(b, loc, boxUpper[axis], boxLower[axis]);
+      steps.push_back(arith::MaxSIOp::create(b, loc, extent, constant(1)));
     }
-    // The whole extent, at least 1 so that an empty grid is a valid loop.
-    Value extent =
-        arith::SubIOp::create(builder, loc, upper[axis], lower[axis]);
-    steps.push_back(arith::MaxSIOp::create(builder, loc, extent, constant(1)));
-  }
-
-  auto parallel = scf::ParallelOp::create(builder, loc, lower, upper, steps);
-  builder.setInsertionPointToStart(parallel.getBody());
-  SmallVector<Value> tileUpper;
-  for (unsigned axis = 0; axis < rank; ++axis) {
-    Value end = arith::AddIOp::create(
-        builder, loc, parallel.getInductionVars()[axis], steps[axis]);
-    tileUpper.push_back(arith::MinSIOp::create(builder, loc, end, upper[axis]));
-  }
-  SmallVector<Value> ones(rank, constant(1));
-
-  scf::buildLoopNest(
-      builder, loc, parallel.getInductionVars(), tileUpper, ones,
-      [&](OpBuilder &nested, Location nestedLoc, ValueRange point) {
-        emitPoint(
-            nested, nestedLoc, apply, point,
-            [&](OpBuilder &b, Location l, unsigned input, ValueRange at) {
-              return memref::LoadOp::create(
-                  b, l, buffers.lookup(apply.getInputs()[input]), at);
-            },
-            [&](OpBuilder &b, Location l, unsigned output, Value value) {
-              memref::StoreOp::create(b, l, value, outputBuffers[output],
-                                      point);
-            });
-      });
+    auto parallel = scf::ParallelOp::create(b, loc, boxLower, boxUpper, steps);
+    OpBuilder inTile = OpBuilder::atBlockBegin(parallel.getBody());
+    SmallVector<Value> tileUpper;
+    for (unsigned axis = 0; axis < rank; ++axis) {
+      Value end = arith::AddIOp::create(
+          inTile, loc, parallel.getInductionVars()[axis], steps[axis]);
+      tileUpper.push_back(
+          arith::MinSIOp::create(inTile, loc, end, boxUpper[axis]));
+    }
+    SmallVector<Value> ones(rank,
+                            arith::ConstantIndexOp::create(inTile, loc, 1));
+    scf::buildLoopNest(
+        inTile, loc, parallel.getInductionVars(), tileUpper, ones,
+        [&](OpBuilder &nested, Location nestedLoc, ValueRange point) {
+          emitPoint(
+              nested, nestedLoc, apply, point,
+              [&](OpBuilder &lb, Location l, unsigned input, ValueRange at) {
+                return memref::LoadOp::create(
+                    lb, l, buffers.lookup(apply.getInputs()[input]), at);
+              },
+              [&](OpBuilder &sb, Location l, unsigned output, Value value) {
+                memref::StoreOp::create(sb, l, value, outputBuffers[output],
+                                        point);
+              });
+        });
+  };
+  if (applyPlan)
+    applyPlan(builder, lower, upper, emitBox);
+  else
+    emitBox(builder, lower, upper);
 
   for (auto [result, buffer] : llvm::zip(apply.getResults(), outputBuffers))
     setBuffer(result, buffer);
@@ -746,6 +833,13 @@ FunctionLowering::lowerCopySectionAsSwap(IterateOp iterate,
   int64_t timeBlock = schedule ? schedule.getTimeBlock() : 1;
   Value singleSteps = steps;
   SmallVector<Value> loopInits(all);
+  if (timeBlock > 1 && !section.exchanges.empty()) {
+    iterate.emitWarning("time_block ")
+        << timeBlock
+        << " is not combined with halo exchanges yet; use exchange_depth "
+           "for communication-avoiding steps. Running one step per sweep";
+    timeBlock = 1;
+  }
   if (timeBlock > 1 && !grid.hasStaticBounds()) {
     iterate.emitWarning("time_block ")
         << timeBlock << " needs static grid bounds; running one step per sweep";
@@ -793,8 +887,10 @@ FunctionLowering::lowerCopySectionAsSwap(IterateOp iterate,
                      blockLoop.getResults().end());
   }
 
-  auto forOp =
-      scf::ForOp::create(builder, loc, zero, singleSteps, one, loopInits);
+  scf::ForOp forOp;
+  if (!section.exchanges.empty())
+    planDistributedSteps(builder, iterate, section, forOp);
+  forOp = scf::ForOp::create(builder, loc, zero, singleSteps, one, loopInits);
   Block *forBody = forOp.getBody();
   if (!forBody->empty())
     forBody->getTerminator()->erase();
@@ -805,6 +901,8 @@ FunctionLowering::lowerCopySectionAsSwap(IterateOp iterate,
   }
   forBody->getOperations().splice(forBody->end(), body->getOperations(),
                                   Block::iterator(calc));
+  for (ExchangeOp exchange : section.exchanges)
+    setBuffer(exchange.getResult(), buffers.lookup(exchange.getField()));
   toErase.push_back(iterate);
   toErase.push_back(section.copy);
   toErase.push_back(body->getTerminator());
@@ -814,6 +912,7 @@ FunctionLowering::lowerCopySectionAsSwap(IterateOp iterate,
     loopSchedule = iterate.getScheduleAttr();
   LogicalResult lowered = lowerApply(calc);
   loopSchedule = outerSchedule;
+  applyPlan = nullptr;
   if (failed(lowered))
     return failure();
   // Swap: the new values become the sources of the next step.
@@ -843,6 +942,148 @@ FunctionLowering::lowerCopySectionAsSwap(IterateOp iterate,
     setBuffer(iterate.getResult(pair.second), destinations[k]);
   }
   return success();
+}
+
+LogicalResult FunctionLowering::lowerExchange(ExchangeOp exchange) {
+  Value buffer = buffers.lookup(exchange.getField());
+  if (!buffer)
+    return exchange.emitOpError("field has no buffer");
+  OpBuilder builder(exchange);
+  emitExchangeCall(builder, exchange.getLoc(),
+                   func->getParentOfType<ModuleOp>(), "stencil_mpi_exchange",
+                   buffer, exchange.getWidths());
+  setBuffer(exchange.getResult(), buffer);
+  toErase.push_back(exchange);
+  return success();
+}
+
+/// The steps of a distributed time loop in the copy form (seed 001 and
+/// seed 003): at an exchange step the halo travels while the interior
+/// points — those that read no halo cell — are computed, then the rest.
+/// With exchange depth k the exchange happens every k steps, k x radius
+/// deep, and step j after it also computes the ring of (k - 1 - j) x
+/// radius cells of the neighbours' points that the next steps read.
+/// Emitted before `forOp` exists: the plan reads its induction variable
+/// when the calc is lowered into it.
+void FunctionLowering::planDistributedSteps(OpBuilder &builder,
+                                            IterateOp iterate,
+                                            const CopySection &section,
+                                            scf::ForOp &forOp) {
+  Location loc = iterate.getLoc();
+  ModuleOp module = func->getParentOfType<ModuleOp>();
+  ApplyOp calc = section.calc;
+  unsigned rank = calc.getRank();
+  SmallVector<int64_t, 3> radius = calc.getRadius();
+  ScheduleAttr schedule =
+      iterate.getScheduleAttr() ? iterate.getScheduleAttr() : loopSchedule;
+  int64_t depth = schedule ? schedule.getExchangeDepth() : 1;
+  auto fieldType = llvm::cast<FieldType>(iterate.getInits()[0].getType());
+  DecompositionAttr decomposition = fieldType.getDecomposition();
+  // A deep halo needs exchanges as deep; stencil-distribute makes them so.
+  for (ExchangeOp exchange : section.exchanges)
+    for (unsigned axis = 0; axis < rank; ++axis)
+      if (depth > 1 && decomposition.isDistributed(axis) &&
+          exchange.getWidths()[axis] < depth * radius[axis]) {
+        exchange.emitWarning("width ")
+            << exchange.getWidths()[axis] << " along axis " << axis
+            << " is less than exchange_depth " << depth << " x radius "
+            << radius[axis] << "; exchanging every step instead";
+        depth = 1;
+      }
+
+  SmallVector<Value> ringLow, ringHigh, neighbourLow, neighbourHigh;
+  Value zero = arith::ConstantIndexOp::create(builder, loc, 0);
+  for (unsigned axis = 0; axis < rank; ++axis) {
+    if (!decomposition || !decomposition.isDistributed(axis)) {
+      ringLow.push_back(zero);
+      ringHigh.push_back(zero);
+      neighbourLow.push_back(zero);
+      neighbourHigh.push_back(zero);
+      continue;
+    }
+    auto query = [&](StringRef name, int64_t side) {
+      return callMPIRuntime(builder, loc, module, name,
+                            {arith::ConstantIndexOp::create(builder, loc, axis),
+                             arith::ConstantIndexOp::create(builder, loc, side)},
+                            /*returnsIndex=*/true);
+    };
+    ringLow.push_back(query("stencil_mpi_ring", 0));
+    ringHigh.push_back(query("stencil_mpi_ring", 1));
+    neighbourLow.push_back(query("stencil_mpi_has_neighbor", 0));
+    neighbourHigh.push_back(query("stencil_mpi_has_neighbor", 1));
+  }
+
+  SmallVector<ExchangeOp> exchanges = section.exchanges;
+  applyPlan = [this, loc, rank, radius, depth, ringLow, ringHigh,
+               neighbourLow, neighbourHigh, exchanges, module,
+               &forOp](OpBuilder &b, ValueRange lower, ValueRange upper,
+                       BoxEmitter emitBox) mutable {
+    auto constant = [&](OpBuilder &ob, int64_t value) -> Value {
+      return arith::ConstantIndexOp::create(ob, loc, value);
+    };
+    // The grid grown by `steps` x radius into the neighbours' points.
+    auto grow = [&](OpBuilder &ob, Value steps, SmallVector<Value> &from,
+                    SmallVector<Value> &to) {
+      for (unsigned axis = 0; axis < rank; ++axis) {
+        Value amount = arith::MulIOp::create(ob, loc, steps,
+                                             constant(ob, radius[axis]));
+        from.push_back(arith::SubIOp::create(
+            ob, loc, lower[axis],
+            arith::MinSIOp::create(ob, loc, amount, ringLow[axis])));
+        to.push_back(arith::AddIOp::create(
+            ob, loc, upper[axis],
+            arith::MinSIOp::create(ob, loc, amount, ringHigh[axis])));
+      }
+    };
+    auto exchangeStep = [&](OpBuilder &ob, ValueRange from, ValueRange to) {
+      for (ExchangeOp exchange : ArrayRef(exchanges).drop_back())
+        emitExchangeCall(ob, loc, module, "stencil_mpi_exchange",
+                         buffers.lookup(exchange.getField()),
+                         exchange.getWidths());
+      emitExchangeCall(ob, loc, module, "stencil_mpi_exchange_begin",
+                       buffers.lookup(exchanges.back().getField()),
+                       exchanges.back().getWidths());
+      // Points at least a radius away from every neighbour read no halo.
+      SmallVector<Value> innerLower, innerUpper;
+      for (unsigned axis = 0; axis < rank; ++axis) {
+        Value r = constant(ob, radius[axis]);
+        Value lo = arith::AddIOp::create(
+            ob, loc, lower[axis],
+            arith::MulIOp::create(ob, loc, neighbourLow[axis], r));
+        Value hi = arith::SubIOp::create(
+            ob, loc, upper[axis],
+            arith::MulIOp::create(ob, loc, neighbourHigh[axis], r));
+        lo = arith::MinSIOp::create(ob, loc, lo, upper[axis]);
+        hi = arith::MaxSIOp::create(ob, loc, hi, lo);
+        innerLower.push_back(lo);
+        innerUpper.push_back(hi);
+      }
+      emitBox(ob, innerLower, innerUpper);
+      callMPIRuntime(ob, loc, module, "stencil_mpi_exchange_end", {});
+      forEachRingSlab(ob, from, to, innerLower, innerUpper, emitBox);
+    };
+    if (depth == 1) {
+      exchangeStep(b, lower, upper);
+      return;
+    }
+    Value phase = arith::RemSIOp::create(b, loc, forOp.getInductionVar(),
+                                         constant(b, depth));
+    Value exchangeNow = arith::CmpIOp::create(
+        b, loc, arith::CmpIPredicate::eq, phase, constant(b, 0));
+    auto ifOp = scf::IfOp::create(b, loc, exchangeNow, /*withElse=*/true);
+    {
+      OpBuilder then = ifOp.getThenBodyBuilder();
+      SmallVector<Value> from, to;
+      grow(then, constant(then, depth - 1), from, to);
+      exchangeStep(then, from, to);
+    }
+    OpBuilder otherwise = ifOp.getElseBodyBuilder();
+    Value remaining = arith::SubIOp::create(
+        otherwise, loc, constant(otherwise, depth - 1), phase);
+    SmallVector<Value> from, to;
+    grow(otherwise, remaining, from, to);
+    emitBox(otherwise, from, to);
+  };
 }
 
 FailureOr<scf::YieldOp> FunctionLowering::lowerYield(YieldOp yield,

@@ -379,6 +379,15 @@ LogicalResult ApplyOp::verifyRegions() {
 
 GridOp ApplyOp::getGridOp() { return getGrid().getDefiningOp<GridOp>(); }
 
+SmallVector<int64_t, 3> ApplyOp::getRadius() {
+  SmallVector<int64_t, 3> radius(getRank(), 0);
+  getBodyBlock()->walk([&](AccessOp access) {
+    for (auto [axis, offset] : llvm::enumerate(access.getOffset()))
+      radius[axis] = std::max(radius[axis], std::abs(offset));
+  });
+  return radius;
+}
+
 Value ApplyOp::getFieldForArgument(BlockArgument argument) {
   if (argument.getOwner() != getBodyBlock())
     return {};

@@ -122,6 +122,9 @@ def Stencil_ApplyOp : Stencil_Op<"apply", [
     /// The `stencil.grid` defining the domain, if the grid is not a block
     /// argument.
     GridOp getGridOp();
+    /// The largest |offset| of the body's accesses along each axis, over
+    /// every field it reads: how far one step's inputs reach.
+    ::llvm::SmallVector<int64_t, 3> getRadius();
   }];
 }
 

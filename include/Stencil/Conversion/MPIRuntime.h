@@ -1,0 +1,39 @@
+//===- MPIRuntime.h - Calls into runtime/mpi from lowered IR ----*- C++ -*-===//
+//
+// The MPI runtime (runtime/mpi/stencil_mpi.h) takes only 64-bit integers, so
+// lowered IR calls it with `func.call` on i64 values and needs no memref
+// descriptors. These helpers declare its functions on demand and convert
+// arguments.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef STENCIL_CONVERSION_MPIRUNTIME_H
+#define STENCIL_CONVERSION_MPIRUNTIME_H
+
+#include "mlir/IR/Builders.h"
+#include "mlir/IR/BuiltinOps.h"
+
+namespace mlir::stencil {
+
+/// The unit attribute `stencil-distribute` puts on a function whose fields
+/// are each rank's block: its `stencil.exchange` ops must communicate.
+inline constexpr llvm::StringLiteral kDistributedFunctionAttr = "stencil.mpi";
+
+/// Calls runtime function `name` (declared in `module` if needed) with
+/// `args`, each an index or integer value converted to i64. Returns its i64
+/// result as an index when `returnsIndex`, else a null value.
+Value callMPIRuntime(OpBuilder &builder, Location loc, ModuleOp module,
+                     StringRef name, ValueRange args,
+                     bool returnsIndex = false);
+
+/// The address of `memref`'s first element as an index.
+Value getBufferAddress(OpBuilder &builder, Location loc, Value memref);
+
+/// `values` padded to three entries with `fill` (an index constant), as the
+/// runtime's s0, s1, s2 / w0, w1, w2 arguments expect.
+SmallVector<Value, 3> padToThreeAxes(OpBuilder &builder, Location loc,
+                                     ValueRange values, int64_t fill);
+
+} // namespace mlir::stencil
+
+#endif // STENCIL_CONVERSION_MPIRUNTIME_H

@@ -1,0 +1,407 @@
+//===- Distribute.cpp - Functions on distributed fields run on each rank --===//
+//
+// `stencil-distribute` turns a function over distributed fields into the
+// program every MPI rank runs on its own block (docs/MPI.md):
+//
+// - the region begins with `stencil_mpi_begin`, which lays the ranks out
+//   over the distributed axes and fixes each rank's block of the global
+//   index space;
+// - every array gets a local buffer (block plus halo) filled from the global
+//   array, which every rank holds; loads read it, stores write it and are
+//   followed by a gather that puts all blocks back into the global array;
+// - grids are clipped to the rank's block, in local coordinates;
+// - field types lose their static extents along distributed axes (they
+//   depend on the rank count) and keep their `#stencil.decomp`;
+// - with an exchange depth k > 1 (seed 001), every field the time loop
+//   reads is exchanged k x radius deep, so the loop can exchange every k
+//   steps and compute the redundant ring in between.
+//
+// `stencil.exchange` stays: `convert-stencil-to-loops` lowers it to runtime
+// calls in functions this pass marks with `stencil.mpi`.
+//
+//===----------------------------------------------------------------------===//
+
+#include "Stencil/Conversion/MPIRuntime.h"
+#include "Stencil/Conversion/Passes.h"
+#include "Stencil/Dialect/Stencil/IR/StencilOps.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/IR/Dominance.h"
+#include "llvm/ADT/MapVector.h"
+
+namespace mlir::stencil {
+#define GEN_PASS_DEF_STENCILDISTRIBUTE
+#include "Stencil/Conversion/Passes.h.inc"
+} // namespace mlir::stencil
+
+using namespace mlir;
+using namespace mlir::stencil;
+
+namespace {
+
+class FunctionDistribution {
+public:
+  FunctionDistribution(func::FuncOp func) : func(func) {}
+  LogicalResult run();
+
+private:
+  LogicalResult checkDecomposition();
+  void deepenExchanges();
+  FieldType localize(FieldType type) const;
+  void rewriteGrid(GridOp grid);
+
+  func::FuncOp func;
+  ModuleOp module;
+  DecompositionAttr decomposition;
+  unsigned rank = 0;
+  /// The rank's block along each axis (global indices) and the global index
+  /// of its local index 0.
+  SmallVector<Value, 3> blockLower, blockUpper, localOffset;
+};
+
+LogicalResult FunctionDistribution::checkDecomposition() {
+  Operation *first = nullptr;
+  WalkResult result = func.walk([&](Operation *op) -> WalkResult {
+    if (!llvm::isa<LoadOp, StoreOp>(op))
+      return WalkResult::advance();
+    auto load = llvm::dyn_cast<LoadOp>(op);
+    FieldType type = load ? load.getResult().getType()
+                          : llvm::cast<StoreOp>(op).getField().getType();
+    if (!first && type.isDistributed()) {
+      first = op;
+      decomposition = type.getDecomposition();
+      rank = type.getShape().size();
+    }
+    return WalkResult::advance();
+  });
+  (void)result;
+  if (!first)
+    return success();
+  // One decomposition for the whole region: the ranks' blocks are the same
+  // for every array.
+  auto check = [&](Operation *op, FieldType type) -> LogicalResult {
+    if (type.getDecomposition() == decomposition)
+      return success();
+    return op->emitOpError("field type ")
+           << type << " does not have the decomposition "
+           << decomposition << " of the other fields of this function ("
+           << first->getLoc() << "); one region distributes all its arrays "
+                                 "alike";
+  };
+  WalkResult checked = func.walk([&](Operation *op) -> WalkResult {
+    for (Value value : op->getResults())
+      if (auto type = llvm::dyn_cast<FieldType>(value.getType()))
+        if (failed(check(op, type)))
+          return WalkResult::interrupt();
+    return WalkResult::advance();
+  });
+  return failure(checked.wasInterrupted());
+}
+
+/// Seed 001's deep halo: a time loop whose schedule exchanges every k steps
+/// computes, after each exchange, a ring of (k - 1 - j) x radius cells
+/// around its block at step j, so every field its applies read must arrive
+/// k x radius deep along the distributed axes.
+void FunctionDistribution::deepenExchanges() {
+  func.walk([&](IterateOp iterate) {
+    ScheduleAttr schedule = iterate.getScheduleAttr();
+    int64_t depth = schedule ? schedule.getExchangeDepth() : 1;
+    if (depth <= 1)
+      return;
+    Block *body = iterate.getBodyBlock();
+    SmallVector<int64_t, 3> deep(rank, 0);
+    for (auto apply : body->getOps<ApplyOp>())
+      for (auto [axis, radius] : llvm::enumerate(apply.getRadius()))
+        if (decomposition.isDistributed(axis))
+          deep[axis] = std::max(deep[axis], depth * radius);
+    if (llvm::all_of(deep, [](int64_t w) { return w == 0; }))
+      return;
+    auto widen = [&](ExchangeOp exchange) {
+      SmallVector<int64_t, 3> widths(exchange.getWidths());
+      for (unsigned axis = 0; axis < rank; ++axis)
+        widths[axis] = std::max(widths[axis], deep[axis]);
+      exchange.setWidths(widths);
+    };
+    for (auto apply : llvm::to_vector(body->getOps<ApplyOp>())) {
+      for (OpOperand &operand : apply.getInputsMutable()) {
+        Value input = operand.get();
+        if (!llvm::isa<FieldType>(input.getType()))
+          continue;
+        if (auto exchange = input.getDefiningOp<ExchangeOp>()) {
+          widen(exchange);
+          continue;
+        }
+        // A carried field read only at the centre still needs its ring:
+        // the redundant points read it there.
+        auto argument = llvm::dyn_cast<BlockArgument>(input);
+        if (!argument || argument.getOwner() != body)
+          continue;
+        OpBuilder builder = OpBuilder::atBlockBegin(body);
+        auto exchange = ExchangeOp::create(builder, apply.getLoc(), input,
+                                           builder.getDenseI64ArrayAttr(deep));
+        operand.set(exchange.getResult());
+      }
+    }
+  });
+}
+
+FieldType FunctionDistribution::localize(FieldType type) const {
+  SmallVector<int64_t, 3> shape(type.getShape());
+  for (unsigned axis = 0; axis < shape.size(); ++axis)
+    if (decomposition.isDistributed(axis))
+      shape[axis] = ShapedType::kDynamic;
+  return FieldType::get(shape, type.getElementType(), decomposition);
+}
+
+/// [lower, upper) becomes [max(lower, block lower), min(upper, block
+/// upper)) minus the local offset, empty when the block misses the grid.
+void FunctionDistribution::rewriteGrid(GridOp grid) {
+  OpBuilder builder(grid);
+  Location loc = grid.getLoc();
+  SmallVector<int64_t, 3> staticLower(grid.getStaticLower()),
+      staticUpper(grid.getStaticUpper());
+  SmallVector<Value> lower, upper;
+  auto dynamicLower = grid.getDynamicLower().begin();
+  auto dynamicUpper = grid.getDynamicUpper().begin();
+  for (unsigned axis = 0; axis < rank; ++axis) {
+    auto bound = [&](int64_t fixed, auto &dynamic) -> Value {
+      if (!ShapedType::isDynamic(fixed))
+        return arith::ConstantIndexOp::create(builder, loc, fixed);
+      return *dynamic++;
+    };
+    if (!decomposition.isDistributed(axis)) {
+      if (ShapedType::isDynamic(staticLower[axis]))
+        lower.push_back(*dynamicLower++);
+      if (ShapedType::isDynamic(staticUpper[axis]))
+        upper.push_back(*dynamicUpper++);
+      continue;
+    }
+    Value lo = bound(staticLower[axis], dynamicLower);
+    Value hi = bound(staticUpper[axis], dynamicUpper);
+    lo = arith::MaxSIOp::create(builder, loc, lo, blockLower[axis]);
+    hi = arith::MinSIOp::create(builder, loc, hi, blockUpper[axis]);
+    hi = arith::MaxSIOp::create(builder, loc, hi, lo);
+    lower.push_back(arith::SubIOp::create(builder, loc, lo, localOffset[axis]));
+    upper.push_back(arith::SubIOp::create(builder, loc, hi, localOffset[axis]));
+    staticLower[axis] = staticUpper[axis] = ShapedType::kDynamic;
+  }
+  auto local = GridOp::create(builder, loc, grid.getType(), lower, upper,
+                              staticLower, staticUpper);
+  grid.replaceAllUsesWith(local.getResult());
+  grid.erase();
+}
+
+LogicalResult FunctionDistribution::run() {
+  module = func->getParentOfType<ModuleOp>();
+  if (failed(checkDecomposition()))
+    return failure();
+  if (!decomposition)
+    return success();
+  if (func.getBody().getBlocks().size() != 1)
+    return func.emitOpError("with distributed fields must have a single "
+                            "block");
+  deepenExchanges();
+
+  // The widest exchange along each axis is the halo every local buffer
+  // keeps.
+  SmallVector<int64_t, 3> halo(rank, 0);
+  func.walk([&](ExchangeOp exchange) {
+    for (auto [axis, width] : llvm::enumerate(exchange.getWidths()))
+      halo[axis] = std::max(halo[axis], width);
+  });
+
+  // The arrays, in order of first use, and where the region starts.
+  Block &entry = func.getBody().front();
+  Operation *start = nullptr;
+  llvm::MapVector<Value, Value> localBuffers;
+  for (Operation &op : entry) {
+    if (!start && llvm::isa<StencilDialect>(op.getDialect()))
+      start = &op;
+    if (auto load = llvm::dyn_cast<LoadOp>(op))
+      localBuffers.insert({load.getMemref(), Value()});
+    if (auto store = llvm::dyn_cast<StoreOp>(op))
+      localBuffers.insert({store.getMemref(), Value()});
+  }
+  if (localBuffers.empty())
+    return func.emitOpError("has distributed fields but no stencil.load or "
+                            "stencil.store at its top level");
+  DominanceInfo dominance(func);
+  for (auto &[memref, local] : localBuffers)
+    if (!dominance.properlyDominates(memref, start))
+      return start->emitOpError("starts a distributed region before the "
+                                "memref it loads or stores is defined");
+
+  OpBuilder builder(start);
+  Location loc = start->getLoc();
+  auto constant = [&](int64_t value) -> Value {
+    return arith::ConstantIndexOp::create(builder, loc, value);
+  };
+  // The first array's extents are the global index space that is split.
+  Value global = localBuffers.front().first;
+  SmallVector<Value> extents;
+  for (unsigned axis = 0; axis < rank; ++axis)
+    extents.push_back(memref::DimOp::create(builder, loc, global, axis));
+  int64_t mask = 0;
+  for (unsigned axis = 0; axis < rank; ++axis)
+    if (decomposition.isDistributed(axis))
+      mask |= int64_t(1) << axis;
+  SmallVector<Value> beginArgs = {constant(rank)};
+  llvm::append_range(beginArgs, padToThreeAxes(builder, loc, extents, 1));
+  beginArgs.push_back(constant(mask));
+  SmallVector<Value> haloValues;
+  for (int64_t width : halo)
+    haloValues.push_back(constant(width));
+  llvm::append_range(beginArgs, padToThreeAxes(builder, loc, haloValues, 0));
+  // The box the region computes: the union of its grids.
+  SmallVector<Value> unionLower, unionUpper;
+  for (GridOp grid : func.getOps<GridOp>()) {
+    SmallVector<Value> lower, upper;
+    auto dynamicLower = grid.getDynamicLower().begin();
+    auto dynamicUpper = grid.getDynamicUpper().begin();
+    auto bound = [&](int64_t fixed, auto &dynamic) -> Value {
+      return ShapedType::isDynamic(fixed) ? Value(*dynamic++)
+                                          : constant(fixed);
+    };
+    for (unsigned axis = 0; axis < rank; ++axis) {
+      lower.push_back(bound(grid.getStaticLower()[axis], dynamicLower));
+      upper.push_back(bound(grid.getStaticUpper()[axis], dynamicUpper));
+    }
+    for (Value value : llvm::concat<Value>(lower, upper))
+      if (!dominance.properlyDominates(value, start))
+        return grid.emitOpError("has a bound defined after the distributed "
+                                "region starts; define it before the first "
+                                "stencil op");
+    if (unionLower.empty()) {
+      unionLower = lower;
+      unionUpper = upper;
+      continue;
+    }
+    for (unsigned axis = 0; axis < rank; ++axis) {
+      unionLower[axis] =
+          arith::MinSIOp::create(builder, loc, unionLower[axis], lower[axis]);
+      unionUpper[axis] =
+          arith::MaxSIOp::create(builder, loc, unionUpper[axis], upper[axis]);
+    }
+  }
+  if (unionLower.empty())
+    return func.emitOpError("has distributed fields but no stencil.grid");
+  llvm::append_range(beginArgs, padToThreeAxes(builder, loc, unionLower, 0));
+  llvm::append_range(beginArgs, padToThreeAxes(builder, loc, unionUpper, 1));
+  callMPIRuntime(builder, loc, module, "stencil_mpi_begin", beginArgs);
+  for (unsigned axis = 0; axis < rank; ++axis) {
+    Value axisValue = constant(axis);
+    blockLower.push_back(callMPIRuntime(builder, loc, module,
+                                        "stencil_mpi_block_lower", axisValue,
+                                        /*returnsIndex=*/true));
+    blockUpper.push_back(callMPIRuntime(builder, loc, module,
+                                        "stencil_mpi_block_upper", axisValue,
+                                        /*returnsIndex=*/true));
+    localOffset.push_back(callMPIRuntime(builder, loc, module,
+                                         "stencil_mpi_local_offset", axisValue,
+                                         /*returnsIndex=*/true));
+  }
+
+  // Local buffers, filled from the global arrays every rank holds.
+  auto elementBytes = [&](Value memref) {
+    Type element = llvm::cast<MemRefType>(memref.getType()).getElementType();
+    return constant(element.getIntOrFloatBitWidth() / 8);
+  };
+  auto localSizes = [&](Value memref) {
+    SmallVector<Value> sizes;
+    for (unsigned axis = 0; axis < rank; ++axis)
+      sizes.push_back(memref::DimOp::create(builder, loc, memref, axis));
+    return sizes;
+  };
+  for (auto &[memref, local] : localBuffers) {
+    auto type = llvm::cast<MemRefType>(memref.getType());
+    if (type.getRank() != rank)
+      return start->emitOpError("distributes arrays of different ranks");
+    SmallVector<int64_t, 3> shape(type.getShape());
+    SmallVector<Value> dynamicSizes;
+    for (unsigned axis = 0; axis < rank; ++axis) {
+      if (!decomposition.isDistributed(axis))
+        continue;
+      Value extent = memref::DimOp::create(builder, loc, memref, axis);
+      dynamicSizes.push_back(callMPIRuntime(
+          builder, loc, module, "stencil_mpi_local_extent",
+          {constant(axis), extent}, /*returnsIndex=*/true));
+      shape[axis] = ShapedType::kDynamic;
+    }
+    local = memref::AllocOp::create(
+        builder, loc, MemRefType::get(shape, type.getElementType()),
+        dynamicSizes);
+    SmallVector<Value> args = {getBufferAddress(builder, loc, memref),
+                               getBufferAddress(builder, loc, local),
+                               elementBytes(memref)};
+    llvm::append_range(args,
+                       padToThreeAxes(builder, loc, localSizes(memref), 1));
+    llvm::append_range(args,
+                       padToThreeAxes(builder, loc, localSizes(local), 1));
+    callMPIRuntime(builder, loc, module, "stencil_mpi_scatter", args);
+  }
+
+  // Loads and stores use the local buffers; a store is followed by the
+  // gather that makes the global array whole again.
+  for (Operation &op : llvm::make_early_inc_range(entry)) {
+    if (auto load = llvm::dyn_cast<LoadOp>(op)) {
+      load.getMemrefMutable().assign(localBuffers.lookup(load.getMemref()));
+      continue;
+    }
+    auto store = llvm::dyn_cast<StoreOp>(op);
+    if (!store)
+      continue;
+    Value memref = store.getMemref();
+    Value local = localBuffers.lookup(memref);
+    store.getMemrefMutable().assign(local);
+    builder.setInsertionPointAfter(store);
+    loc = store.getLoc();
+    SmallVector<Value> args = {getBufferAddress(builder, loc, memref),
+                               getBufferAddress(builder, loc, local),
+                               elementBytes(memref)};
+    llvm::append_range(args,
+                       padToThreeAxes(builder, loc, localSizes(memref), 1));
+    llvm::append_range(args,
+                       padToThreeAxes(builder, loc, localSizes(local), 1));
+    callMPIRuntime(builder, loc, module, "stencil_mpi_gather", args);
+  }
+  for (auto grid : llvm::to_vector(func.getOps<GridOp>()))
+    rewriteGrid(grid);
+
+  // Field types: the extents of distributed axes are now per rank.
+  func.walk([&](Operation *op) {
+    for (Value result : op->getResults())
+      if (auto type = llvm::dyn_cast<FieldType>(result.getType()))
+        result.setType(localize(type));
+    for (Region &region : op->getRegions())
+      for (Block &block : region)
+        for (BlockArgument argument : block.getArguments())
+          if (auto type = llvm::dyn_cast<FieldType>(argument.getType()))
+            argument.setType(localize(type));
+  });
+
+  // The region ends before every return: buffers freed, counters printed.
+  func.walk([&](func::ReturnOp ret) {
+    builder.setInsertionPoint(ret);
+    for (auto &[memref, local] : localBuffers)
+      memref::DeallocOp::create(builder, ret.getLoc(), local);
+    callMPIRuntime(builder, ret.getLoc(), module, "stencil_mpi_end", {});
+  });
+  func->setAttr(kDistributedFunctionAttr, UnitAttr::get(func.getContext()));
+  return success();
+}
+
+struct StencilDistributePass
+    : public stencil::impl::StencilDistributeBase<StencilDistributePass> {
+  void runOnOperation() override {
+    for (auto func : llvm::to_vector(getOperation().getOps<func::FuncOp>())) {
+      if (func.isExternal() || func->hasAttr(kDistributedFunctionAttr))
+        continue;
+      if (failed(FunctionDistribution(func).run()))
+        return signalPassFailure();
+    }
+  }
+};
+
+} // namespace

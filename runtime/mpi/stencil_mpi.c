@@ -1,0 +1,523 @@
+/*===- stencil_mpi.c - MPI halo-exchange runtime of stencilcc -------------===*\
+|*                                                                          *|
+|* Block decomposition over a Cartesian layout of the ranks, halo exchange *|
+|* (pack, MPI_Isend/MPI_Irecv, MPI_Waitall, unpack) and the gather of the  *|
+|* blocks at region exit. Internally every array is 3-D: an array of rank  *|
+|* r < 3 gets leading axes of extent 1, so IR axis a is internal axis      *|
+|* a + 3 - r. See docs/MPI.md for the model.                                *|
+|*                                                                          *|
+\*===----------------------------------------------------------------------===*/
+
+#include "stencil_mpi.h"
+
+#include <mpi.h>
+
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+enum { MAX_AXES = 3, MAX_MESSAGES = 4 };
+
+struct Message {
+  void *buffer;
+  int64_t lower[MAX_AXES], upper[MAX_AXES]; /* local box it packs/fills */
+  int receive;
+};
+
+static struct {
+  int processRank, processCount, ownsMPI, faultRank;
+  /* The region in progress. */
+  int active, axes;
+  int64_t extent[MAX_AXES], halo[MAX_AXES];
+  int64_t computedLower[MAX_AXES], computedUpper[MAX_AXES];
+  int distributed[MAX_AXES];
+  MPI_Comm layout;
+  int dims[MAX_AXES], coords[MAX_AXES];
+  int below[MAX_AXES], above[MAX_AXES];
+  int64_t lower[MAX_AXES], upper[MAX_AXES], offset[MAX_AXES];
+  /* The exchange between _begin and _end. */
+  struct {
+    int active, axis;
+    char *data;
+    int64_t elemBytes, size[MAX_AXES], width[MAX_AXES];
+    struct Message messages[MAX_MESSAGES];
+    MPI_Request requests[MAX_MESSAGES];
+    int count;
+  } pending;
+  /* Counters of the region, printed with STENCIL_MPI_STATS=1. */
+  long long exchanges, messages, bytes;
+} state = {.faultRank = -1};
+
+static void fail(const char *message) {
+  fprintf(stderr, "stencil-mpi: rank %d: error: %s\n", state.processRank,
+          message);
+  MPI_Abort(MPI_COMM_WORLD, 1);
+}
+
+/* Every rank stops here; rank 0 says why. The others wait to be ended by
+ * rank 0's MPI_Abort so that the message is printed once. */
+static void failOnRank0(const char *message) {
+  if (state.processRank == 0) {
+    fprintf(stderr, "stencil-mpi: error: %s\n", message);
+    fflush(stderr);
+    MPI_Abort(MPI_COMM_WORLD, 1);
+  }
+  MPI_Barrier(MPI_COMM_WORLD);
+  MPI_Abort(MPI_COMM_WORLD, 1);
+}
+
+static void finalize(void) {
+  int finalized = 0;
+  fflush(stdout);
+  MPI_Finalized(&finalized);
+  if (state.ownsMPI && !finalized)
+    MPI_Finalize();
+}
+
+/* Before main: every rank runs the whole program, so only rank 0 keeps its
+ * standard output and the job prints what the serial program prints. */
+__attribute__((constructor)) static void initialize(void) {
+  int initialized = 0;
+  MPI_Initialized(&initialized);
+  if (!initialized) {
+    MPI_Init(NULL, NULL);
+    state.ownsMPI = 1;
+  }
+  MPI_Comm_rank(MPI_COMM_WORLD, &state.processRank);
+  MPI_Comm_size(MPI_COMM_WORLD, &state.processCount);
+  const char *allOutput = getenv("STENCIL_MPI_ALL_OUTPUT");
+  if (state.processRank != 0 && !(allOutput && atoi(allOutput))) {
+    if (!freopen("/dev/null", "w", stdout))
+      fail("cannot silence the standard output of this rank");
+  }
+  const char *fault = getenv("STENCIL_MPI_FAULT_RANK");
+  if (fault && *fault)
+    state.faultRank = atoi(fault);
+  atexit(finalize);
+}
+
+static int internalAxis(int64_t axis) {
+  if (!state.active)
+    fail("stencil_mpi_* called outside a distributed region");
+  if (axis < 0 || axis >= state.axes)
+    fail("axis out of range");
+  return (int)axis + MAX_AXES - state.axes;
+}
+
+/* Block `coord` of `parts` near-equal blocks of [0, n). */
+static void blockOf(int64_t n, int parts, int coord, int64_t *lower,
+                    int64_t *upper) {
+  int64_t base = n / parts, extra = n % parts;
+  *lower = coord * base + (coord < extra ? coord : extra);
+  *upper = *lower + base + (coord < extra ? 1 : 0);
+}
+
+void stencil_mpi_begin(int64_t rank, int64_t n0, int64_t n1, int64_t n2,
+                       int64_t distributed, int64_t h0, int64_t h1,
+                       int64_t h2, int64_t gLower0, int64_t gLower1,
+                       int64_t gLower2, int64_t gUpper0, int64_t gUpper1,
+                       int64_t gUpper2) {
+  if (state.active)
+    fail("a distributed region began inside another one");
+  if (rank < 1 || rank > MAX_AXES)
+    fail("arrays must have 1 to 3 axes");
+  int64_t n[MAX_AXES] = {n0, n1, n2}, h[MAX_AXES] = {h0, h1, h2};
+  int64_t gLower[MAX_AXES] = {gLower0, gLower1, gLower2};
+  int64_t gUpper[MAX_AXES] = {gUpper0, gUpper1, gUpper2};
+  state.active = 1;
+  state.axes = (int)rank;
+  int splitAxes = 0;
+  for (int d = 0; d < MAX_AXES; ++d) {
+    int axis = d - (MAX_AXES - state.axes);
+    int inRange = axis >= 0;
+    state.extent[d] = inRange ? n[axis] : 1;
+    state.halo[d] = inRange ? h[axis] : 0;
+    state.computedLower[d] = inRange ? gLower[axis] : 0;
+    state.computedUpper[d] = inRange ? gUpper[axis] : 1;
+    state.distributed[d] = inRange && ((distributed >> axis) & 1);
+    splitAxes += state.distributed[d];
+  }
+  /* The ranks form a grid over the distributed axes; MPI_Dims_create gives
+   * the outermost one the most ranks, which keeps blocks contiguous. */
+  int splitDims[MAX_AXES] = {0, 0, 0};
+  if (splitAxes > 0)
+    MPI_Dims_create(state.processCount, splitAxes, splitDims);
+  int next = 0, periods[MAX_AXES] = {0, 0, 0};
+  for (int d = 0; d < MAX_AXES; ++d)
+    state.dims[d] = state.distributed[d] ? splitDims[next++] : 1;
+  if (splitAxes == 0)
+    state.dims[MAX_AXES - 1] = state.processCount; /* all ranks redundant */
+  MPI_Cart_create(MPI_COMM_WORLD, MAX_AXES, state.dims, periods, 0,
+                  &state.layout);
+  MPI_Cart_coords(state.layout, state.processRank, MAX_AXES, state.coords);
+  for (int d = 0; d < MAX_AXES; ++d) {
+    MPI_Cart_shift(state.layout, d, 1, &state.below[d], &state.above[d]);
+    if (!state.distributed[d]) {
+      state.below[d] = state.above[d] = MPI_PROC_NULL;
+      state.lower[d] = 0;
+      state.upper[d] = state.extent[d];
+      state.offset[d] = 0;
+      continue;
+    }
+    /* The thinnest block is n / parts cells: it must hold the halo its
+     * neighbours read from it. */
+    int64_t thinnest = state.extent[d] / state.dims[d];
+    if (thinnest < state.halo[d] || thinnest < 1) {
+      char message[256];
+      snprintf(message, sizeof message,
+               "%d ranks along axis %d split its %lld cells into blocks of "
+               "%lld, fewer than the halo width %lld; use fewer ranks or a "
+               "larger grid",
+               state.dims[d], d - (MAX_AXES - state.axes),
+               (long long)state.extent[d], (long long)thinnest,
+               (long long)(state.halo[d] > 1 ? state.halo[d] : 1));
+      failOnRank0(message);
+    }
+    blockOf(state.extent[d], state.dims[d], state.coords[d], &state.lower[d],
+            &state.upper[d]);
+    int64_t first = state.lower[d] - state.halo[d];
+    state.offset[d] = first > 0 ? first : 0;
+  }
+  state.exchanges = state.messages = state.bytes = 0;
+}
+
+int64_t stencil_mpi_block_lower(int64_t axis) {
+  return state.lower[internalAxis(axis)];
+}
+
+int64_t stencil_mpi_block_upper(int64_t axis) {
+  return state.upper[internalAxis(axis)];
+}
+
+int64_t stencil_mpi_local_offset(int64_t axis) {
+  return state.offset[internalAxis(axis)];
+}
+
+int64_t stencil_mpi_local_extent(int64_t axis, int64_t n) {
+  int d = internalAxis(axis);
+  if (!state.distributed[d])
+    return n;
+  int64_t end = state.upper[d] + state.halo[d];
+  return (end < n ? end : n) - state.offset[d];
+}
+
+int64_t stencil_mpi_ring(int64_t axis, int64_t side) {
+  int d = internalAxis(axis);
+  if ((side ? state.above[d] : state.below[d]) == MPI_PROC_NULL)
+    return 0;
+  int64_t cells = side ? state.computedUpper[d] - state.upper[d]
+                       : state.lower[d] - state.computedLower[d];
+  if (cells > state.halo[d])
+    cells = state.halo[d];
+  return cells > 0 ? cells : 0;
+}
+
+int64_t stencil_mpi_has_neighbor(int64_t axis, int64_t side) {
+  int d = internalAxis(axis);
+  return (side ? state.above[d] : state.below[d]) != MPI_PROC_NULL;
+}
+
+/* Copies the box [lower, upper) of a 3-D array of extents `size` into the
+ * contiguous `buffer` (pack) or back (unpack), one innermost run at a
+ * time. */
+static void copyBox(char *array, const int64_t size[MAX_AXES],
+                    int64_t elemBytes, const int64_t lower[MAX_AXES],
+                    const int64_t upper[MAX_AXES], char *buffer, int pack) {
+  size_t run = (size_t)(upper[2] - lower[2]) * elemBytes;
+  for (int64_t i = lower[0]; i < upper[0]; ++i)
+    for (int64_t j = lower[1]; j < upper[1]; ++j) {
+      char *cells = array + ((i * size[1] + j) * size[2] + lower[2]) * elemBytes;
+      if (pack)
+        memcpy(buffer, cells, run);
+      else
+        memcpy(cells, buffer, run);
+      buffer += run;
+    }
+}
+
+static size_t boxBytes(const int64_t lower[MAX_AXES],
+                       const int64_t upper[MAX_AXES], int64_t elemBytes) {
+  size_t cells = 1;
+  for (int d = 0; d < MAX_AXES; ++d)
+    cells *= (size_t)(upper[d] > lower[d] ? upper[d] - lower[d] : 0);
+  return cells * elemBytes;
+}
+
+/* Posts the four messages of axis `a` of the pending exchange. Along the
+ * axes exchanged before it the faces include the halo just received, so
+ * corner cells travel in two hops. */
+static void postAxis(int a) {
+  int64_t w = state.pending.width[a];
+  state.pending.count = 0;
+  if (!state.distributed[a] || w == 0)
+    return;
+  for (int side = 0; side < 2; ++side) {
+    int neighbour = side ? state.above[a] : state.below[a];
+    if (neighbour == MPI_PROC_NULL)
+      continue;
+    int64_t ownLower = state.lower[a] - state.offset[a];
+    int64_t ownUpper = state.upper[a] - state.offset[a];
+    for (int receive = 0; receive < 2; ++receive) {
+      struct Message *m = &state.pending.messages[state.pending.count];
+      m->receive = receive;
+      for (int b = 0; b < MAX_AXES; ++b) {
+        int64_t lo = 0, hi = state.pending.size[b];
+        if (b != a && state.distributed[b]) {
+          lo = state.lower[b] - state.offset[b];
+          hi = state.upper[b] - state.offset[b];
+          if (b < a) {
+            lo -= state.pending.width[b];
+            hi += state.pending.width[b];
+          }
+          if (lo < 0)
+            lo = 0;
+          if (hi > state.pending.size[b])
+            hi = state.pending.size[b];
+        }
+        m->lower[b] = lo;
+        m->upper[b] = hi;
+      }
+      /* Send our first (last) w cells; receive the w cells before
+       * (after) our block. */
+      if (side == 0) {
+        m->lower[a] = receive ? ownLower - w : ownLower;
+        m->upper[a] = receive ? ownLower : ownLower + w;
+      } else {
+        m->lower[a] = receive ? ownUpper : ownUpper - w;
+        m->upper[a] = receive ? ownUpper + w : ownUpper;
+      }
+      size_t bytes = boxBytes(m->lower, m->upper, state.pending.elemBytes);
+      if (bytes > INT_MAX)
+        fail("a halo message exceeds 2 GiB");
+      m->buffer = malloc(bytes ? bytes : 1);
+      if (!m->buffer)
+        fail("out of memory for a halo message");
+      /* The tag names the direction the data travels. */
+      int upward = side == 0 ? receive : !receive;
+      int tag = 100 + 2 * a + upward;
+      MPI_Request *request = &state.pending.requests[state.pending.count];
+      if (receive) {
+        MPI_Irecv(m->buffer, (int)bytes, MPI_BYTE, neighbour, tag,
+                  state.layout, request);
+      } else {
+        copyBox(state.pending.data, state.pending.size,
+                state.pending.elemBytes, m->lower, m->upper, m->buffer, 1);
+        MPI_Isend(m->buffer, (int)bytes, MPI_BYTE, neighbour, tag,
+                  state.layout, request);
+        state.messages += 1;
+        state.bytes += (long long)bytes;
+      }
+      ++state.pending.count;
+    }
+  }
+}
+
+static void completeAxis(void) {
+  MPI_Waitall(state.pending.count, state.pending.requests,
+              MPI_STATUSES_IGNORE);
+  for (int i = 0; i < state.pending.count; ++i) {
+    struct Message *m = &state.pending.messages[i];
+    if (m->receive)
+      copyBox(state.pending.data, state.pending.size, state.pending.elemBytes,
+              m->lower, m->upper, m->buffer, 0);
+    free(m->buffer);
+  }
+  state.pending.count = 0;
+}
+
+void stencil_mpi_exchange_begin(int64_t data, int64_t elemBytes, int64_t s0,
+                                int64_t s1, int64_t s2, int64_t w0,
+                                int64_t w1, int64_t w2) {
+  if (!state.active)
+    fail("halo exchange outside a distributed region");
+  if (state.pending.active)
+    fail("a halo exchange began before the previous one ended");
+  if (state.processRank == state.faultRank) {
+    fprintf(stderr, "stencil-mpi: rank %d aborts on request "
+                    "(STENCIL_MPI_FAULT_RANK)\n", state.processRank);
+    abort();
+  }
+  int64_t s[MAX_AXES] = {s0, s1, s2}, w[MAX_AXES] = {w0, w1, w2};
+  state.pending.active = 1;
+  state.pending.data = (char *)(intptr_t)data;
+  state.pending.elemBytes = elemBytes;
+  for (int d = 0; d < MAX_AXES; ++d) {
+    int axis = d - (MAX_AXES - state.axes);
+    state.pending.size[d] = axis >= 0 ? s[axis] : 1;
+    state.pending.width[d] = axis >= 0 ? w[axis] : 0;
+    if (state.pending.width[d] > state.halo[d])
+      fail("an exchange is wider than the halo its region declared");
+  }
+  ++state.exchanges;
+  /* The first distributed axis travels while the caller computes. */
+  state.pending.axis = 0;
+  while (state.pending.axis < MAX_AXES &&
+         !(state.distributed[state.pending.axis] &&
+           state.pending.width[state.pending.axis] > 0))
+    ++state.pending.axis;
+  if (state.pending.axis < MAX_AXES)
+    postAxis(state.pending.axis);
+}
+
+void stencil_mpi_exchange_end(void) {
+  if (!state.pending.active)
+    fail("a halo exchange ended that did not begin");
+  if (state.pending.axis < MAX_AXES) {
+    completeAxis();
+    for (int a = state.pending.axis + 1; a < MAX_AXES; ++a) {
+      postAxis(a);
+      completeAxis();
+    }
+  }
+  state.pending.active = 0;
+}
+
+void stencil_mpi_exchange(int64_t data, int64_t elemBytes, int64_t s0,
+                          int64_t s1, int64_t s2, int64_t w0, int64_t w1,
+                          int64_t w2) {
+  stencil_mpi_exchange_begin(data, elemBytes, s0, s1, s2, w0, w1, w2);
+  stencil_mpi_exchange_end();
+}
+
+/* The global box that rank `process` owns. */
+static void ownedBox(int process, int64_t lower[MAX_AXES],
+                     int64_t upper[MAX_AXES]) {
+  int coords[MAX_AXES];
+  MPI_Cart_coords(state.layout, process, MAX_AXES, coords);
+  for (int d = 0; d < MAX_AXES; ++d) {
+    if (state.distributed[d]) {
+      blockOf(state.extent[d], state.dims[d], coords[d], &lower[d], &upper[d]);
+    } else {
+      lower[d] = 0;
+      upper[d] = state.extent[d];
+    }
+  }
+}
+
+/* Internal 3-D extents of an array whose IR extents are e0, e1, e2. */
+static void toInternal(const int64_t e[MAX_AXES], int64_t out[MAX_AXES]) {
+  for (int d = 0; d < MAX_AXES; ++d) {
+    int axis = d - (MAX_AXES - state.axes);
+    out[d] = axis >= 0 ? e[axis] : 1;
+  }
+}
+
+void stencil_mpi_scatter(int64_t global, int64_t local, int64_t elemBytes,
+                         int64_t n0, int64_t n1, int64_t n2, int64_t l0,
+                         int64_t l1, int64_t l2) {
+  if (!state.active)
+    fail("scatter outside a distributed region");
+  int64_t n[MAX_AXES] = {n0, n1, n2}, l[MAX_AXES] = {l0, l1, l2};
+  int64_t globalSize[MAX_AXES], localSize[MAX_AXES];
+  toInternal(n, globalSize);
+  toInternal(l, localSize);
+  const char *from = (const char *)(intptr_t)global;
+  char *to = (char *)(intptr_t)local;
+  size_t run = (size_t)localSize[2] * elemBytes;
+  for (int64_t i = 0; i < localSize[0]; ++i)
+    for (int64_t j = 0; j < localSize[1]; ++j) {
+      int64_t gi = i + state.offset[0], gj = j + state.offset[1];
+      memcpy(to + (i * localSize[1] + j) * run,
+             from + ((gi * globalSize[1] + gj) * globalSize[2] +
+                     state.offset[2]) * elemBytes,
+             run);
+    }
+}
+
+void stencil_mpi_gather(int64_t global, int64_t local, int64_t elemBytes,
+                        int64_t n0, int64_t n1, int64_t n2, int64_t l0,
+                        int64_t l1, int64_t l2) {
+  if (!state.active)
+    fail("gather outside a distributed region");
+  int64_t n[MAX_AXES] = {n0, n1, n2}, l[MAX_AXES] = {l0, l1, l2};
+  int64_t globalSize[MAX_AXES], localSize[MAX_AXES];
+  toInternal(n, globalSize);
+  toInternal(l, localSize);
+  const char *mode = getenv("STENCIL_MPI_GATHER");
+  int rootOnly = mode && strcmp(mode, "root") == 0;
+  int *counts = malloc(sizeof(int) * state.processCount);
+  int *displacements = malloc(sizeof(int) * state.processCount);
+  size_t total = 0;
+  for (int p = 0; p < state.processCount; ++p) {
+    int64_t lower[MAX_AXES], upper[MAX_AXES];
+    ownedBox(p, lower, upper);
+    size_t bytes = boxBytes(lower, upper, elemBytes);
+    if (total + bytes > INT_MAX)
+      fail("the gathered array exceeds 2 GiB; use STENCIL_MPI_GATHER=root "
+           "or fewer cells");
+    counts[p] = (int)bytes;
+    displacements[p] = (int)total;
+    total += bytes;
+  }
+  int64_t lower[MAX_AXES], upper[MAX_AXES];
+  ownedBox(state.processRank, lower, upper);
+  for (int d = 0; d < MAX_AXES; ++d) {
+    lower[d] -= state.offset[d];
+    upper[d] -= state.offset[d];
+  }
+  char *sendBuffer = malloc(counts[state.processRank] + 1);
+  char *receiveBuffer = malloc(total + 1);
+  if (!counts || !displacements || !sendBuffer || !receiveBuffer)
+    fail("out of memory for the gather");
+  copyBox((char *)(intptr_t)local, localSize, elemBytes, lower, upper,
+          sendBuffer, 1);
+  if (rootOnly)
+    MPI_Gatherv(sendBuffer, counts[state.processRank], MPI_BYTE,
+                receiveBuffer, counts, displacements, MPI_BYTE, 0,
+                state.layout);
+  else
+    MPI_Allgatherv(sendBuffer, counts[state.processRank], MPI_BYTE,
+                   receiveBuffer, counts, displacements, MPI_BYTE,
+                   state.layout);
+  if (!rootOnly || state.processRank == 0)
+    for (int p = 0; p < state.processCount; ++p) {
+      ownedBox(p, lower, upper);
+      copyBox((char *)(intptr_t)global, globalSize, elemBytes, lower, upper,
+              receiveBuffer + displacements[p], 0);
+    }
+  free(sendBuffer);
+  free(receiveBuffer);
+  free(counts);
+  free(displacements);
+}
+
+void stencil_mpi_end(void) {
+  if (!state.active)
+    fail("a distributed region ended that did not begin");
+  const char *stats = getenv("STENCIL_MPI_STATS");
+  if (stats && atoi(stats)) {
+    long long mine[2] = {state.messages, state.bytes}, sum[2] = {0, 0};
+    MPI_Reduce(mine, sum, 2, MPI_LONG_LONG, MPI_SUM, 0, state.layout);
+    if (state.processRank == 0) {
+      /* Layout and halo along the region's own axes, outermost first. */
+      char layout[64] = "", halo[96] = "";
+      for (int d = MAX_AXES - state.axes; d < MAX_AXES; ++d) {
+        int first = d == MAX_AXES - state.axes;
+        size_t used = strlen(layout), usedHalo = strlen(halo);
+        snprintf(layout + used, sizeof layout - used, "%s%d", first ? "" : "x",
+                 state.dims[d]);
+        snprintf(halo + usedHalo, sizeof halo - usedHalo, "%s%lld",
+                 first ? "" : ",", (long long)state.halo[d]);
+      }
+      fprintf(stderr,
+              "stencil-mpi: ranks %d layout %s halo [%s] exchanges %lld "
+              "messages %lld bytes %lld\n",
+              state.processCount, layout, halo, state.exchanges, sum[0],
+              sum[1]);
+      fflush(stderr);
+    }
+  }
+  MPI_Comm_free(&state.layout);
+  state.active = 0;
+}
+
+int64_t stencil_mpi_local_rank(void) {
+  MPI_Comm node;
+  int rank = 0;
+  MPI_Comm_split_type(MPI_COMM_WORLD, MPI_COMM_TYPE_SHARED, 0, MPI_INFO_NULL,
+                      &node);
+  MPI_Comm_rank(node, &rank);
+  MPI_Comm_free(&node);
+  return rank;
+}
