@@ -1,0 +1,160 @@
+// RUN: stencil-opt %s --split-input-file --convert-stencil-to-loops --canonicalize -verify-diagnostics | FileCheck %s
+
+// On one rank (no stencil.mpi) an exchange is the identity: no runtime
+// call, and the time loop keeps its pointer-swap form (one sweep a step).
+!S = !stencil.field<34xf32, #stencil.decomp<block>>
+// CHECK-LABEL: func.func @serial(
+// CHECK-NOT: call
+// CHECK: scf.for {{.*}} iter_args(%[[X:.*]] = %{{.*}}, %[[Y:.*]] = %{{.*}})
+// CHECK-NOT: call
+// CHECK: scf.yield %[[Y]], %[[X]] : memref<34xf32>, memref<34xf32>
+func.func @serial(%a: memref<34xf32>, %b: memref<34xf32>, %steps: index) {
+  %fa = stencil.load %a : memref<34xf32> -> !S
+  %fb = stencil.load %b : memref<34xf32> -> !S
+  %g = stencil.grid [1] to [33] : !stencil.grid<1>
+  %r:2 = stencil.iterate %steps iter_args(%x = %fa, %y = %fb) : !S, !S {
+    %xe = stencil.exchange %x widths [1] : !S
+    %n = stencil.apply on %g ins(%p = %xe : !S) outs(%y : !S) {
+      %l = stencil.access %p[-1] : !S
+      %h = stencil.access %p[1] : !S
+      %s = arith.addf %l, %h : f32
+      stencil.return %s : f32
+    }
+    %c = stencil.apply on %g ins(%q = %n : !S) outs(%x : !S) {
+      %v = stencil.access %q[0] : !S
+      stencil.return %v : f32
+    }
+    stencil.yield %c, %n : !S, !S
+  }
+  stencil.store %r#0 to %a : !S to memref<34xf32>
+  stencil.store %r#1 to %b : !S to memref<34xf32>
+  return
+}
+
+// -----
+
+// One rank's part of a distributed 2-D loop (as stencil-distribute leaves
+// it), exchange depth 1: before the loop the ring sizes and neighbours are
+// queried along the distributed axis 0 only; each step starts the exchange
+// of the current source buffer, computes the interior (shrunk by the
+// radius where a neighbour is), completes the exchange and computes the
+// slabs around the interior (2 x 2; canonicalization removes the empty
+// ones along the whole axis 1). A read-only field exchanged before the
+// loop gets a blocking exchange.
+!D = !stencil.field<?x32xf32, #stencil.decomp<block, *>>
+// CHECK-LABEL: func.func @overlap(
+// CHECK-SAME: %[[A:[^:]*]]: memref<?x32xf32>, %[[B:[^:]*]]: memref<?x32xf32>, %[[K:[^:]*]]: memref<?x32xf32>
+// CHECK: %[[KP:.*]] = memref.extract_aligned_pointer_as_index %[[K]]
+// CHECK: %[[KPI:.*]] = arith.index_cast %[[KP]]
+// CHECK: call @stencil_mpi_exchange(%[[KPI]], %c4_i64, %{{.*}}, %c32_i64, %c1_i64, %c1_i64, %c0_i64, %c0_i64)
+// CHECK: call @stencil_mpi_ring(%c0_i64, %c0_i64)
+// CHECK: call @stencil_mpi_ring(%c0_i64, %c1_i64)
+// CHECK: %[[NLO:.*]] = call @stencil_mpi_has_neighbor(%c0_i64, %c0_i64)
+// CHECK: %[[NHI:.*]] = call @stencil_mpi_has_neighbor(%c0_i64, %c1_i64)
+// CHECK-NOT: call @stencil_mpi_ring
+// CHECK: scf.for {{.*}} iter_args(%[[SRC:.*]] = %{{.*}}, %[[DST:.*]] = %{{.*}})
+// CHECK: %[[SP:.*]] = memref.extract_aligned_pointer_as_index %[[SRC]]
+// CHECK: %[[SPI:.*]] = arith.index_cast %[[SP]]
+// CHECK: call @stencil_mpi_exchange_begin(%[[SPI]], %c4_i64, %{{.*}}, %c32_i64, %c1_i64, %c1_i64, %c0_i64, %c0_i64)
+// CHECK: scf.parallel
+// CHECK: call @stencil_mpi_exchange_end()
+// CHECK-COUNT-2: scf.parallel
+// CHECK-NOT: scf.parallel
+// CHECK: scf.yield %[[DST]], %[[SRC]]
+func.func @overlap(%a: memref<?x32xf32>, %b: memref<?x32xf32>, %k: memref<?x32xf32>, %lo: index, %hi: index, %steps: index) attributes {stencil.mpi} {
+  %fa = stencil.load %a : memref<?x32xf32> -> !D
+  %fb = stencil.load %b : memref<?x32xf32> -> !D
+  %fk = stencil.load %k : memref<?x32xf32> -> !D
+  %kx = stencil.exchange %fk widths [1, 0] : !D
+  %g = stencil.grid [%lo, 1] to [%hi, 31] : !stencil.grid<2>
+  %r:2 = stencil.iterate %steps iter_args(%x = %fa, %y = %fb) : !D, !D {
+    %xe = stencil.exchange %x widths [1, 0] : !D
+    %n = stencil.apply on %g ins(%p = %xe : !D, %c = %kx : !D) outs(%y : !D) {
+      %u = stencil.access %p[-1, 0] : !D
+      %d = stencil.access %c[1, 0] : !D
+      %s = arith.addf %u, %d : f32
+      stencil.return %s : f32
+    }
+    %c = stencil.apply on %g ins(%q = %n : !D) outs(%x : !D) {
+      %v = stencil.access %q[0, 0] : !D
+      stencil.return %v : f32
+    }
+    stencil.yield %c, %n : !D, !D
+  }
+  stencil.store %r#0 to %a : !D to memref<?x32xf32>
+  stencil.store %r#1 to %b : !D to memref<?x32xf32>
+  return
+}
+
+// -----
+
+// Exchange depth 2 (seed 001): step s exchanges only when s mod 2 == 0,
+// over the grid grown by one radius into the neighbours' points (at most
+// the ring the runtime reports); the other steps compute the grid grown by
+// (1 - s mod 2) radii without communicating.
+!D = !stencil.field<?x32xf32, #stencil.decomp<block, *>>
+// CHECK-LABEL: func.func @deep(
+// CHECK: %[[RLO:.*]] = call @stencil_mpi_ring(%c0_i64, %c0_i64)
+// CHECK: scf.for %[[S:[^ ]*]] =
+// CHECK: %[[PHASE:.*]] = arith.remsi %[[S]], %c2
+// CHECK: %[[NOW:.*]] = arith.cmpi eq, %[[PHASE]], %c0
+// CHECK: scf.if %[[NOW]] {
+// CHECK: call @stencil_mpi_exchange_begin(%{{.*}}, %c4_i64, %{{.*}}, %c32_i64, %c1_i64, %c2_i64, %c0_i64, %c0_i64)
+// CHECK: call @stencil_mpi_exchange_end()
+// CHECK: } else {
+// CHECK-NOT: call @stencil_mpi_exchange
+// CHECK: arith.subi %c1, %[[PHASE]]
+// CHECK: scf.parallel
+// CHECK: }
+func.func @deep(%a: memref<?x32xf32>, %b: memref<?x32xf32>, %lo: index, %hi: index, %steps: index) attributes {stencil.mpi} {
+  %fa = stencil.load %a : memref<?x32xf32> -> !D
+  %fb = stencil.load %b : memref<?x32xf32> -> !D
+  %g = stencil.grid [%lo, 1] to [%hi, 31] : !stencil.grid<2>
+  %r:2 = stencil.iterate %steps iter_args(%x = %fa, %y = %fb) : !D, !D attributes {schedule = #stencil.schedule<wg = [4, 30], exchange_depth = 2>} {
+    %xe = stencil.exchange %x widths [2, 0] : !D
+    %n = stencil.apply on %g ins(%p = %xe : !D) outs(%y : !D) {
+      %u = stencil.access %p[-1, 0] : !D
+      %d = stencil.access %p[1, 0] : !D
+      %s = arith.addf %u, %d : f32
+      stencil.return %s : f32
+    }
+    %c = stencil.apply on %g ins(%q = %n : !D) outs(%x : !D) {
+      %v = stencil.access %q[0, 0] : !D
+      stencil.return %v : f32
+    }
+    stencil.yield %c, %n : !D, !D
+  }
+  stencil.store %r#0 to %a : !D to memref<?x32xf32>
+  stencil.store %r#1 to %b : !D to memref<?x32xf32>
+  return
+}
+
+// -----
+
+// An exchange shallower than exchange_depth x radius cannot feed the
+// redundant ring: the lowering warns and exchanges every step.
+!D = !stencil.field<?x32xf32, #stencil.decomp<block, *>>
+// CHECK-LABEL: func.func @shallow(
+// CHECK-NOT: scf.if
+// CHECK: call @stencil_mpi_exchange_begin
+func.func @shallow(%a: memref<?x32xf32>, %b: memref<?x32xf32>, %lo: index, %hi: index, %steps: index) attributes {stencil.mpi} {
+  %fa = stencil.load %a : memref<?x32xf32> -> !D
+  %fb = stencil.load %b : memref<?x32xf32> -> !D
+  %g = stencil.grid [%lo, 1] to [%hi, 31] : !stencil.grid<2>
+  %r:2 = stencil.iterate %steps iter_args(%x = %fa, %y = %fb) : !D, !D attributes {schedule = #stencil.schedule<wg = [4, 30], exchange_depth = 3>} {
+    // expected-warning @below {{width 1 along axis 0 is less than exchange_depth 3 x radius 1; exchanging every step instead}}
+    %xe = stencil.exchange %x widths [1, 0] : !D
+    %n = stencil.apply on %g ins(%p = %xe : !D) outs(%y : !D) {
+      %u = stencil.access %p[-1, 0] : !D
+      stencil.return %u : f32
+    }
+    %c = stencil.apply on %g ins(%q = %n : !D) outs(%x : !D) {
+      %v = stencil.access %q[0, 0] : !D
+      stencil.return %v : f32
+    }
+    stencil.yield %c, %n : !D, !D
+  }
+  stencil.store %r#0 to %a : !D to memref<?x32xf32>
+  stencil.store %r#1 to %b : !D to memref<?x32xf32>
+  return
+}

@@ -1,0 +1,136 @@
+// RUN: stencil-opt %s --split-input-file --stencil-distribute --canonicalize -verify-diagnostics | FileCheck %s
+
+// A 2-D loop split along its outer axis: the region begins with the global
+// extents, the distribution mask, the halo and the computed box; each array
+// gets a local buffer (block + halo rows) filled by a scatter; the grid is
+// clipped to the block and shifted by the local offset; each store is
+// followed by a gather; the buffers are freed and the region ends before
+// the return. The exchange depth 2 deepens the exchange to 2 x radius 1.
+!F = !stencil.field<64x32xf32, #stencil.decomp<block, *>>
+// CHECK-LABEL: func.func @heat(
+// CHECK-SAME: %[[A:.*]]: memref<64x32xf32>, %[[B:.*]]: memref<64x32xf32>, %{{.*}}: index) attributes {stencil.mpi}
+// CHECK: call @stencil_mpi_begin(%c2_i64, %c64_i64, %c32_i64, %c1_i64, %c1_i64, %c2_i64, %c0_i64, %c0_i64, %c1_i64, %c1_i64, %c0_i64, %c63_i64, %c31_i64, %c1_i64)
+// CHECK: %[[LO:.*]] = call @stencil_mpi_block_lower(%c0_i64)
+// CHECK: %[[LOI:.*]] = arith.index_cast %[[LO]]
+// CHECK: %[[HI:.*]] = call @stencil_mpi_block_upper(%c0_i64)
+// CHECK: %[[HII:.*]] = arith.index_cast %[[HI]]
+// CHECK: %[[OFF:.*]] = call @stencil_mpi_local_offset(%c0_i64)
+// CHECK: %[[OFFI:.*]] = arith.index_cast %[[OFF]]
+// CHECK: %[[EXT:.*]] = call @stencil_mpi_local_extent(%c0_i64, %c64_i64)
+// CHECK: %[[EXTI:.*]] = arith.index_cast %[[EXT]]
+// CHECK: %[[LA:.*]] = memref.alloc(%[[EXTI]]) : memref<?x32xf32>
+// CHECK: call @stencil_mpi_scatter(%{{.*}}, %{{.*}}, %c4_i64, %c64_i64, %c32_i64, %c1_i64, %[[EXT]], %c32_i64, %c1_i64)
+// CHECK: %[[LB:.*]] = memref.alloc
+// CHECK: call @stencil_mpi_scatter
+// CHECK: stencil.load %[[LA]] : memref<?x32xf32> -> !stencil.field<?x32xf32, #stencil.decomp<block, *>>
+// CHECK: stencil.load %[[LB]]
+// CHECK-DAG: %[[GLO:.*]] = arith.maxsi %[[LOI]], %c1
+// CHECK-DAG: %[[GHI0:.*]] = arith.minsi %[[HII]], %c63
+// CHECK: %[[GHI:.*]] = arith.maxsi %[[GHI0]], %[[GLO]]
+// CHECK: %[[L:.*]] = arith.subi %[[GLO]], %[[OFFI]]
+// CHECK: %[[U:.*]] = arith.subi %[[GHI]], %[[OFFI]]
+// CHECK: %[[G:.*]] = stencil.grid [%[[L]], 1] to [%[[U]], 31]
+// CHECK: stencil.iterate
+// CHECK: stencil.exchange %{{.*}} widths [2, 0] : !stencil.field<?x32xf32, #stencil.decomp<block, *>>
+// CHECK: stencil.apply on %[[G]]
+// CHECK: stencil.store %{{.*}} to %[[LA]]
+// CHECK-NEXT: %[[GA:.*]] = memref.extract_aligned_pointer_as_index %[[A]]
+// CHECK: call @stencil_mpi_gather
+// CHECK: stencil.store %{{.*}} to %[[LB]]
+// CHECK: call @stencil_mpi_gather
+// CHECK: memref.dealloc %[[LA]]
+// CHECK: memref.dealloc %[[LB]]
+// CHECK: call @stencil_mpi_end()
+// CHECK-NEXT: return
+func.func @heat(%a: memref<64x32xf32>, %b: memref<64x32xf32>, %steps: index) {
+  %fa = stencil.load %a : memref<64x32xf32> -> !F
+  %fb = stencil.load %b : memref<64x32xf32> -> !F
+  %g = stencil.grid [1, 1] to [63, 31] : !stencil.grid<2>
+  %r:2 = stencil.iterate %steps iter_args(%x = %fa, %y = %fb) : !F, !F attributes {schedule = #stencil.schedule<wg = [8, 30], time_block = 1, exchange_depth = 2>} {
+    %xe = stencil.exchange %x widths [1, 0] : !F
+    %n = stencil.apply on %g ins(%p = %xe : !F) outs(%y : !F) {
+      %u = stencil.access %p[-1, 0] : !F
+      %d = stencil.access %p[1, 0] : !F
+      %s = arith.addf %u, %d : f32
+      stencil.return %s : f32
+    }
+    %c = stencil.apply on %g ins(%q = %n : !F) outs(%x : !F) {
+      %v = stencil.access %q[0, 0] : !F
+      stencil.return %v : f32
+    }
+    stencil.yield %c, %n : !F, !F
+  }
+  stencil.store %r#0 to %a : !F to memref<64x32xf32>
+  stencil.store %r#1 to %b : !F to memref<64x32xf32>
+  return
+}
+
+// -----
+
+// Deep halo, exchange depth 3 over a radius of 1 along the distributed
+// axis 1: the exchanged field gets width 3 along it (0 along the whole axis
+// 0), and a carried field read only at the centre (%s) gets an exchange
+// too, since the redundant ring reads it. A field read before the loop
+// is widened as well.
+!G = !stencil.field<16x40xf64, #stencil.decomp<*, block>>
+// CHECK-LABEL: func.func @deep(
+// CHECK: call @stencil_mpi_begin(%c2_i64, %c16_i64, %c40_i64, %c1_i64, %c2_i64, %c0_i64, %c3_i64, %c0_i64,
+// CHECK: %[[KX:.*]] = stencil.exchange %{{.*}} widths [0, 3]
+// CHECK: stencil.iterate {{.*}} iter_args(%[[P:.*]] = %{{.*}}, %[[S:.*]] = %{{.*}}, %[[Q:.*]] = %{{.*}}, %[[D:.*]] = %{{.*}})
+// CHECK-DAG: %[[SX:.*]] = stencil.exchange %[[S]] widths [0, 3]
+// CHECK-DAG: %[[PX:.*]] = stencil.exchange %[[P]] widths [0, 3]
+// CHECK: stencil.apply on %{{.*}} ins(%{{.*}} = %[[PX]] {{.*}}, %{{.*}} = %[[SX]] {{.*}}, %{{.*}} = %[[KX]] {{.*}})
+func.func @deep(%p: memref<16x40xf64>, %s: memref<16x40xf64>, %k: memref<16x40xf64>,
+                %q: memref<16x40xf64>, %d: memref<16x40xf64>, %steps: index) {
+  %fp = stencil.load %p : memref<16x40xf64> -> !G
+  %fs = stencil.load %s : memref<16x40xf64> -> !G
+  %fk = stencil.load %k : memref<16x40xf64> -> !G
+  %fq = stencil.load %q : memref<16x40xf64> -> !G
+  %fd = stencil.load %d : memref<16x40xf64> -> !G
+  %kx = stencil.exchange %fk widths [0, 1] : !G
+  %g = stencil.grid [1, 1] to [15, 39] : !stencil.grid<2>
+  %r:4 = stencil.iterate %steps iter_args(%a = %fp, %b = %fs, %c = %fq, %e = %fd) : !G, !G, !G, !G attributes {schedule = #stencil.schedule<wg = [4, 8], exchange_depth = 3>} {
+    %ax = stencil.exchange %a widths [0, 1] : !G
+    %n:2 = stencil.apply on %g ins(%x = %ax : !G, %y = %b : !G, %z = %kx : !G) outs(%c : !G, %e : !G) {
+      %l = stencil.access %x[0, -1] : !G
+      %m = stencil.access %y[0, 0] : !G
+      %o = stencil.access %z[0, 1] : !G
+      %t = arith.addf %l, %m : f64
+      %u = arith.addf %t, %o : f64
+      stencil.return %u, %m : f64, f64
+    }
+    %cp:2 = stencil.apply on %g ins(%x = %n#0 : !G, %y = %n#1 : !G) outs(%a : !G, %b : !G) {
+      %v = stencil.access %x[0, 0] : !G
+      %w = stencil.access %y[0, 0] : !G
+      stencil.return %v, %w : f64, f64
+    }
+    stencil.yield %cp#0, %cp#1, %n#0, %n#1 : !G, !G, !G, !G
+  }
+  stencil.store %r#0 to %p : !G to memref<16x40xf64>
+  stencil.store %r#1 to %s : !G to memref<16x40xf64>
+  return
+}
+
+// -----
+
+// Functions without distributed fields are left alone.
+// CHECK-LABEL: func.func @serial(
+// CHECK-NOT: stencil.mpi
+// CHECK-NOT: call
+// CHECK: stencil.load %arg0 : memref<8xf32>
+func.func @serial(%a: memref<8xf32>) {
+  %f = stencil.load %a : memref<8xf32> -> !stencil.field<8xf32>
+  stencil.store %f to %a : !stencil.field<8xf32> to memref<8xf32>
+  return
+}
+
+// -----
+
+// One region distributes all its arrays alike.
+func.func @mixed(%a: memref<8x8xf32>, %b: memref<8x8xf32>) {
+  %fa = stencil.load %a : memref<8x8xf32> -> !stencil.field<8x8xf32, #stencil.decomp<block, *>>
+  // expected-error @below {{'stencil.load' op field type '!stencil.field<8x8xf32, #stencil.decomp<*, block>>' does not have the decomposition #stencil.decomp<block, *> of the other fields of this function}}
+  %fb = stencil.load %b : memref<8x8xf32> -> !stencil.field<8x8xf32, #stencil.decomp<*, block>>
+  stencil.store %fa to %a : !stencil.field<8x8xf32, #stencil.decomp<block, *>> to memref<8x8xf32>
+  return
+}
