@@ -39,6 +39,20 @@ def ConvertStencilToLoops : Pass<"convert-stencil-to-loops", "ModuleOp"> {
   ];
 }
 
+def StencilInsertExchanges : Pass<"stencil-insert-exchanges"> {
+  let summary = "Refresh distributed halos before they are read";
+  let description = [{
+    Every distributed field (its type carries `#stencil.decomp`) that a
+    `stencil.apply` reads at an offset along a distributed axis gets a
+    `stencil.exchange` right after its definition, with widths equal to the
+    largest such offsets over all its readers (from the access offsets of
+    the applies' bodies); a field that already comes from an exchange gets
+    that exchange widened instead. Running it twice changes nothing. The
+    pragma-C importer already emits these exchanges; this pass does the same
+    for other producers of the dialect.
+  }];
+}
+
 def StencilDistribute : Pass<"stencil-distribute", "ModuleOp"> {
   let summary = "Run functions on distributed fields as one block per MPI rank";
   let description = [{
