@@ -323,8 +323,8 @@ bool attachSchedules(ModuleOp module, const Options &options) {
     // Across ranks, communication-avoiding steps come from the exchange
     // depth; on-node time blocking is not combined with exchanges yet.
     bool acrossRanks =
-        options.mpi && llvm::cast<FieldType>(iterate.getInits()[0].getType())
-                           .isDistributed();
+        options.mpi &&
+        llvm::cast<FieldType>(iterate.getInits()[0].getType()).isDistributed();
     int64_t timeBlock = options.timeBlock.value_or(
         acrossRanks ? int64_t(1) : tuned.getTimeBlock());
     int64_t exchangeDepth =

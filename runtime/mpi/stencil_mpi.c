@@ -114,10 +114,9 @@ static void blockOf(int64_t n, int parts, int coord, int64_t *lower,
 }
 
 void stencil_mpi_begin(int64_t rank, int64_t n0, int64_t n1, int64_t n2,
-                       int64_t distributed, int64_t h0, int64_t h1,
-                       int64_t h2, int64_t gLower0, int64_t gLower1,
-                       int64_t gLower2, int64_t gUpper0, int64_t gUpper1,
-                       int64_t gUpper2) {
+                       int64_t distributed, int64_t h0, int64_t h1, int64_t h2,
+                       int64_t gLower0, int64_t gLower1, int64_t gLower2,
+                       int64_t gUpper0, int64_t gUpper1, int64_t gUpper2) {
   if (state.active)
     fail("a distributed region began inside another one");
   if (rank < 1 || rank > MAX_AXES)
@@ -227,7 +226,8 @@ static void copyBox(char *array, const int64_t size[MAX_AXES],
   size_t run = (size_t)(upper[2] - lower[2]) * elemBytes;
   for (int64_t i = lower[0]; i < upper[0]; ++i)
     for (int64_t j = lower[1]; j < upper[1]; ++j) {
-      char *cells = array + ((i * size[1] + j) * size[2] + lower[2]) * elemBytes;
+      char *cells =
+          array + ((i * size[1] + j) * size[2] + lower[2]) * elemBytes;
       if (pack)
         memcpy(buffer, cells, run);
       else
@@ -298,13 +298,13 @@ static void postAxis(int a) {
       int tag = 100 + 2 * a + upward;
       MPI_Request *request = &state.pending.requests[state.pending.count];
       if (receive) {
-        MPI_Irecv(m->buffer, (int)bytes, MPI_BYTE, neighbour, tag,
-                  state.layout, request);
+        MPI_Irecv(m->buffer, (int)bytes, MPI_BYTE, neighbour, tag, state.layout,
+                  request);
       } else {
-        copyBox(state.pending.data, state.pending.size,
-                state.pending.elemBytes, m->lower, m->upper, m->buffer, 1);
-        MPI_Isend(m->buffer, (int)bytes, MPI_BYTE, neighbour, tag,
-                  state.layout, request);
+        copyBox(state.pending.data, state.pending.size, state.pending.elemBytes,
+                m->lower, m->upper, m->buffer, 1);
+        MPI_Isend(m->buffer, (int)bytes, MPI_BYTE, neighbour, tag, state.layout,
+                  request);
         state.messages += 1;
         state.bytes += (long long)bytes;
       }
@@ -314,8 +314,7 @@ static void postAxis(int a) {
 }
 
 static void completeAxis(void) {
-  MPI_Waitall(state.pending.count, state.pending.requests,
-              MPI_STATUSES_IGNORE);
+  MPI_Waitall(state.pending.count, state.pending.requests, MPI_STATUSES_IGNORE);
   for (int i = 0; i < state.pending.count; ++i) {
     struct Message *m = &state.pending.messages[i];
     if (m->receive)
@@ -327,15 +326,17 @@ static void completeAxis(void) {
 }
 
 void stencil_mpi_exchange_begin(int64_t data, int64_t elemBytes, int64_t s0,
-                                int64_t s1, int64_t s2, int64_t w0,
-                                int64_t w1, int64_t w2) {
+                                int64_t s1, int64_t s2, int64_t w0, int64_t w1,
+                                int64_t w2) {
   if (!state.active)
     fail("halo exchange outside a distributed region");
   if (state.pending.active)
     fail("a halo exchange began before the previous one ended");
   if (state.processRank == state.faultRank) {
-    fprintf(stderr, "stencil-mpi: rank %d aborts on request "
-                    "(STENCIL_MPI_FAULT_RANK)\n", state.processRank);
+    fprintf(stderr,
+            "stencil-mpi: rank %d aborts on request "
+            "(STENCIL_MPI_FAULT_RANK)\n",
+            state.processRank);
     abort();
   }
   int64_t s[MAX_AXES] = {s0, s1, s2}, w[MAX_AXES] = {w0, w1, w2};
@@ -412,17 +413,15 @@ void stencil_mpi_scatter(int64_t global, int64_t local, int64_t elemBytes,
   int64_t globalSize[MAX_AXES], localSize[MAX_AXES];
   toInternal(n, globalSize);
   toInternal(l, localSize);
-  const char *from = (const char *)(intptr_t)global;
-  char *to = (char *)(intptr_t)local;
-  size_t run = (size_t)localSize[2] * elemBytes;
-  for (int64_t i = 0; i < localSize[0]; ++i)
-    for (int64_t j = 0; j < localSize[1]; ++j) {
-      int64_t gi = i + state.offset[0], gj = j + state.offset[1];
-      memcpy(to + (i * localSize[1] + j) * run,
-             from + ((gi * globalSize[1] + gj) * globalSize[2] +
-                     state.offset[2]) * elemBytes,
-             run);
-    }
+  /* The local buffer is the box [offset, offset + local extent) of the
+   * global array, stored contiguously: exactly what copyBox packs. */
+  int64_t lower[MAX_AXES], upper[MAX_AXES];
+  for (int d = 0; d < MAX_AXES; ++d) {
+    lower[d] = state.offset[d];
+    upper[d] = state.offset[d] + localSize[d];
+  }
+  copyBox((char *)(intptr_t)global, globalSize, elemBytes, lower, upper,
+          (char *)(intptr_t)local, 1);
 }
 
 void stencil_mpi_gather(int64_t global, int64_t local, int64_t elemBytes,
@@ -463,9 +462,8 @@ void stencil_mpi_gather(int64_t global, int64_t local, int64_t elemBytes,
   copyBox((char *)(intptr_t)local, localSize, elemBytes, lower, upper,
           sendBuffer, 1);
   if (rootOnly)
-    MPI_Gatherv(sendBuffer, counts[state.processRank], MPI_BYTE,
-                receiveBuffer, counts, displacements, MPI_BYTE, 0,
-                state.layout);
+    MPI_Gatherv(sendBuffer, counts[state.processRank], MPI_BYTE, receiveBuffer,
+                counts, displacements, MPI_BYTE, 0, state.layout);
   else
     MPI_Allgatherv(sendBuffer, counts[state.processRank], MPI_BYTE,
                    receiveBuffer, counts, displacements, MPI_BYTE,

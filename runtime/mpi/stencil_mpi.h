@@ -25,10 +25,9 @@ extern "C" {
  * of points the region computes. Aborts the job with a message on rank 0
  * when a rank's block is thinner than its halo. */
 void stencil_mpi_begin(int64_t rank, int64_t n0, int64_t n1, int64_t n2,
-                       int64_t distributed, int64_t h0, int64_t h1,
-                       int64_t h2, int64_t g_lower0, int64_t g_lower1,
-                       int64_t g_lower2, int64_t g_upper0, int64_t g_upper1,
-                       int64_t g_upper2);
+                       int64_t distributed, int64_t h0, int64_t h1, int64_t h2,
+                       int64_t g_lower0, int64_t g_lower1, int64_t g_lower2,
+                       int64_t g_upper0, int64_t g_upper1, int64_t g_upper2);
 
 /* This rank's block along `axis`: global indices [lower, upper). */
 int64_t stencil_mpi_block_lower(int64_t axis);
@@ -54,8 +53,8 @@ int64_t stencil_mpi_has_neighbor(int64_t axis, int64_t side);
  * them and exchanges the other axes one after another, so that corner
  * cells arrive too. `stencil_mpi_exchange` is both. */
 void stencil_mpi_exchange_begin(int64_t data, int64_t elem_bytes, int64_t s0,
-                                int64_t s1, int64_t s2, int64_t w0,
-                                int64_t w1, int64_t w2);
+                                int64_t s1, int64_t s2, int64_t w0, int64_t w1,
+                                int64_t w2);
 void stencil_mpi_exchange_end(void);
 void stencil_mpi_exchange(int64_t data, int64_t elem_bytes, int64_t s0,
                           int64_t s1, int64_t s2, int64_t w0, int64_t w1,

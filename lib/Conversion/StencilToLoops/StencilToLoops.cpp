@@ -123,11 +123,10 @@ void copyBox(OpBuilder &builder, Location loc, Value source, Value target,
 /// outerUpper) minus the box [innerLower, innerUpper) inside it: along each
 /// axis in turn, the slab below and the slab above the inner box, spanning
 /// the inner box along the axes before it and the outer box after it.
-void forEachRingSlab(OpBuilder &builder, ValueRange outerLower,
-                     ValueRange outerUpper, ValueRange innerLower,
-                     ValueRange innerUpper,
-                     function_ref<void(OpBuilder &, ValueRange, ValueRange)>
-                         emit) {
+void forEachRingSlab(
+    OpBuilder &builder, ValueRange outerLower, ValueRange outerUpper,
+    ValueRange innerLower, ValueRange innerUpper,
+    function_ref<void(OpBuilder &, ValueRange, ValueRange)> emit) {
   unsigned rank = outerLower.size();
   for (unsigned axis = 0; axis < rank; ++axis) {
     for (bool high : {false, true}) {
@@ -1002,10 +1001,11 @@ void FunctionLowering::planDistributedSteps(OpBuilder &builder,
       continue;
     }
     auto query = [&](StringRef name, int64_t side) {
-      return callMPIRuntime(builder, loc, module, name,
-                            {arith::ConstantIndexOp::create(builder, loc, axis),
-                             arith::ConstantIndexOp::create(builder, loc, side)},
-                            /*returnsIndex=*/true);
+      return callMPIRuntime(
+          builder, loc, module, name,
+          {arith::ConstantIndexOp::create(builder, loc, axis),
+           arith::ConstantIndexOp::create(builder, loc, side)},
+          /*returnsIndex=*/true);
     };
     ringLow.push_back(query("stencil_mpi_ring", 0));
     ringHigh.push_back(query("stencil_mpi_ring", 1));
@@ -1014,8 +1014,8 @@ void FunctionLowering::planDistributedSteps(OpBuilder &builder,
   }
 
   SmallVector<ExchangeOp> exchanges = section.exchanges;
-  applyPlan = [this, loc, rank, radius, depth, ringLow, ringHigh,
-               neighbourLow, neighbourHigh, exchanges, module,
+  applyPlan = [this, loc, rank, radius, depth, ringLow, ringHigh, neighbourLow,
+               neighbourHigh, exchanges, module,
                &forOp](OpBuilder &b, ValueRange lower, ValueRange upper,
                        BoxEmitter emitBox) mutable {
     auto constant = [&](OpBuilder &ob, int64_t value) -> Value {
@@ -1025,8 +1025,8 @@ void FunctionLowering::planDistributedSteps(OpBuilder &builder,
     auto grow = [&](OpBuilder &ob, Value steps, SmallVector<Value> &from,
                     SmallVector<Value> &to) {
       for (unsigned axis = 0; axis < rank; ++axis) {
-        Value amount = arith::MulIOp::create(ob, loc, steps,
-                                             constant(ob, radius[axis]));
+        Value amount =
+            arith::MulIOp::create(ob, loc, steps, constant(ob, radius[axis]));
         from.push_back(arith::SubIOp::create(
             ob, loc, lower[axis],
             arith::MinSIOp::create(ob, loc, amount, ringLow[axis])));
@@ -1068,8 +1068,8 @@ void FunctionLowering::planDistributedSteps(OpBuilder &builder,
     }
     Value phase = arith::RemSIOp::create(b, loc, forOp.getInductionVar(),
                                          constant(b, depth));
-    Value exchangeNow = arith::CmpIOp::create(
-        b, loc, arith::CmpIPredicate::eq, phase, constant(b, 0));
+    Value exchangeNow = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq,
+                                              phase, constant(b, 0));
     auto ifOp = scf::IfOp::create(b, loc, exchangeNow, /*withElse=*/true);
     {
       OpBuilder then = ifOp.getThenBodyBuilder();

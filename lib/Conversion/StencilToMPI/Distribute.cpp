@@ -85,10 +85,10 @@ LogicalResult FunctionDistribution::checkDecomposition() {
     if (type.getDecomposition() == decomposition)
       return success();
     return op->emitOpError("field type ")
-           << type << " does not have the decomposition "
-           << decomposition << " of the other fields of this function ("
-           << first->getLoc() << "); one region distributes all its arrays "
-                                 "alike";
+           << type << " does not have the decomposition " << decomposition
+           << " of the other fields of this function (" << first->getLoc()
+           << "); one region distributes all its arrays "
+              "alike";
   };
   WalkResult checked = func.walk([&](Operation *op) -> WalkResult {
     for (Value value : op->getResults())
@@ -261,8 +261,7 @@ LogicalResult FunctionDistribution::run() {
     auto dynamicLower = grid.getDynamicLower().begin();
     auto dynamicUpper = grid.getDynamicUpper().begin();
     auto bound = [&](int64_t fixed, auto &dynamic) -> Value {
-      return ShapedType::isDynamic(fixed) ? Value(*dynamic++)
-                                          : constant(fixed);
+      return ShapedType::isDynamic(fixed) ? Value(*dynamic++) : constant(fixed);
     };
     for (unsigned axis = 0; axis < rank; ++axis) {
       lower.push_back(bound(grid.getStaticLower()[axis], dynamicLower));
@@ -308,11 +307,21 @@ LogicalResult FunctionDistribution::run() {
     Type element = llvm::cast<MemRefType>(memref.getType()).getElementType();
     return constant(element.getIntOrFloatBitWidth() / 8);
   };
-  auto localSizes = [&](Value memref) {
+  auto sizesOf = [&](Value memref) {
     SmallVector<Value> sizes;
     for (unsigned axis = 0; axis < rank; ++axis)
       sizes.push_back(memref::DimOp::create(builder, loc, memref, axis));
-    return sizes;
+    return padToThreeAxes(builder, loc, sizes, 1);
+  };
+  // stencil_mpi_scatter / _gather(global, local, element bytes, global
+  // extents, local extents).
+  auto transfer = [&](StringRef name, Value memref, Value local) {
+    SmallVector<Value> args = {getBufferAddress(builder, loc, memref),
+                               getBufferAddress(builder, loc, local),
+                               elementBytes(memref)};
+    llvm::append_range(args, sizesOf(memref));
+    llvm::append_range(args, sizesOf(local));
+    callMPIRuntime(builder, loc, module, name, args);
   };
   for (auto &[memref, local] : localBuffers) {
     auto type = llvm::cast<MemRefType>(memref.getType());
@@ -324,22 +333,15 @@ LogicalResult FunctionDistribution::run() {
       if (!decomposition.isDistributed(axis))
         continue;
       Value extent = memref::DimOp::create(builder, loc, memref, axis);
-      dynamicSizes.push_back(callMPIRuntime(
-          builder, loc, module, "stencil_mpi_local_extent",
-          {constant(axis), extent}, /*returnsIndex=*/true));
+      dynamicSizes.push_back(
+          callMPIRuntime(builder, loc, module, "stencil_mpi_local_extent",
+                         {constant(axis), extent}, /*returnsIndex=*/true));
       shape[axis] = ShapedType::kDynamic;
     }
     local = memref::AllocOp::create(
         builder, loc, MemRefType::get(shape, type.getElementType()),
         dynamicSizes);
-    SmallVector<Value> args = {getBufferAddress(builder, loc, memref),
-                               getBufferAddress(builder, loc, local),
-                               elementBytes(memref)};
-    llvm::append_range(args,
-                       padToThreeAxes(builder, loc, localSizes(memref), 1));
-    llvm::append_range(args,
-                       padToThreeAxes(builder, loc, localSizes(local), 1));
-    callMPIRuntime(builder, loc, module, "stencil_mpi_scatter", args);
+    transfer("stencil_mpi_scatter", memref, local);
   }
 
   // Loads and stores use the local buffers; a store is followed by the
@@ -357,14 +359,7 @@ LogicalResult FunctionDistribution::run() {
     store.getMemrefMutable().assign(local);
     builder.setInsertionPointAfter(store);
     loc = store.getLoc();
-    SmallVector<Value> args = {getBufferAddress(builder, loc, memref),
-                               getBufferAddress(builder, loc, local),
-                               elementBytes(memref)};
-    llvm::append_range(args,
-                       padToThreeAxes(builder, loc, localSizes(memref), 1));
-    llvm::append_range(args,
-                       padToThreeAxes(builder, loc, localSizes(local), 1));
-    callMPIRuntime(builder, loc, module, "stencil_mpi_gather", args);
+    transfer("stencil_mpi_gather", memref, local);
   }
   for (auto grid : llvm::to_vector(func.getOps<GridOp>()))
     rewriteGrid(grid);

@@ -72,8 +72,7 @@ struct StencilInsertExchangesPass
                                          builder.getDenseI64ArrayAttr(widths));
       // Only the applies read the halo; other users keep the field.
       field.replaceUsesWithIf(exchange.getResult(), [&](OpOperand &use) {
-        return llvm::isa<ApplyOp>(use.getOwner()) &&
-               use.getOwner() != exchange;
+        return llvm::isa<ApplyOp>(use.getOwner()) && use.getOwner() != exchange;
       });
     }
   }

@@ -8,16 +8,16 @@
 
 using namespace mlir;
 
-Value stencil::callMPIRuntime(OpBuilder &builder, Location loc,
-                              ModuleOp module, StringRef name,
-                              ValueRange args, bool returnsIndex) {
+Value stencil::callMPIRuntime(OpBuilder &builder, Location loc, ModuleOp module,
+                              StringRef name, ValueRange args,
+                              bool returnsIndex) {
   Type i64 = builder.getI64Type();
   SmallVector<Value> converted;
   for (Value arg : args)
-    converted.push_back(arg.getType().isIndex()
-                            ? arith::IndexCastOp::create(builder, loc, i64, arg)
-                                  .getResult()
-                            : arg);
+    converted.push_back(
+        arg.getType().isIndex()
+            ? arith::IndexCastOp::create(builder, loc, i64, arg).getResult()
+            : arg);
   auto function = module.lookupSymbol<func::FuncOp>(name);
   if (!function) {
     OpBuilder atModule = OpBuilder::atBlockEnd(module.getBody());
@@ -41,9 +41,8 @@ Value stencil::getBufferAddress(OpBuilder &builder, Location loc,
   return memref::ExtractAlignedPointerAsIndexOp::create(builder, loc, memref);
 }
 
-SmallVector<Value, 3> stencil::padToThreeAxes(OpBuilder &builder,
-                                              Location loc, ValueRange values,
-                                              int64_t fill) {
+SmallVector<Value, 3> stencil::padToThreeAxes(OpBuilder &builder, Location loc,
+                                              ValueRange values, int64_t fill) {
   SmallVector<Value, 3> padded(values.begin(), values.end());
   while (padded.size() < 3)
     padded.push_back(arith::ConstantIndexOp::create(builder, loc, fill));
