@@ -17,6 +17,7 @@
 #include "Stencil/Tuning/TargetDescription.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/IR/MLIRContext.h"
 #include "mlir/Pass/PassManager.h"
 #include "mlir/Target/LLVMIR/Dialect/Builtin/BuiltinToLLVMIRTranslation.h"
@@ -26,6 +27,7 @@
 
 #include "llvm/ADT/ScopeExit.h"
 #include "llvm/ADT/StringExtras.h"
+#include "llvm/ADT/StringSwitch.h"
 #include "llvm/IR/LLVMContext.h"
 #include "llvm/IR/Module.h"
 #include "llvm/Support/FileSystem.h"
@@ -47,6 +49,24 @@
 #ifndef STENCIL_MPI_LIBRARIES
 #define STENCIL_MPI_LIBRARIES ""
 #endif
+// Set by CMake for each GPU runtime it built (runtime/gpu), with the
+// libraries it needs; empty when the SDK was not found.
+#ifndef STENCIL_VULKAN_RUNTIME
+#define STENCIL_VULKAN_RUNTIME ""
+#define STENCIL_VULKAN_LIBRARIES ""
+#endif
+#ifndef STENCIL_CUDA_RUNTIME
+#define STENCIL_CUDA_RUNTIME ""
+#define STENCIL_CUDA_LIBRARIES ""
+#define STENCIL_CUDA_TOOLKIT ""
+#endif
+#ifndef STENCIL_HIP_RUNTIME
+#define STENCIL_HIP_RUNTIME ""
+#define STENCIL_HIP_LIBRARIES ""
+#endif
+#ifndef STENCIL_ROCM_TOOLKIT
+#define STENCIL_ROCM_TOOLKIT ""
+#endif
 
 using namespace mlir;
 using namespace mlir::stencil;
@@ -54,17 +74,22 @@ using namespace mlir::stencil;
 namespace {
 
 const char *const usage =
-    "usage: stencilcc [--target=cpu] [--device=host] "
-    "[--schedule=wg=WxHxD,t=T,k=K]\n"
+    "usage: stencilcc [--target=cpu|cuda|rocm|vulkan] [--device=NAME|FILE] "
+    "[--chip=ARCH]\n"
+    "                 [--schedule=wg=WxHxD,t=T,k=K]\n"
     "                 [--mpi [--mpi-ranks=N]] [--print-schedule]\n"
-    "                 [--emit=mlir|llvm|obj|exe] [--save-temps] [-v]\n"
+    "                 [--emit=mlir|llvm|obj|device|device-isa|exe] "
+    "[--save-temps] [-v]\n"
     "                 [-I dir] [-D name[=value]] [-U name] [-std=...] "
     "[-O<n>] [other clang flags]\n"
     "                 prog.c [-o prog]\n";
 
 struct Options {
   std::string target = "cpu";
-  std::string device = "host";
+  /// Empty: host for the CPU, a typical device of each GPU target.
+  std::string device;
+  /// GPU architecture (sm_90, gfx942); empty: from the device.
+  std::string chip;
   /// From --schedule, in the seed's order (x, y, z: innermost first).
   std::optional<SmallVector<int64_t, 3>> workGroup;
   std::optional<int64_t> timeBlock;
@@ -142,6 +167,44 @@ bool parseSchedule(StringRef text, Options &options) {
   return true;
 }
 
+/// What runtime/ built for a GPU target.
+struct GPUBackend {
+  const char *runtime;
+  const char *libraries;
+  const char *toolkit;
+  const char *missing;
+};
+
+const GPUBackend &getGPUBackend(StringRef target) {
+  static const GPUBackend cuda{
+      STENCIL_CUDA_RUNTIME, STENCIL_CUDA_LIBRARIES, STENCIL_CUDA_TOOLKIT,
+      "no CUDA toolkit (cuda.h and libcuda or its stub) was found when "
+      "stencil-mlir was configured; set CUDA_PATH and reconfigure"};
+  static const GPUBackend rocm{
+      STENCIL_HIP_RUNTIME, STENCIL_HIP_LIBRARIES, STENCIL_ROCM_TOOLKIT,
+      "no HIP (libamdhip64-dev) was found when stencil-mlir was "
+      "configured; install it and reconfigure"};
+  static const GPUBackend vulkan{
+      STENCIL_VULKAN_RUNTIME, STENCIL_VULKAN_LIBRARIES, "",
+      "no Vulkan (libvulkan-dev) was found when stencil-mlir was "
+      "configured; install it and reconfigure"};
+  return target == "cuda" ? cuda : target == "rocm" ? rocm : vulkan;
+}
+
+/// The GPU architecture of a described device, for the kernels' code.
+std::string getDefaultChip(StringRef target, StringRef device) {
+  std::string chip = llvm::StringSwitch<std::string>(device)
+                         .Cases("h100", "h200", "sm_90")
+                         .Case("a100", "sm_80")
+                         .Case("v100", "sm_70")
+                         .Case("mi250x", "gfx90a")
+                         .Case("mi300x", "gfx942")
+                         .Default("");
+  if (!chip.empty() || target == "vulkan")
+    return chip;
+  return target == "cuda" ? "sm_80" : "gfx90a";
+}
+
 bool parseArgs(ArrayRef<const char *> args, Options &options, bool &help) {
   for (size_t i = 0; i < args.size(); ++i) {
     StringRef arg = args[i];
@@ -161,6 +224,8 @@ bool parseArgs(ArrayRef<const char *> args, Options &options, bool &help) {
       options.target = arg.str();
     } else if (arg.consume_front("--device=")) {
       options.device = arg.str();
+    } else if (arg.consume_front("--chip=")) {
+      options.chip = arg.str();
     } else if (arg.consume_front("--schedule=")) {
       if (!parseSchedule(arg, options))
         return false;
@@ -173,10 +238,11 @@ bool parseArgs(ArrayRef<const char *> args, Options &options, bool &help) {
     } else if (arg == "--print-schedule") {
       options.printSchedule = true;
     } else if (arg.consume_front("--emit=")) {
-      if (arg != "mlir" && arg != "llvm" && arg != "obj" && arg != "exe")
+      if (arg != "mlir" && arg != "llvm" && arg != "obj" && arg != "device" &&
+          arg != "device-isa" && arg != "exe")
         return usageError("--emit=" + arg +
-                          ": expected mlir, llvm, obj or "
-                          "exe");
+                          ": expected mlir, llvm, obj, device, device-isa "
+                          "or exe");
       options.emit = arg.str();
     } else if (arg == "--save-temps") {
       options.saveTemps = true;
@@ -209,25 +275,41 @@ bool parseArgs(ArrayRef<const char *> args, Options &options, bool &help) {
   }
   if (options.input.empty())
     return usageError("no input file");
-  if (options.target != "cpu") {
-    if (options.target == "cuda" || options.target == "rocm" ||
-        options.target == "vulkan")
-      return error("backend '" + options.target +
-                   "' not built: the GPU backends are not implemented yet; "
-                   "use --target=cpu");
+  if (options.target != "cpu" && options.target != "cuda" &&
+      options.target != "rocm" && options.target != "vulkan")
     return usageError("--target=" + options.target +
                       ": expected cpu, cuda, rocm or vulkan");
+  if (options.target != "cpu") {
+    const GPUBackend &backend = getGPUBackend(options.target);
+    if (StringRef(backend.runtime).empty())
+      return error("backend '" + options.target +
+                   "' not built: " + backend.missing);
+    if (options.mpi)
+      return error("--mpi with --target=" + options.target +
+                   " is not supported yet; distributed regions run on the "
+                   "CPU backend");
+  } else if (StringRef(options.emit).starts_with("device")) {
+    return usageError("--emit=" + options.emit + " needs a GPU --target");
+  } else if (!options.chip.empty()) {
+    return usageError("--chip needs a GPU --target");
   }
+  if (options.device.empty())
+    options.device = options.target == "cpu"    ? "host"
+                     : options.target == "cuda" ? "h100"
+                     : options.target == "rocm" ? "mi300x"
+                                                : "lavapipe";
 
   if (options.mpi && StringRef(STENCIL_MPI_RUNTIME).empty())
     return error("backend 'mpi' not built: no MPI library was found when "
                  "stencil-mlir was configured (install openmpi-bin "
                  "libopenmpi-dev and reconfigure)");
   if (options.output.empty())
-    options.output = options.emit == "exe"    ? "a.out"
-                     : options.emit == "mlir" ? "-"
-                     : options.emit == "llvm" ? "-"
-                                              : "a.o";
+    options.output = options.emit == "exe"          ? "a.out"
+                     : options.emit == "mlir"       ? "-"
+                     : options.emit == "llvm"       ? "-"
+                     : options.emit == "device"     ? "a.device"
+                     : options.emit == "device-isa" ? "-"
+                                                    : "a.o";
   return true;
 }
 
@@ -376,20 +458,27 @@ int mlir::stencil::runStencilCC(ArrayRef<const char *> args) {
     return 1;
   if (!attachSchedules(*imported.module, options))
     return 1;
-  // The CPU backend runs on the host; other devices' schedules can be
-  // printed and emitted, not compiled, until their backends exist.
+  // The CPU backend compiles for CPU descriptions, the GPU backends for
+  // GPU descriptions; others' schedules can still be printed or emitted.
   FailureOr<SmallVector<TargetDescription>> device =
       readAttachedTargets(*imported.module);
-  bool deviceIsCPU =
-      succeeded(device) && !device->empty() && device->front().kind == "cpu";
-  if (!deviceIsCPU && options.emit != "mlir") {
+  std::string kind = succeeded(device) && !device->empty()
+                         ? device->front().kind
+                         : std::string("device");
+  bool gpuTarget = options.target != "cpu";
+  if ((gpuTarget ? kind != "gpu" : kind != "cpu") && options.emit != "mlir") {
     if (options.printSchedule && options.output == "a.out")
       return 0;
-    error("--device=" + options.device + " is a " +
-          (succeeded(device) && !device->empty() ? device->front().kind
-                                                 : std::string("device")) +
-          "; its backend is not built. Use --print-schedule or --emit=mlir "
-          "to see the schedule, or --device=host to compile for this CPU");
+    if (gpuTarget)
+      error("--device=" + options.device + " is a " + kind +
+            "; --target=" + options.target +
+            " needs a GPU description (--device=h100, "
+            "mi300x, lavapipe, ... or a .json file)");
+    else
+      error("--device=" + options.device + " is a " + kind +
+            "; compile for it with --target=cuda, rocm or vulkan, or use "
+            "--device=host to compile for this CPU (--print-schedule and "
+            "--emit=mlir show its schedule)");
     return 1;
   }
 
@@ -437,9 +526,35 @@ int mlir::stencil::runStencilCC(ArrayRef<const char *> args) {
                    << "' distributes its arrays (#pragma stencil "
                       "distribute); compiled to run as one process. Use "
                       "--mpi to run it across MPI ranks\n";
-    buildStencilToCPUPipeline(pm, StencilToCPUPipelineOptions());
+    if (gpuTarget) {
+      StencilToGPUPipelineOptions gpuOptions;
+      gpuOptions.target = options.target;
+      gpuOptions.chip = options.chip.empty()
+                            ? getDefaultChip(options.target, options.device)
+                            : options.chip;
+      gpuOptions.toolkit = getGPUBackend(options.target).toolkit;
+      // PTX or AMD assembly instead of the binary the executable embeds.
+      if (options.emit == "device-isa" && options.target != "vulkan")
+        gpuOptions.format = "isa";
+      (void)buildStencilToGPUPipeline(pm, gpuOptions);
+    } else {
+      buildStencilToCPUPipeline(pm, StencilToCPUPipelineOptions());
+    }
     if (failed(pm.run(*imported.module)))
       return 1;
+    if (StringRef(options.emit).starts_with("device")) {
+      // The kernels' binary: PTX or cubin, AMD code object, SPIR-V.
+      std::string binary;
+      imported.module->walk([&](gpu::BinaryOp op) {
+        for (Attribute object : op.getObjects())
+          binary += llvm::cast<gpu::ObjectAttr>(object).getObject().str();
+      });
+      if (options.output == "-") {
+        llvm::outs() << binary;
+        return 0;
+      }
+      return writeFile(options.output, binary) ? 0 : 1;
+    }
     llvm::LLVMContext llvmContext;
     std::unique_ptr<llvm::Module> llvmModule =
         translateModuleToLLVMIR(*imported.module, llvmContext, options.input);
@@ -510,6 +625,15 @@ int mlir::stencil::runStencilCC(ArrayRef<const char *> args) {
   command.push_back(imported.numRegions > 0 ? hostPath : options.input);
   if (!objectPath.empty())
     command.push_back(objectPath);
+  if (gpuTarget) {
+    // The GPU runtime (runtime/gpu) and the driver library it calls.
+    const GPUBackend &backend = getGPUBackend(options.target);
+    command.push_back(backend.runtime);
+    SmallVector<StringRef> libraries;
+    StringRef(backend.libraries).split(libraries, ' ', -1, false);
+    for (StringRef library : libraries)
+      command.push_back(library.str());
+  }
   if (options.mpi) {
     // The MPI runtime and the MPI library it calls; its constructor starts
     // MPI before main.

@@ -81,4 +81,90 @@ def StencilDistribute : Pass<"stencil-distribute", "ModuleOp"> {
   ];
 }
 
+def ConvertStencilToGPU : Pass<"convert-stencil-to-gpu", "ModuleOp"> {
+  let summary = "Lower stencil functions to GPU kernels on device buffers";
+  let description = [{
+    The GPU lowering, on the same buffer assignment as
+    `convert-stencil-to-loops`: each `stencil.load` copies its memref into
+    a `gpu.alloc` buffer once, each `stencil.store` copies back once, and
+    the time loop stays on the host as an `scf.for` whose steps launch
+    kernels on device buffers (the copy form as a pointer swap). Host and
+    device exchange data at region entry and exit only.
+
+    Every apply becomes a `gpu.launch` with one work item per grid point
+    (seed 000 §3.1): work groups of the schedule's `wg` (else
+    `default-wg`), the innermost axis along x, and a guard for the partial
+    groups of grids that the work group does not divide. A copy-form time
+    loop with `time_block` T > 1 becomes one kernel per T steps (seed 000
+    Fig. 3): each group loads its tile (the schedule's `tile`, else `wg`)
+    plus a halo of T x radius into workgroup memory, computes the T steps on
+    a region that shrinks by the radius each step with a barrier between
+    them, and writes its tile; the work items loop over the tile, so the
+    tile may exceed the work group.
+
+    Scalar inputs reach kernels through one-element device buffers, so
+    kernels take buffers only (the Vulkan runtime binds buffers only).
+    Memrefs must have static shapes and grids static bounds. Work groups
+    above the attached device's `max_work_group_size` and time blocks whose
+    workgroup memory exceeds the limit are rejected before any code is
+    generated. Run `gpu-kernel-outlining` next.
+  }];
+  let dependentDialects = [
+    "::mlir::arith::ArithDialect", "::mlir::gpu::GPUDialect",
+    "::mlir::memref::MemRefDialect", "::mlir::scf::SCFDialect"
+  ];
+  let options = [
+    ListOption<"defaultWorkGroup", "default-wg", "int64_t",
+      "Work group (outermost axis first) for applies without a schedule; "
+      "missing entries count from the innermost axis. Default: 256 work "
+      "items, [256], [8, 32] or [1, 8, 32].">,
+    Option<"workgroupMemoryLimit", "workgroup-memory-limit", "int64_t",
+      /*default=*/"0",
+      "Bytes of workgroup memory a kernel may use; 0 takes the attached "
+      "device's onchip_bytes, or 48 KiB without a device.">,
+  ];
+}
+
+def StencilPrepareSPIRVKernels
+    : Pass<"stencil-prepare-spirv-kernels", "::mlir::gpu::GPUModuleOp"> {
+  let summary = "Put kernels in the form convert-gpu-to-spirv accepts";
+  let description = [{
+    Two gaps between the kernels `gpu-kernel-outlining` produces and what
+    `convert-gpu-to-spirv` converts:
+    - A compute shader declares its work-group size, so every kernel needs
+      `spirv.entry_point_abi`; it is set from the `known_block_size` that
+      outlining records (a kernel without one is rejected: its launches
+      would have to agree with a size nobody chose).
+    - Workgroup attributions are not converted; each becomes a
+      `memref.alloc` in the `Workgroup` storage class at the kernel's entry,
+      which the conversion turns into a workgroup variable.
+  }];
+  let dependentDialects = [
+    "::mlir::memref::MemRefDialect", "::mlir::spirv::SPIRVDialect"
+  ];
+}
+
+def StencilNestSPIRVModules : Pass<"stencil-nest-spirv-modules", "ModuleOp"> {
+  let summary = "Move each spirv.module into the gpu.module it came from";
+  let description = [{
+    `convert-gpu-to-spirv` leaves the `spirv.module @__spv__NAME` beside
+    `gpu.module @NAME`; `gpu-module-to-binary` serializes a SPIR-V target's
+    module from inside the `gpu.module`. This pass moves it there. The
+    `gpu.func`s stay until `gpu-module-to-binary` replaces the module, so
+    that the host's `gpu.launch_func` ops still verify against them.
+  }];
+}
+
+def StencilMergeKernelModules
+    : Pass<"stencil-merge-kernel-modules", "ModuleOp"> {
+  let summary = "Put all kernels in one gpu.module";
+  let description = [{
+    `gpu-kernel-outlining` gives every kernel a `gpu.module` of its own. This
+    pass moves them all into the first one, renaming each kernel after the
+    module it came from (unique names) and updating the `gpu.launch_func`
+    ops. One module means one binary: one load at program start, one PTX or
+    code object file for `stencilcc --emit=device`.
+  }];
+}
+
 #endif // STENCIL_CONVERSION_PASSES_TD

@@ -2,11 +2,19 @@
 
 #include "Stencil/Conversion/Passes.h"
 
+#include "mlir/Conversion/GPUToSPIRV/GPUToSPIRVPass.h"
 #include "mlir/Conversion/Passes.h"
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/GPU/IR/GPUDialect.h"
+#include "mlir/Dialect/GPU/Transforms/Passes.h"
 #include "mlir/Dialect/MemRef/Transforms/Passes.h"
+#include "mlir/Dialect/SPIRV/IR/SPIRVOps.h"
+#include "mlir/Dialect/SPIRV/Transforms/Passes.h"
 #include "mlir/Pass/PassManager.h"
 #include "mlir/Pass/PassRegistry.h"
 #include "mlir/Transforms/Passes.h"
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/Path.h"
 
 using namespace mlir;
 
@@ -46,6 +54,110 @@ void stencil::buildStencilToCPUPipeline(
   pm.addPass(createCanonicalizerPass());
 }
 
+/// The host half after the kernels are binaries: LLVM dialect calling the
+/// GPU runtime, bare pointers for the C caller and for the kernels.
+static void addGPUHostLowering(OpPassManager &pm, bool intersperseSizes) {
+  // One stream per function: every gpu op is ordered after the previous
+  // one, and the host waits once, at the end of the function.
+  pm.addNestedPass<func::FuncOp>(createGpuAsyncRegionPass());
+  pm.addPass(createLowerAffinePass());
+  pm.addPass(createSCFToControlFlowPass());
+  GpuToLLVMConversionPassOptions gpuOptions;
+  gpuOptions.hostBarePtrCallConv = true;
+  gpuOptions.kernelBarePtrCallConv = true;
+  // The Vulkan runtime binds buffers by size; see runtime/gpu.
+  gpuOptions.kernelIntersperseSizeCallConv = intersperseSizes;
+  pm.addPass(createGpuToLLVMConversionPass(gpuOptions));
+  pm.addPass(memref::createExpandStridedMetadataPass());
+  pm.addPass(createFinalizeMemRefToLLVMConversionPass());
+  pm.addPass(createConvertMathToLLVMPass());
+  pm.addPass(createArithToLLVMConversionPass());
+  pm.addPass(createConvertIndexToLLVMPass());
+  pm.addPass(createConvertControlFlowToLLVMPass());
+  ConvertFuncToLLVMPassOptions funcOptions;
+  funcOptions.useBarePtrCallConv = true;
+  pm.addPass(createConvertFuncToLLVMPass(funcOptions));
+  pm.addPass(createReconcileUnrealizedCastsPass());
+  pm.addPass(createCanonicalizerPass());
+}
+
+LogicalResult
+stencil::buildStencilToGPUPipeline(OpPassManager &pm,
+                                   const StencilToGPUPipelineOptions &options) {
+  std::string target = options.target;
+  if (target != "cuda" && target != "rocm" && target != "vulkan")
+    return failure();
+  ConvertStencilToGPUOptions lowering;
+  lowering.defaultWorkGroup.assign(options.defaultWorkGroup.begin(),
+                                   options.defaultWorkGroup.end());
+  lowering.workgroupMemoryLimit = options.workgroupMemoryLimit;
+  pm.addPass(createConvertStencilToGPU(lowering));
+  pm.addPass(createCanonicalizerPass());
+  pm.addPass(createCSEPass());
+  // Canonicalization hoists the kernels' constants out of the launches;
+  // sink them back so that kernels take buffers only.
+  pm.addNestedPass<func::FuncOp>(createGpuLaunchSinkIndexComputationsPass());
+  pm.addPass(createGpuKernelOutliningPass());
+  pm.addPass(createStencilMergeKernelModules());
+
+  GpuModuleToBinaryPassOptions binary;
+  binary.toolkitPath = options.toolkit;
+  std::string format = options.format;
+  std::string chip = options.chip;
+  binary.compilationTarget = format.empty() ? "bin" : format;
+  if (target == "cuda") {
+    GpuNVVMAttachTargetOptions attach;
+    attach.chip = chip.empty() ? "sm_80" : chip;
+    attach.optLevel = 3;
+    pm.addPass(createGpuNVVMAttachTarget(attach));
+    OpPassManager &kernels = pm.nest<gpu::GPUModuleOp>();
+    kernels.addPass(createSCFToControlFlowPass());
+    ConvertGpuOpsToNVVMOpsOptions nvvm;
+    nvvm.useBarePtrCallConv = true;
+    kernels.addPass(createConvertGpuOpsToNVVMOps(nvvm));
+    kernels.addPass(createCanonicalizerPass());
+    kernels.addPass(createReconcileUnrealizedCastsPass());
+    // Without ptxas, embed PTX; the driver compiles it when it loads.
+    std::string toolkit = options.toolkit;
+    SmallString<128> ptxas(toolkit);
+    llvm::sys::path::append(ptxas, "bin", "ptxas");
+    if (format.empty() &&
+        (toolkit.empty() || !llvm::sys::fs::can_execute(ptxas)))
+      binary.compilationTarget = "isa";
+  } else if (target == "rocm") {
+    GpuROCDLAttachTargetOptions attach;
+    attach.chip = chip.empty() ? "gfx90a" : chip;
+    attach.optLevel = 3;
+    pm.addPass(createGpuROCDLAttachTarget(attach));
+    OpPassManager &kernels = pm.nest<gpu::GPUModuleOp>();
+    kernels.addPass(createSCFToControlFlowPass());
+    ConvertGpuOpsToROCDLOpsOptions rocdl;
+    rocdl.chipset = attach.chip;
+    rocdl.useBarePtrCallConv = true;
+    rocdl.runtime = gpu::amd::Runtime::HIP;
+    kernels.addPass(createConvertGpuOpsToROCDLOps(rocdl));
+    kernels.addPass(createCanonicalizerPass());
+    kernels.addPass(createReconcileUnrealizedCastsPass());
+  } else {
+    pm.addNestedPass<gpu::GPUModuleOp>(createStencilPrepareSPIRVKernels());
+    GpuSPIRVAttachTargetOptions attach;
+    attach.spirvVersion = "v1.0";
+    attach.spirvCapabilities.push_back("Shader");
+    attach.spirvExtensions.push_back("SPV_KHR_storage_buffer_storage_class");
+    attach.clientApi = "Vulkan";
+    pm.addPass(createGpuSPIRVAttachTarget(attach));
+    pm.addPass(createConvertGPUToSPIRVPass(/*mapMemorySpace=*/true));
+    pm.addPass(createStencilNestSPIRVModules());
+    OpPassManager &spirvModules =
+        pm.nest<gpu::GPUModuleOp>().nest<spirv::ModuleOp>();
+    spirvModules.addPass(spirv::createSPIRVLowerABIAttributesPass());
+    spirvModules.addPass(spirv::createSPIRVUpdateVCEPass());
+  }
+  pm.addPass(createGpuModuleToBinaryPass(binary));
+  addGPUHostLowering(pm, /*intersperseSizes=*/target == "vulkan");
+  return success();
+}
+
 void stencil::registerConversionPassesAndPipelines() {
   registerStencilConversionPasses();
   PassPipelineRegistration<StencilToCPUPipelineOptions>(
@@ -53,4 +165,23 @@ void stencil::registerConversionPassesAndPipelines() {
       "Lower stencil functions to LLVM for the host CPU (loops + OpenMP, "
       "bare-pointer calling convention)",
       buildStencilToCPUPipeline);
+  registerPassPipeline(
+      "stencil-to-gpu",
+      "Lower stencil functions to GPU kernels (NVVM, ROCDL or SPIR-V, "
+      "embedded as gpu.binary) and host code in the LLVM dialect that calls "
+      "the GPU runtime",
+      [](OpPassManager &pm, StringRef text,
+         function_ref<LogicalResult(const Twine &)> errorHandler) {
+        StencilToGPUPipelineOptions options;
+        if (failed(options.parseFromString(text)))
+          return failure();
+        if (failed(buildStencilToGPUPipeline(pm, options)))
+          return errorHandler("stencil-to-gpu: unknown target '" +
+                              options.target +
+                              "'; expected cuda, rocm or vulkan");
+        return success();
+      },
+      [](function_ref<void(const detail::PassOptions &)> handler) {
+        handler(StencilToGPUPipelineOptions());
+      });
 }

@@ -1,0 +1,296 @@
+//===- DeviceKernels.cpp - Boxes of points as GPU kernels -----------------===//
+//
+// The device side of the lowering: `gpu.launch` ops whose work items are
+// grid points (seed 000 §3.1), and the time-blocked kernel that keeps a
+// tile and its halo in workgroup memory across several steps (seed 000
+// Fig. 3). `gpu-kernel-outlining` later turns each launch into a kernel;
+// the bounds are constants, so kernels take buffers only.
+//
+// Axis a of a rank-r grid (outermost first) runs along GPU dimension
+// r - 1 - a: the innermost, contiguous axis is x, so neighbouring work
+// items touch neighbouring addresses.
+//
+//===----------------------------------------------------------------------===//
+
+#include "Lowering.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/GPU/IR/GPUDialect.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+
+using namespace mlir;
+using namespace mlir::stencil;
+using namespace mlir::stencil::lowering;
+
+namespace {
+
+Value getIndex(OpBuilder &builder, Location loc, int64_t value) {
+  return arith::ConstantIndexOp::create(builder, loc, value);
+}
+
+/// The work item's id along the GPU dimension of `axis`.
+Value getDimension(const gpu::KernelDim3 &ids, unsigned rank, unsigned axis) {
+  switch (rank - 1 - axis) {
+  case 0:
+    return ids.x;
+  case 1:
+    return ids.y;
+  default:
+    return ids.z;
+  }
+}
+
+/// A launch of `groups` work groups of `workGroup` items (both outermost
+/// axis first) with `attributions` in workgroup memory; returns a builder
+/// at the start of its body, before its terminator.
+gpu::LaunchOp createLaunch(OpBuilder &builder, Location loc,
+                           ArrayRef<int64_t> groups,
+                           ArrayRef<int64_t> workGroup,
+                           TypeRange attributions = {}) {
+  unsigned rank = groups.size();
+  SmallVector<Value, 3> gridSize(3), blockSize(3);
+  for (unsigned dim = 0; dim < 3; ++dim) {
+    bool used = dim < rank;
+    gridSize[dim] = getIndex(builder, loc, used ? groups[rank - 1 - dim] : 1);
+    blockSize[dim] =
+        getIndex(builder, loc, used ? workGroup[rank - 1 - dim] : 1);
+  }
+  auto launch = gpu::LaunchOp::create(
+      builder, loc, gridSize[0], gridSize[1], gridSize[2], blockSize[0],
+      blockSize[1], blockSize[2], /*dynamicSharedMemorySize=*/nullptr,
+      /*asyncTokenType=*/nullptr, /*asyncDependencies=*/{}, attributions);
+  OpBuilder body = OpBuilder::atBlockBegin(&launch.getBody().front());
+  gpu::TerminatorOp::create(body, loc);
+  return launch;
+}
+
+/// Runs `body` on the points of [from, to) that this work item owns: along
+/// each axis, every workGroup-th point starting at its thread id. Uniform
+/// loops, so barriers after them are reached by all items of the group.
+void forEachOwnedPoint(OpBuilder &builder, Location loc,
+                       const gpu::KernelDim3 &threadIds,
+                       ArrayRef<int64_t> workGroup, ValueRange from,
+                       ValueRange to, PointFn body) {
+  unsigned rank = from.size();
+  SmallVector<Value, 3> starts, steps;
+  for (unsigned axis = 0; axis < rank; ++axis) {
+    starts.push_back(arith::AddIOp::create(
+        builder, loc, from[axis], getDimension(threadIds, rank, axis)));
+    steps.push_back(getIndex(builder, loc, workGroup[axis]));
+  }
+  scf::buildLoopNest(builder, loc, starts, to, steps,
+                     [&](OpBuilder &nested, Location nestedLoc,
+                         ValueRange point) { body(nested, nestedLoc, point); });
+}
+
+/// The radius of the carried inputs' accesses, per axis and side.
+void getCarriedRadius(const TimeBlock &block, SmallVectorImpl<int64_t> &low,
+                      SmallVectorImpl<int64_t> &high) {
+  ApplyOp calc = block.calc;
+  unsigned rank = calc.getRank();
+  low.assign(rank, 0);
+  high.assign(rank, 0);
+  calc.getBodyBlock()->walk([&](AccessOp access) {
+    auto argument = llvm::cast<BlockArgument>(access.getField());
+    if (block.carriedInput[argument.getArgNumber()] < 0)
+      return;
+    for (auto [axis, offset] : llvm::enumerate(access.getOffset())) {
+      low[axis] = std::max(low[axis], -offset);
+      high[axis] = std::max(high[axis], offset);
+    }
+  });
+}
+
+/// The shape of one workgroup buffer: the tile and its halo.
+SmallVector<int64_t, 3> getLocalShape(const TimeBlock &block,
+                                      ArrayRef<int64_t> tile) {
+  SmallVector<int64_t, 3> low, high, shape;
+  getCarriedRadius(block, low, high);
+  for (unsigned axis = 0; axis < tile.size(); ++axis)
+    shape.push_back(tile[axis] + block.timeBlock * (low[axis] + high[axis]));
+  return shape;
+}
+
+} // namespace
+
+void lowering::emitDeviceBox(OpBuilder &builder, Location loc,
+                             ArrayRef<int64_t> workGroup,
+                             ArrayRef<int64_t> lower, ArrayRef<int64_t> upper,
+                             PointFn body) {
+  unsigned rank = lower.size();
+  SmallVector<int64_t, 3> groups;
+  for (unsigned axis = 0; axis < rank; ++axis) {
+    int64_t extent = upper[axis] - lower[axis];
+    // An empty box launches nothing (a launch of zero groups is an error).
+    if (extent <= 0)
+      return;
+    groups.push_back(llvm::divideCeil(extent, workGroup[axis]));
+  }
+  gpu::LaunchOp launch = createLaunch(builder, loc, groups, workGroup);
+  OpBuilder b(launch.getBody().front().getTerminator());
+  SmallVector<Value, 3> point;
+  Value inside;
+  for (unsigned axis = 0; axis < rank; ++axis) {
+    Value first = arith::MulIOp::create(
+        b, loc, getDimension(launch.getBlockIds(), rank, axis),
+        getIndex(b, loc, workGroup[axis]));
+    Value offset = arith::AddIOp::create(
+        b, loc, first, getDimension(launch.getThreadIds(), rank, axis));
+    point.push_back(
+        arith::AddIOp::create(b, loc, offset, getIndex(b, loc, lower[axis])));
+    // Only a partial last group has items past the box.
+    if ((upper[axis] - lower[axis]) % workGroup[axis] == 0)
+      continue;
+    Value below =
+        arith::CmpIOp::create(b, loc, arith::CmpIPredicate::slt, point.back(),
+                              getIndex(b, loc, upper[axis]));
+    inside = inside ? arith::AndIOp::create(b, loc, inside, below) : below;
+  }
+  if (!inside) {
+    body(b, loc, point);
+    return;
+  }
+  auto ifOp = scf::IfOp::create(b, loc, inside);
+  OpBuilder then = ifOp.getThenBodyBuilder();
+  body(then, loc, point);
+}
+
+int64_t lowering::getTimeBlockWorkgroupBytes(const TimeBlock &block,
+                                             ArrayRef<int64_t> tile) {
+  int64_t points = 1;
+  for (int64_t size : getLocalShape(block, tile))
+    points *= size;
+  int64_t bytes = 0;
+  for (Value source : block.sources)
+    bytes += 2 * points *
+             llvm::cast<MemRefType>(source.getType()).getElementTypeBitWidth() /
+             8;
+  return bytes;
+}
+
+void lowering::emitDeviceTimeBlock(
+    OpBuilder &builder, Location loc, const TimeBlock &block,
+    ArrayRef<int64_t> workGroup, ArrayRef<int64_t> tile,
+    function_ref<Value(unsigned input)> inputBuffer, ScalarFn scalar) {
+  unsigned rank = tile.size();
+  int64_t timeBlock = block.timeBlock;
+  SmallVector<int64_t, 3> radiusLow, radiusHigh;
+  getCarriedRadius(block, radiusLow, radiusHigh);
+  SmallVector<int64_t, 3> localShape = getLocalShape(block, tile);
+
+  SmallVector<int64_t, 3> groups;
+  for (unsigned axis = 0; axis < rank; ++axis)
+    groups.push_back(
+        llvm::divideCeil(block.upper[axis] - block.lower[axis], tile[axis]));
+  // Two buffers per carried field, in workgroup memory.
+  auto workgroupSpace = gpu::AddressSpaceAttr::get(
+      builder.getContext(), gpu::GPUDialect::getWorkgroupAddressSpace());
+  SmallVector<Type> attributionTypes;
+  for (Value source : block.sources) {
+    auto type = MemRefType::get(
+        localShape, llvm::cast<MemRefType>(source.getType()).getElementType(),
+        MemRefLayoutAttrInterface(), workgroupSpace);
+    attributionTypes.append(2, type);
+  }
+  gpu::LaunchOp launch =
+      createLaunch(builder, loc, groups, workGroup, attributionTypes);
+  ArrayRef<BlockArgument> attributions = launch.getWorkgroupAttributions();
+  auto local = [&](unsigned pair, unsigned copy) -> Value {
+    return attributions[2 * pair + copy];
+  };
+
+  OpBuilder b(launch.getBody().front().getTerminator());
+  gpu::KernelDim3 threadIds = launch.getThreadIds();
+  SmallVector<Value, 3> origin, base, tileEnd, loadLow, loadHigh, lower, upper;
+  for (unsigned axis = 0; axis < rank; ++axis) {
+    lower.push_back(getIndex(b, loc, block.lower[axis]));
+    upper.push_back(getIndex(b, loc, block.upper[axis]));
+    Value first = arith::MulIOp::create(
+        b, loc, getDimension(launch.getBlockIds(), rank, axis),
+        getIndex(b, loc, tile[axis]));
+    origin.push_back(arith::AddIOp::create(b, loc, first, lower[axis]));
+    base.push_back(arith::SubIOp::create(
+        b, loc, origin[axis], getIndex(b, loc, timeBlock * radiusLow[axis])));
+    Value end = arith::AddIOp::create(b, loc, origin[axis],
+                                      getIndex(b, loc, tile[axis]));
+    tileEnd.push_back(arith::MinSIOp::create(b, loc, end, upper[axis]));
+    loadLow.push_back(
+        arith::MaxSIOp::create(b, loc, base[axis], getIndex(b, loc, 0)));
+    int64_t size =
+        llvm::cast<MemRefType>(block.sources[0].getType()).getShape()[axis];
+    Value far = arith::AddIOp::create(
+        b, loc, end, getIndex(b, loc, timeBlock * radiusHigh[axis]));
+    loadHigh.push_back(
+        arith::MinSIOp::create(b, loc, far, getIndex(b, loc, size)));
+  }
+  auto toLocal = [&](OpBuilder &nb, Location nl, ValueRange global) {
+    SmallVector<Value, 3> indices;
+    for (unsigned axis = 0; axis < rank; ++axis)
+      indices.push_back(
+          arith::SubIOp::create(nb, nl, global[axis], base[axis]));
+    return indices;
+  };
+
+  // Both copies start as the source on tile + halo, so the boundary cells
+  // that no step writes are there to read in every step.
+  forEachOwnedPoint(b, loc, threadIds, workGroup, loadLow, loadHigh,
+                    [&](OpBuilder &nb, Location nl, ValueRange point) {
+                      SmallVector<Value, 3> at = toLocal(nb, nl, point);
+                      for (auto [pair, source] :
+                           llvm::enumerate(block.sources)) {
+                        Value v = memref::LoadOp::create(nb, nl, source, point);
+                        memref::StoreOp::create(nb, nl, v, local(pair, 0), at);
+                        memref::StoreOp::create(nb, nl, v, local(pair, 1), at);
+                      }
+                    });
+  gpu::BarrierOp::create(b, loc);
+
+  unsigned current = 0;
+  for (int64_t step = 0; step < timeBlock; ++step) {
+    int64_t shrink = timeBlock - 1 - step;
+    SmallVector<Value, 3> from, to;
+    for (unsigned axis = 0; axis < rank; ++axis) {
+      Value lo = arith::SubIOp::create(
+          b, loc, origin[axis], getIndex(b, loc, shrink * radiusLow[axis]));
+      from.push_back(arith::MaxSIOp::create(b, loc, lo, lower[axis]));
+      Value hi = arith::AddIOp::create(
+          b, loc, tileEnd[axis], getIndex(b, loc, shrink * radiusHigh[axis]));
+      to.push_back(arith::MinSIOp::create(b, loc, hi, upper[axis]));
+    }
+    forEachOwnedPoint(
+        b, loc, threadIds, workGroup, from, to,
+        [&](OpBuilder &nb, Location nl, ValueRange point) {
+          emitPoint(
+              nb, nl, block.calc, point,
+              [&](OpBuilder &lb, Location ll, unsigned input,
+                  ValueRange at) -> Value {
+                int pair = block.carriedInput[input];
+                if (pair < 0)
+                  return memref::LoadOp::create(lb, ll, inputBuffer(input), at);
+                return memref::LoadOp::create(lb, ll, local(pair, current),
+                                              toLocal(lb, ll, at));
+              },
+              [&](OpBuilder &sb, Location sl, unsigned output, Value value) {
+                memref::StoreOp::create(
+                    sb, sl, value, local(block.outputPair[output], 1 - current),
+                    toLocal(sb, sl, point));
+              },
+              scalar);
+        });
+    // The next step reads what the neighbours of this item wrote.
+    gpu::BarrierOp::create(b, loc);
+    current = 1 - current;
+  }
+
+  // The group's own points go to the destinations.
+  forEachOwnedPoint(
+      b, loc, threadIds, workGroup, origin, tileEnd,
+      [&](OpBuilder &nb, Location nl, ValueRange point) {
+        SmallVector<Value, 3> at = toLocal(nb, nl, point);
+        for (auto [pair, destination] : llvm::enumerate(block.destinations)) {
+          Value v = memref::LoadOp::create(nb, nl, local(pair, current), at);
+          memref::StoreOp::create(nb, nl, v, destination, point);
+        }
+      });
+}

@@ -1,0 +1,92 @@
+//===- Lowering.h - Shared lowering of stencil functions --------*- C++ -*-===//
+//
+// The buffer assignment and loop structure shared by the CPU lowering
+// (convert-stencil-to-loops) and the GPU lowering (convert-stencil-to-gpu):
+// both assign one buffer per field and differ in where buffers live and
+// how the points of a box are visited.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef STENCIL_LIB_CONVERSION_STENCILTOLOOPS_LOWERING_H
+#define STENCIL_LIB_CONVERSION_STENCILTOLOOPS_LOWERING_H
+
+#include "Stencil/Dialect/Stencil/IR/StencilOps.h"
+
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/IR/Builders.h"
+
+namespace mlir::stencil::lowering {
+
+struct Options {
+  /// Host loops: the tile of applies without a schedule (0: whole axis).
+  SmallVector<int64_t, 3> defaultTile;
+  /// GPU: buffers live in device memory, points are work items.
+  bool device = false;
+  /// GPU: the work group of applies without a schedule, outermost first,
+  /// counted from the innermost axis.
+  SmallVector<int64_t, 3> defaultWorkGroup;
+  /// GPU: the workgroup memory a time-blocked kernel may use, in bytes.
+  int64_t workgroupMemoryLimit = 0;
+};
+
+/// Lowers the stencil ops of `func`; errors are reported on the ops.
+LogicalResult lowerFunction(func::FuncOp func, const Options &options);
+
+/// Reads field input `input` of an apply at `indices` (global coordinates).
+using LoadFn =
+    function_ref<Value(OpBuilder &, Location, unsigned input, ValueRange)>;
+/// Writes the value an apply returns for output `output` at the point.
+using StoreFn =
+    function_ref<void(OpBuilder &, Location, unsigned output, Value value)>;
+/// The value of scalar input `input` of an apply, inside the point loop.
+using ScalarFn = function_ref<Value(OpBuilder &, Location, unsigned input)>;
+
+/// Emits the body of `apply` for the grid point `point`: accesses become
+/// `load` at point + offset, the returned values go to `store`, every other
+/// op is cloned; scalar inputs come from `scalar`, or are used as they are.
+void emitPoint(OpBuilder &builder, Location loc, ApplyOp apply,
+               ValueRange point, LoadFn load, StoreFn store,
+               ScalarFn scalar = nullptr);
+
+/// The body of a device kernel at one point of a box.
+using PointFn = function_ref<void(OpBuilder &, Location, ValueRange point)>;
+
+/// A `gpu.launch` with one work item per point of the box [lower, upper)
+/// (static bounds), work groups of `workGroup` (outermost axis first, the
+/// innermost axis on x), and a guard for the partial groups at the end.
+void emitDeviceBox(OpBuilder &builder, Location loc,
+                   ArrayRef<int64_t> workGroup, ArrayRef<int64_t> lower,
+                   ArrayRef<int64_t> upper, PointFn body);
+
+/// What a time-blocked kernel computes: `calc` over `timeBlock` steps of
+/// the copy-form loop, on the static grid [lower, upper).
+struct TimeBlock {
+  ApplyOp calc;
+  /// Per calc input: the carried pair it reads, or -1.
+  ArrayRef<int> carriedInput;
+  /// Per calc output: the carried pair it writes.
+  ArrayRef<unsigned> outputPair;
+  /// Per pair: the buffer holding the source, and the destination buffer.
+  ValueRange sources, destinations;
+  int64_t timeBlock;
+  ArrayRef<int64_t> lower, upper;
+};
+
+/// The bytes of workgroup memory `emitDeviceTimeBlock` uses for `tile`.
+int64_t getTimeBlockWorkgroupBytes(const TimeBlock &block,
+                                   ArrayRef<int64_t> tile);
+
+/// One kernel for `block.timeBlock` steps (seed 000 Fig. 3): each work
+/// group loads its `tile` plus a halo of timeBlock x radius into workgroup
+/// memory, computes the steps on a region that shrinks by the radius each
+/// step with a barrier between steps, and writes its tile. Inputs that are
+/// not carried are read from `inputBuffer`, scalars from `scalar`.
+void emitDeviceTimeBlock(OpBuilder &builder, Location loc,
+                         const TimeBlock &block, ArrayRef<int64_t> workGroup,
+                         ArrayRef<int64_t> tile,
+                         function_ref<Value(unsigned input)> inputBuffer,
+                         ScalarFn scalar);
+
+} // namespace mlir::stencil::lowering
+
+#endif // STENCIL_LIB_CONVERSION_STENCILTOLOOPS_LOWERING_H

@@ -1,0 +1,51 @@
+/*===- mgpu.h - The GPU runtime interface of lowered host code ------------===*
+ *
+ * Upstream MLIR's gpu-to-llvm lowers gpu.alloc, gpu.memcpy, gpu.launch_func
+ * and the async tokens of the host code to calls of these functions, and
+ * the LLVM translation of gpu.binary loads each embedded kernel module with
+ * mgpuModuleLoad (or mgpuModuleLoadJIT for PTX) in a global constructor.
+ * stencil-mlir implements them once per backend: cuda_runtime.c (CUDA
+ * driver API), hip_runtime.c (HIP) and vulkan_runtime.c (Vulkan compute).
+ * The signatures follow what gpu-to-llvm in MLIR 22 emits; the pipeline
+ * uses bare pointers for kernel arguments, so `params[i]` points at a
+ * device pointer or a scalar (Vulkan: at a pointer and then its size).
+ *
+ *===----------------------------------------------------------------------===*/
+
+#ifndef STENCIL_RUNTIME_GPU_MGPU_H
+#define STENCIL_RUNTIME_GPU_MGPU_H
+
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+void *mgpuModuleLoad(void *data, uint64_t size);
+void *mgpuModuleLoadJIT(void *data, int optLevel);
+void mgpuModuleUnload(void *module);
+void *mgpuModuleGetFunction(void *module, const char *name);
+void mgpuLaunchKernel(void *function, intptr_t gridX, intptr_t gridY,
+                      intptr_t gridZ, intptr_t blockX, intptr_t blockY,
+                      intptr_t blockZ, int32_t sharedMemoryBytes, void *stream,
+                      void **params, void **extra, uint64_t paramsCount);
+void *mgpuStreamCreate(void);
+void mgpuStreamDestroy(void *stream);
+void mgpuStreamSynchronize(void *stream);
+void mgpuStreamWaitEvent(void *stream, void *event);
+void *mgpuEventCreate(void);
+void mgpuEventDestroy(void *event);
+void mgpuEventSynchronize(void *event);
+void mgpuEventRecord(void *event, void *stream);
+void *mgpuMemAlloc(uint64_t sizeBytes, void *stream, int8_t isHostShared);
+void mgpuMemFree(void *pointer, void *stream);
+void mgpuMemcpy(void *destination, void *source, uint64_t sizeBytes,
+                void *stream);
+void mgpuMemset32(void *destination, uint32_t value, uint64_t count,
+                  void *stream);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* STENCIL_RUNTIME_GPU_MGPU_H */

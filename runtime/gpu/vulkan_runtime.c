@@ -1,0 +1,527 @@
+/*===- vulkan_runtime.c - mgpu* over Vulkan compute -----------------------===*
+ *
+ * The GPU runtime (mgpu.h) for SPIR-V kernels on any Vulkan device, e.g.
+ * Mesa's lavapipe on a CPU. Upstream MLIR dropped its Vulkan runner, so
+ * this one is ours.
+ *
+ * - Memory: every allocation is a storage buffer in host-visible, coherent
+ *   memory, mapped for its lifetime; the "device pointer" the host code
+ *   holds is the mapping. Kernel arguments (bare pointer, size) are found
+ *   in the allocation table and bound as storage buffers 0, 1, ... of
+ *   descriptor set 0, which is where convert-gpu-to-spirv places kernel
+ *   argument i.
+ * - Execution: launches are recorded into one command buffer, each after a
+ *   compute-to-compute memory barrier, and submitted when the host needs
+ *   the results (copy, free, stream synchronization) or the batch is long.
+ *   One queue serves every stream, so streams and events are trivial.
+ *
+ * Errors print "stencil-gpu (vulkan): error: ..." and exit with status 1.
+ * STENCIL_GPU_DEVICE=i picks the i-th physical device; STENCIL_GPU_VERBOSE=1
+ * names the device chosen.
+ *
+ *===----------------------------------------------------------------------===*/
+
+#include "mgpu.h"
+
+#include <vulkan/vulkan.h>
+
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* Launches per submitted batch, and descriptor sets per pool. */
+enum { kMaxBatch = 1024, kSetsPerPool = 256, kBindingsPerSet = 32 };
+
+typedef struct {
+  char *host;
+  uint64_t size;
+  VkBuffer buffer;
+  VkDeviceMemory memory;
+} Allocation;
+
+typedef struct Function Function;
+typedef struct {
+  VkShaderModule shader;
+  Function *functions;
+} Module;
+
+struct Function {
+  Module *module;
+  Function *next;
+  char *name;
+  uint32_t bindings;
+  VkDescriptorSetLayout setLayout;
+  VkPipelineLayout pipelineLayout;
+  VkPipeline pipeline;
+};
+
+static struct {
+  int ready;
+  VkInstance instance;
+  VkPhysicalDevice physical;
+  VkPhysicalDeviceMemoryProperties memoryProperties;
+  VkDevice device;
+  VkQueue queue;
+  uint32_t family;
+  VkCommandPool commandPool;
+  VkCommandBuffer commands;
+  VkFence fence;
+  int recording;
+  uint32_t recorded;
+  VkDescriptorPool *pools;
+  uint32_t poolCount, currentPool;
+  Allocation *allocations;
+  size_t allocationCount, allocationCapacity;
+} vk;
+
+static int streamToken, eventToken;
+
+static void fail(const char *format, ...) {
+  va_list args;
+  va_start(args, format);
+  fprintf(stderr, "stencil-gpu (vulkan): error: ");
+  vfprintf(stderr, format, args);
+  fprintf(stderr, "\n");
+  va_end(args);
+  exit(1);
+}
+
+static void check(VkResult result, const char *what) {
+  if (result != VK_SUCCESS)
+    fail("%s failed (VkResult %d)", what, (int)result);
+}
+
+static void initialize(void) {
+  if (vk.ready)
+    return;
+  VkApplicationInfo app = {VK_STRUCTURE_TYPE_APPLICATION_INFO};
+  app.pApplicationName = "stencil-mlir";
+  app.apiVersion = VK_API_VERSION_1_1;
+  VkInstanceCreateInfo instanceInfo = {VK_STRUCTURE_TYPE_INSTANCE_CREATE_INFO};
+  instanceInfo.pApplicationInfo = &app;
+  VkResult result = vkCreateInstance(&instanceInfo, NULL, &vk.instance);
+  if (result != VK_SUCCESS)
+    fail("no Vulkan instance (VkResult %d); install a Vulkan driver, e.g. "
+         "mesa-vulkan-drivers for lavapipe",
+         (int)result);
+
+  uint32_t count = 0;
+  check(vkEnumeratePhysicalDevices(vk.instance, &count, NULL),
+        "vkEnumeratePhysicalDevices");
+  if (count == 0)
+    fail("no Vulkan device; install a Vulkan driver, e.g. "
+         "mesa-vulkan-drivers for lavapipe");
+  VkPhysicalDevice *devices = calloc(count, sizeof(VkPhysicalDevice));
+  check(vkEnumeratePhysicalDevices(vk.instance, &count, devices),
+        "vkEnumeratePhysicalDevices");
+  const char *chosen = getenv("STENCIL_GPU_DEVICE");
+  uint32_t index = chosen ? (uint32_t)atoi(chosen) : 0;
+  if (index >= count)
+    fail("STENCIL_GPU_DEVICE=%u but there are %u Vulkan devices", index, count);
+  vk.physical = devices[index];
+  free(devices);
+
+  uint32_t familyCount = 0;
+  vkGetPhysicalDeviceQueueFamilyProperties(vk.physical, &familyCount, NULL);
+  VkQueueFamilyProperties *families =
+      calloc(familyCount, sizeof(VkQueueFamilyProperties));
+  vkGetPhysicalDeviceQueueFamilyProperties(vk.physical, &familyCount, families);
+  vk.family = familyCount;
+  for (uint32_t i = 0; i < familyCount; ++i)
+    if (families[i].queueFlags & VK_QUEUE_COMPUTE_BIT) {
+      vk.family = i;
+      break;
+    }
+  free(families);
+  if (vk.family == familyCount)
+    fail("Vulkan device %u has no compute queue", index);
+
+  if (getenv("STENCIL_GPU_VERBOSE")) {
+    VkPhysicalDeviceProperties properties;
+    vkGetPhysicalDeviceProperties(vk.physical, &properties);
+    fprintf(stderr, "stencil-gpu (vulkan): device %u: %s\n", index,
+            properties.deviceName);
+  }
+  vkGetPhysicalDeviceMemoryProperties(vk.physical, &vk.memoryProperties);
+
+  float priority = 1.0f;
+  VkDeviceQueueCreateInfo queueInfo = {
+      VK_STRUCTURE_TYPE_DEVICE_QUEUE_CREATE_INFO};
+  queueInfo.queueFamilyIndex = vk.family;
+  queueInfo.queueCount = 1;
+  queueInfo.pQueuePriorities = &priority;
+  VkDeviceCreateInfo deviceInfo = {VK_STRUCTURE_TYPE_DEVICE_CREATE_INFO};
+  deviceInfo.queueCreateInfoCount = 1;
+  deviceInfo.pQueueCreateInfos = &queueInfo;
+  check(vkCreateDevice(vk.physical, &deviceInfo, NULL, &vk.device),
+        "vkCreateDevice");
+  vkGetDeviceQueue(vk.device, vk.family, 0, &vk.queue);
+
+  VkCommandPoolCreateInfo poolInfo = {
+      VK_STRUCTURE_TYPE_COMMAND_POOL_CREATE_INFO};
+  poolInfo.flags = VK_COMMAND_POOL_CREATE_RESET_COMMAND_BUFFER_BIT;
+  poolInfo.queueFamilyIndex = vk.family;
+  check(vkCreateCommandPool(vk.device, &poolInfo, NULL, &vk.commandPool),
+        "vkCreateCommandPool");
+  VkCommandBufferAllocateInfo commandInfo = {
+      VK_STRUCTURE_TYPE_COMMAND_BUFFER_ALLOCATE_INFO};
+  commandInfo.commandPool = vk.commandPool;
+  commandInfo.level = VK_COMMAND_BUFFER_LEVEL_PRIMARY;
+  commandInfo.commandBufferCount = 1;
+  check(vkAllocateCommandBuffers(vk.device, &commandInfo, &vk.commands),
+        "vkAllocateCommandBuffers");
+  VkFenceCreateInfo fenceInfo = {VK_STRUCTURE_TYPE_FENCE_CREATE_INFO};
+  check(vkCreateFence(vk.device, &fenceInfo, NULL, &vk.fence), "vkCreateFence");
+  vk.ready = 1;
+}
+
+/* Runs the recorded launches and waits for them. */
+static void flush(void) {
+  if (!vk.ready || !vk.recording)
+    return;
+  check(vkEndCommandBuffer(vk.commands), "vkEndCommandBuffer");
+  VkSubmitInfo submit = {VK_STRUCTURE_TYPE_SUBMIT_INFO};
+  submit.commandBufferCount = 1;
+  submit.pCommandBuffers = &vk.commands;
+  check(vkQueueSubmit(vk.queue, 1, &submit, vk.fence), "vkQueueSubmit");
+  check(vkWaitForFences(vk.device, 1, &vk.fence, VK_TRUE, UINT64_MAX),
+        "vkWaitForFences");
+  check(vkResetFences(vk.device, 1, &vk.fence), "vkResetFences");
+  check(vkResetCommandBuffer(vk.commands, 0), "vkResetCommandBuffer");
+  for (uint32_t i = 0; i < vk.poolCount; ++i)
+    check(vkResetDescriptorPool(vk.device, vk.pools[i], 0),
+          "vkResetDescriptorPool");
+  vk.currentPool = 0;
+  vk.recording = 0;
+  vk.recorded = 0;
+}
+
+static VkDescriptorPool createDescriptorPool(void) {
+  VkDescriptorPoolSize size = {VK_DESCRIPTOR_TYPE_STORAGE_BUFFER,
+                               kSetsPerPool * kBindingsPerSet};
+  VkDescriptorPoolCreateInfo info = {
+      VK_STRUCTURE_TYPE_DESCRIPTOR_POOL_CREATE_INFO};
+  info.maxSets = kSetsPerPool;
+  info.poolSizeCount = 1;
+  info.pPoolSizes = &size;
+  VkDescriptorPool pool;
+  check(vkCreateDescriptorPool(vk.device, &info, NULL, &pool),
+        "vkCreateDescriptorPool");
+  return pool;
+}
+
+static VkDescriptorSet allocateSet(VkDescriptorSetLayout layout) {
+  for (;;) {
+    if (vk.currentPool == vk.poolCount) {
+      vk.pools = realloc(vk.pools, (vk.poolCount + 1) * sizeof(*vk.pools));
+      vk.pools[vk.poolCount++] = createDescriptorPool();
+    }
+    VkDescriptorSetAllocateInfo info = {
+        VK_STRUCTURE_TYPE_DESCRIPTOR_SET_ALLOCATE_INFO};
+    info.descriptorPool = vk.pools[vk.currentPool];
+    info.descriptorSetCount = 1;
+    info.pSetLayouts = &layout;
+    VkDescriptorSet set;
+    VkResult result = vkAllocateDescriptorSets(vk.device, &info, &set);
+    if (result == VK_SUCCESS)
+      return set;
+    if (result != VK_ERROR_OUT_OF_POOL_MEMORY &&
+        result != VK_ERROR_FRAGMENTED_POOL)
+      check(result, "vkAllocateDescriptorSets");
+    ++vk.currentPool;
+  }
+}
+
+/* The allocation that contains `pointer`, or NULL. */
+static Allocation *findAllocation(const void *pointer) {
+  const char *p = pointer;
+  for (size_t i = 0; i < vk.allocationCount; ++i) {
+    Allocation *a = &vk.allocations[i];
+    if (p >= a->host && p < a->host + a->size)
+      return a;
+  }
+  return NULL;
+}
+
+static uint32_t findMemoryType(uint32_t allowed) {
+  const VkMemoryPropertyFlags needed = VK_MEMORY_PROPERTY_HOST_VISIBLE_BIT |
+                                       VK_MEMORY_PROPERTY_HOST_COHERENT_BIT;
+  uint32_t fallback = UINT32_MAX;
+  for (uint32_t i = 0; i < vk.memoryProperties.memoryTypeCount; ++i) {
+    VkMemoryPropertyFlags flags =
+        vk.memoryProperties.memoryTypes[i].propertyFlags;
+    if (!(allowed & (1u << i)) || (flags & needed) != needed)
+      continue;
+    if (flags & VK_MEMORY_PROPERTY_DEVICE_LOCAL_BIT)
+      return i;
+    if (fallback == UINT32_MAX)
+      fallback = i;
+  }
+  if (fallback == UINT32_MAX)
+    fail("the Vulkan device has no host-visible coherent memory for "
+         "storage buffers");
+  return fallback;
+}
+
+void *mgpuMemAlloc(uint64_t sizeBytes, void *stream, int8_t isHostShared) {
+  (void)stream;
+  (void)isHostShared;
+  initialize();
+  uint64_t size = sizeBytes < 4 ? 4 : (sizeBytes + 3) & ~(uint64_t)3;
+  Allocation a = {NULL, size, VK_NULL_HANDLE, VK_NULL_HANDLE};
+  VkBufferCreateInfo bufferInfo = {VK_STRUCTURE_TYPE_BUFFER_CREATE_INFO};
+  bufferInfo.size = size;
+  bufferInfo.usage = VK_BUFFER_USAGE_STORAGE_BUFFER_BIT |
+                     VK_BUFFER_USAGE_TRANSFER_SRC_BIT |
+                     VK_BUFFER_USAGE_TRANSFER_DST_BIT;
+  bufferInfo.sharingMode = VK_SHARING_MODE_EXCLUSIVE;
+  check(vkCreateBuffer(vk.device, &bufferInfo, NULL, &a.buffer),
+        "vkCreateBuffer");
+  VkMemoryRequirements requirements;
+  vkGetBufferMemoryRequirements(vk.device, a.buffer, &requirements);
+  VkMemoryAllocateInfo memoryInfo = {VK_STRUCTURE_TYPE_MEMORY_ALLOCATE_INFO};
+  memoryInfo.allocationSize = requirements.size;
+  memoryInfo.memoryTypeIndex = findMemoryType(requirements.memoryTypeBits);
+  VkResult result = vkAllocateMemory(vk.device, &memoryInfo, NULL, &a.memory);
+  if (result != VK_SUCCESS)
+    fail("cannot allocate %llu bytes of device memory (VkResult %d)",
+         (unsigned long long)size, (int)result);
+  check(vkBindBufferMemory(vk.device, a.buffer, a.memory, 0),
+        "vkBindBufferMemory");
+  void *host;
+  check(vkMapMemory(vk.device, a.memory, 0, VK_WHOLE_SIZE, 0, &host),
+        "vkMapMemory");
+  a.host = host;
+  if (vk.allocationCount == vk.allocationCapacity) {
+    vk.allocationCapacity =
+        vk.allocationCapacity ? 2 * vk.allocationCapacity : 16;
+    vk.allocations =
+        realloc(vk.allocations, vk.allocationCapacity * sizeof(Allocation));
+  }
+  vk.allocations[vk.allocationCount++] = a;
+  return host;
+}
+
+void mgpuMemFree(void *pointer, void *stream) {
+  (void)stream;
+  if (!pointer)
+    return;
+  flush();
+  Allocation *a = findAllocation(pointer);
+  if (!a || a->host != pointer)
+    fail("mgpuMemFree of %p, which mgpuMemAlloc did not return", pointer);
+  vkUnmapMemory(vk.device, a->memory);
+  vkDestroyBuffer(vk.device, a->buffer, NULL);
+  vkFreeMemory(vk.device, a->memory, NULL);
+  *a = vk.allocations[--vk.allocationCount];
+}
+
+void mgpuMemcpy(void *destination, void *source, uint64_t sizeBytes,
+                void *stream) {
+  (void)stream;
+  /* Device memory is mapped: a copy is a memcpy once the launches that
+     write it are done. */
+  flush();
+  memcpy(destination, source, sizeBytes);
+}
+
+void mgpuMemset32(void *destination, uint32_t value, uint64_t count,
+                  void *stream) {
+  (void)stream;
+  flush();
+  uint32_t *words = destination;
+  for (uint64_t i = 0; i < count; ++i)
+    words[i] = value;
+}
+
+void *mgpuModuleLoad(void *data, uint64_t size) {
+  initialize();
+  if (size % 4 != 0)
+    fail("a SPIR-V module of %llu bytes (not a multiple of 4)",
+         (unsigned long long)size);
+  Module *module = calloc(1, sizeof(Module));
+  VkShaderModuleCreateInfo info = {VK_STRUCTURE_TYPE_SHADER_MODULE_CREATE_INFO};
+  info.codeSize = size;
+  info.pCode = data;
+  check(vkCreateShaderModule(vk.device, &info, NULL, &module->shader),
+        "vkCreateShaderModule");
+  return module;
+}
+
+void *mgpuModuleLoadJIT(void *data, int optLevel) {
+  (void)data;
+  (void)optLevel;
+  fail("the Vulkan runtime loads SPIR-V binaries only, not PTX for JIT");
+  return NULL;
+}
+
+void mgpuModuleUnload(void *opaque) {
+  Module *module = opaque;
+  if (!module)
+    return;
+  flush();
+  for (Function *f = module->functions; f;) {
+    Function *next = f->next;
+    if (f->pipeline) {
+      vkDestroyPipeline(vk.device, f->pipeline, NULL);
+      vkDestroyPipelineLayout(vk.device, f->pipelineLayout, NULL);
+      vkDestroyDescriptorSetLayout(vk.device, f->setLayout, NULL);
+    }
+    free(f->name);
+    free(f);
+    f = next;
+  }
+  vkDestroyShaderModule(vk.device, module->shader, NULL);
+  free(module);
+}
+
+void *mgpuModuleGetFunction(void *opaque, const char *name) {
+  Module *module = opaque;
+  for (Function *f = module->functions; f; f = f->next)
+    if (strcmp(f->name, name) == 0)
+      return f;
+  Function *f = calloc(1, sizeof(Function));
+  f->module = module;
+  f->name = strdup(name);
+  f->next = module->functions;
+  module->functions = f;
+  return f;
+}
+
+/* The pipeline needs the number of bindings, which only a launch tells. */
+static void createPipeline(Function *f, uint32_t bindings) {
+  if (bindings > kBindingsPerSet)
+    fail("kernel '%s' takes %u buffers; this runtime binds at most %d", f->name,
+         bindings, kBindingsPerSet);
+  VkDescriptorSetLayoutBinding layoutBindings[kBindingsPerSet];
+  for (uint32_t i = 0; i < bindings; ++i) {
+    VkDescriptorSetLayoutBinding b = {i, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, 1,
+                                      VK_SHADER_STAGE_COMPUTE_BIT, NULL};
+    layoutBindings[i] = b;
+  }
+  VkDescriptorSetLayoutCreateInfo setInfo = {
+      VK_STRUCTURE_TYPE_DESCRIPTOR_SET_LAYOUT_CREATE_INFO};
+  setInfo.bindingCount = bindings;
+  setInfo.pBindings = layoutBindings;
+  check(vkCreateDescriptorSetLayout(vk.device, &setInfo, NULL, &f->setLayout),
+        "vkCreateDescriptorSetLayout");
+  VkPipelineLayoutCreateInfo layoutInfo = {
+      VK_STRUCTURE_TYPE_PIPELINE_LAYOUT_CREATE_INFO};
+  layoutInfo.setLayoutCount = 1;
+  layoutInfo.pSetLayouts = &f->setLayout;
+  check(
+      vkCreatePipelineLayout(vk.device, &layoutInfo, NULL, &f->pipelineLayout),
+      "vkCreatePipelineLayout");
+  VkComputePipelineCreateInfo pipelineInfo = {
+      VK_STRUCTURE_TYPE_COMPUTE_PIPELINE_CREATE_INFO};
+  pipelineInfo.stage.sType =
+      VK_STRUCTURE_TYPE_PIPELINE_SHADER_STAGE_CREATE_INFO;
+  pipelineInfo.stage.stage = VK_SHADER_STAGE_COMPUTE_BIT;
+  pipelineInfo.stage.module = f->module->shader;
+  pipelineInfo.stage.pName = f->name;
+  pipelineInfo.layout = f->pipelineLayout;
+  check(vkCreateComputePipelines(vk.device, VK_NULL_HANDLE, 1, &pipelineInfo,
+                                 NULL, &f->pipeline),
+        "vkCreateComputePipelines");
+  f->bindings = bindings;
+}
+
+void mgpuLaunchKernel(void *function, intptr_t gridX, intptr_t gridY,
+                      intptr_t gridZ, intptr_t blockX, intptr_t blockY,
+                      intptr_t blockZ, int32_t sharedMemoryBytes, void *stream,
+                      void **params, void **extra, uint64_t paramsCount) {
+  (void)blockX, (void)blockY, (void)blockZ, (void)stream, (void)extra;
+  Function *f = function;
+  if (sharedMemoryBytes != 0)
+    fail("kernel '%s' asks for dynamic workgroup memory, which SPIR-V "
+         "kernels declare statically",
+         f->name);
+  /* gpu-to-llvm with intersperse-sizes-for-kernels: (pointer, size) pairs. */
+  if (paramsCount % 2 != 0)
+    fail("kernel '%s' got %llu parameters; expected (buffer, size) pairs",
+         f->name, (unsigned long long)paramsCount);
+  uint32_t bindings = (uint32_t)(paramsCount / 2);
+  if (!f->pipeline)
+    createPipeline(f, bindings);
+  else if (f->bindings != bindings)
+    fail("kernel '%s' launched with %u buffers, earlier with %u", f->name,
+         bindings, f->bindings);
+
+  VkDescriptorSet set = allocateSet(f->setLayout);
+  VkDescriptorBufferInfo infos[kBindingsPerSet];
+  VkWriteDescriptorSet writes[kBindingsPerSet];
+  for (uint32_t i = 0; i < bindings; ++i) {
+    char *pointer = *(char **)params[2 * i];
+    uint64_t size = *(uint64_t *)params[2 * i + 1];
+    Allocation *a = findAllocation(pointer);
+    if (!a || pointer + size > a->host + a->size)
+      fail("argument %u of kernel '%s' (%p, %llu bytes) is not in memory "
+           "from mgpuMemAlloc",
+           i, f->name, (void *)pointer, (unsigned long long)size);
+    VkDescriptorBufferInfo info = {a->buffer, (VkDeviceSize)(pointer - a->host),
+                                   size};
+    infos[i] = info;
+    VkWriteDescriptorSet write = {VK_STRUCTURE_TYPE_WRITE_DESCRIPTOR_SET};
+    write.dstSet = set;
+    write.dstBinding = i;
+    write.descriptorCount = 1;
+    write.descriptorType = VK_DESCRIPTOR_TYPE_STORAGE_BUFFER;
+    write.pBufferInfo = &infos[i];
+    writes[i] = write;
+  }
+  vkUpdateDescriptorSets(vk.device, bindings, writes, 0, NULL);
+
+  if (!vk.recording) {
+    VkCommandBufferBeginInfo begin = {
+        VK_STRUCTURE_TYPE_COMMAND_BUFFER_BEGIN_INFO};
+    begin.flags = VK_COMMAND_BUFFER_USAGE_ONE_TIME_SUBMIT_BIT;
+    check(vkBeginCommandBuffer(vk.commands, &begin), "vkBeginCommandBuffer");
+    vk.recording = 1;
+  }
+  /* Each launch reads what the launches before it wrote. */
+  VkMemoryBarrier barrier = {VK_STRUCTURE_TYPE_MEMORY_BARRIER};
+  barrier.srcAccessMask = VK_ACCESS_SHADER_WRITE_BIT;
+  barrier.dstAccessMask =
+      VK_ACCESS_SHADER_READ_BIT | VK_ACCESS_SHADER_WRITE_BIT;
+  vkCmdPipelineBarrier(vk.commands, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT,
+                       VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT, 0, 1, &barrier, 0,
+                       NULL, 0, NULL);
+  vkCmdBindPipeline(vk.commands, VK_PIPELINE_BIND_POINT_COMPUTE, f->pipeline);
+  vkCmdBindDescriptorSets(vk.commands, VK_PIPELINE_BIND_POINT_COMPUTE,
+                          f->pipelineLayout, 0, 1, &set, 0, NULL);
+  vkCmdDispatch(vk.commands, (uint32_t)gridX, (uint32_t)gridY, (uint32_t)gridZ);
+  if (++vk.recorded == kMaxBatch)
+    flush();
+}
+
+void *mgpuStreamCreate(void) {
+  initialize();
+  return &streamToken;
+}
+
+void mgpuStreamDestroy(void *stream) { (void)stream; }
+
+void mgpuStreamSynchronize(void *stream) {
+  (void)stream;
+  flush();
+}
+
+void mgpuStreamWaitEvent(void *stream, void *event) {
+  (void)stream;
+  (void)event;
+}
+
+void *mgpuEventCreate(void) { return &eventToken; }
+
+void mgpuEventDestroy(void *event) { (void)event; }
+
+void mgpuEventSynchronize(void *event) {
+  (void)event;
+  flush();
+}
+
+void mgpuEventRecord(void *event, void *stream) {
+  (void)event;
+  (void)stream;
+}
