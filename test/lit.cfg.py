@@ -12,7 +12,7 @@ config.suffixes = [".mlir", ".test", ".c"]
 config.test_source_root = os.path.dirname(__file__)
 config.test_exec_root = os.path.join(config.stencil_obj_root, "test")
 config.excludes = ["CMakeLists.txt", "lit.cfg.py", "lit.site.cfg.py", "lib", "Inputs", "README.md",
-                   "compare.sh", "mpi-compare.sh"]
+                   "compare.sh", "mpi-compare.sh", "gpu-compare.sh"]
 
 llvm_config.use_default_substitutions()
 llvm_config.with_environment("PATH", config.llvm_tools_dir, append_path=True)
@@ -47,3 +47,31 @@ if shutil.which("mpirun") and os.path.exists(
     for name in ["HOME", "TMPDIR"]:
         if name in os.environ:
             config.environment[name] = os.environ[name]
+
+# GPU backends (docs/GPU.md): a feature per runtime that CMake built, per
+# tool, and per device present. Tests that need a missing one are reported
+# UNSUPPORTED, which is how a machine without an NVIDIA or AMD GPU skips
+# running the CUDA and HIP executables.
+def runtime_built(name):
+    return os.path.exists(os.path.join(config.stencil_obj_root, "lib",
+                                       "libstencil_%s_runtime.a" % name))
+
+icd_dirs = ["/usr/share/vulkan/icd.d", "/etc/vulkan/icd.d"]
+if runtime_built("vulkan") and any(
+        os.path.isdir(d) and os.listdir(d) for d in icd_dirs):
+    config.available_features.add("vulkan")
+if runtime_built("cuda"):
+    config.available_features.add("cuda-backend")
+    ptxas = os.path.join(config.cuda_toolkit, "bin", "ptxas")
+    if os.access(ptxas, os.X_OK):
+        config.available_features.add("ptxas")
+        config.substitutions.append(("%ptxas", ptxas))
+    if os.path.exists("/dev/nvidiactl") and shutil.which("nvidia-smi"):
+        config.available_features.add("cuda-device")
+if runtime_built("hip"):
+    config.available_features.add("hip-backend")
+    if os.path.exists("/dev/kfd"):
+        config.available_features.add("hip-device")
+if config.rocm_toolkit:
+    config.available_features.add("amdgpu-codegen")
+    config.substitutions.append(("%rocm_toolkit", config.rocm_toolkit))

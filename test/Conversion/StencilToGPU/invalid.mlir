@@ -1,0 +1,28 @@
+// RUN: stencil-opt %s --split-input-file --verify-diagnostics --convert-stencil-to-gpu
+
+// Kernels take bare pointers: shapes must be static.
+func.func @dynamic(%in: memref<?x64xf32>) {
+  // expected-error @+1 {{'stencil.load' op reads 'memref<?x64xf32>'; the GPU lowering needs memrefs of static shape and identity layout}}
+  %a = stencil.load %in : memref<?x64xf32> -> !stencil.field<?x64xf32>
+  return
+}
+
+// -----
+
+// expected-error @+1 {{is distributed across MPI ranks; the GPU lowering runs one rank per device only without --mpi for now}}
+func.func @distributed(%in: memref<8xf32>) attributes {stencil.mpi} {
+  return
+}
+
+// -----
+
+func.func @dynamic_grid(%in: memref<64xf32>, %n: index) {
+  %a = stencil.load %in : memref<64xf32> -> !stencil.field<64xf32>
+  // expected-error @+1 {{'stencil.grid' op has dynamic bounds; the GPU lowering needs static grids}}
+  %g = stencil.grid [1] to [%n] : !stencil.grid<1>
+  %r = stencil.apply on %g ins(%x = %a : !stencil.field<64xf32>) outs(%a : !stencil.field<64xf32>) {
+    %v = stencil.access %x[0] : !stencil.field<64xf32>
+    stencil.return %v : f32
+  }
+  return
+}
