@@ -18,6 +18,21 @@
 
 using namespace mlir;
 
+/// Memrefs, scalars, control flow and functions to the LLVM dialect, with
+/// the bare pointers the C caller passes (docs/PragmaC.md); shared by the
+/// host code of every pipeline.
+static void addHostCodeToLLVM(OpPassManager &pm) {
+  pm.addPass(memref::createExpandStridedMetadataPass());
+  pm.addPass(createFinalizeMemRefToLLVMConversionPass());
+  pm.addPass(createConvertMathToLLVMPass());
+  pm.addPass(createArithToLLVMConversionPass());
+  pm.addPass(createConvertIndexToLLVMPass());
+  pm.addPass(createConvertControlFlowToLLVMPass());
+  ConvertFuncToLLVMPassOptions funcOptions;
+  funcOptions.useBarePtrCallConv = true;
+  pm.addPass(createConvertFuncToLLVMPass(funcOptions));
+}
+
 void stencil::buildStencilToCPUPipeline(
     OpPassManager &pm, const StencilToCPUPipelineOptions &options) {
   // Built from the passes' create functions so that tools need not register
@@ -35,16 +50,7 @@ void stencil::buildStencilToCPUPipeline(
   }
   pm.addPass(createLowerAffinePass());
   pm.addPass(createSCFToControlFlowPass());
-  pm.addPass(memref::createExpandStridedMetadataPass());
-  pm.addPass(createFinalizeMemRefToLLVMConversionPass());
-  pm.addPass(createConvertMathToLLVMPass());
-  pm.addPass(createArithToLLVMConversionPass());
-  pm.addPass(createConvertIndexToLLVMPass());
-  pm.addPass(createConvertControlFlowToLLVMPass());
-  // The C caller passes bare pointers (docs/PragmaC.md).
-  ConvertFuncToLLVMPassOptions funcOptions;
-  funcOptions.useBarePtrCallConv = true;
-  pm.addPass(createConvertFuncToLLVMPass(funcOptions));
+  addHostCodeToLLVM(pm);
   // After convert-func-to-llvm: run before it, convert-openmp-to-llvm also
   // converts function signatures, with full memref descriptors instead of
   // the bare pointers the C caller passes.
@@ -68,15 +74,7 @@ static void addGPUHostLowering(OpPassManager &pm, bool intersperseSizes) {
   // The Vulkan runtime binds buffers by size; see runtime/gpu.
   gpuOptions.kernelIntersperseSizeCallConv = intersperseSizes;
   pm.addPass(createGpuToLLVMConversionPass(gpuOptions));
-  pm.addPass(memref::createExpandStridedMetadataPass());
-  pm.addPass(createFinalizeMemRefToLLVMConversionPass());
-  pm.addPass(createConvertMathToLLVMPass());
-  pm.addPass(createArithToLLVMConversionPass());
-  pm.addPass(createConvertIndexToLLVMPass());
-  pm.addPass(createConvertControlFlowToLLVMPass());
-  ConvertFuncToLLVMPassOptions funcOptions;
-  funcOptions.useBarePtrCallConv = true;
-  pm.addPass(createConvertFuncToLLVMPass(funcOptions));
+  addHostCodeToLLVM(pm);
   pm.addPass(createReconcileUnrealizedCastsPass());
   pm.addPass(createCanonicalizerPass());
 }
@@ -105,18 +103,22 @@ stencil::buildStencilToGPUPipeline(OpPassManager &pm,
   std::string format = options.format;
   std::string chip = options.chip;
   binary.compilationTarget = format.empty() ? "bin" : format;
+  // Kernels to the LLVM dialect of NVVM or ROCDL.
+  auto lowerKernels = [&](std::unique_ptr<Pass> gpuToLLVM) {
+    OpPassManager &kernels = pm.nest<gpu::GPUModuleOp>();
+    kernels.addPass(createSCFToControlFlowPass());
+    kernels.addPass(std::move(gpuToLLVM));
+    kernels.addPass(createCanonicalizerPass());
+    kernels.addPass(createReconcileUnrealizedCastsPass());
+  };
   if (target == "cuda") {
     GpuNVVMAttachTargetOptions attach;
     attach.chip = chip.empty() ? "sm_80" : chip;
     attach.optLevel = 3;
     pm.addPass(createGpuNVVMAttachTarget(attach));
-    OpPassManager &kernels = pm.nest<gpu::GPUModuleOp>();
-    kernels.addPass(createSCFToControlFlowPass());
     ConvertGpuOpsToNVVMOpsOptions nvvm;
     nvvm.useBarePtrCallConv = true;
-    kernels.addPass(createConvertGpuOpsToNVVMOps(nvvm));
-    kernels.addPass(createCanonicalizerPass());
-    kernels.addPass(createReconcileUnrealizedCastsPass());
+    lowerKernels(createConvertGpuOpsToNVVMOps(nvvm));
     // Without ptxas, embed PTX; the driver compiles it when it loads.
     std::string toolkit = options.toolkit;
     SmallString<128> ptxas(toolkit);
@@ -129,15 +131,11 @@ stencil::buildStencilToGPUPipeline(OpPassManager &pm,
     attach.chip = chip.empty() ? "gfx90a" : chip;
     attach.optLevel = 3;
     pm.addPass(createGpuROCDLAttachTarget(attach));
-    OpPassManager &kernels = pm.nest<gpu::GPUModuleOp>();
-    kernels.addPass(createSCFToControlFlowPass());
     ConvertGpuOpsToROCDLOpsOptions rocdl;
     rocdl.chipset = attach.chip;
     rocdl.useBarePtrCallConv = true;
     rocdl.runtime = gpu::amd::Runtime::HIP;
-    kernels.addPass(createConvertGpuOpsToROCDLOps(rocdl));
-    kernels.addPass(createCanonicalizerPass());
-    kernels.addPass(createReconcileUnrealizedCastsPass());
+    lowerKernels(createConvertGpuOpsToROCDLOps(rocdl));
   } else {
     pm.addNestedPass<gpu::GPUModuleOp>(createStencilPrepareSPIRVKernels());
     GpuSPIRVAttachTargetOptions attach;
