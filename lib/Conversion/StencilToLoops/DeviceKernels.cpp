@@ -84,29 +84,11 @@ void forEachOwnedPoint(OpBuilder &builder, Location loc,
                          ValueRange point) { body(nested, nestedLoc, point); });
 }
 
-/// The radius of the carried inputs' accesses, per axis and side.
-void getCarriedRadius(const TimeBlock &block, SmallVectorImpl<int64_t> &low,
-                      SmallVectorImpl<int64_t> &high) {
-  ApplyOp calc = block.calc;
-  unsigned rank = calc.getRank();
-  low.assign(rank, 0);
-  high.assign(rank, 0);
-  calc.getBodyBlock()->walk([&](AccessOp access) {
-    auto argument = llvm::cast<BlockArgument>(access.getField());
-    if (block.carriedInput[argument.getArgNumber()] < 0)
-      return;
-    for (auto [axis, offset] : llvm::enumerate(access.getOffset())) {
-      low[axis] = std::max(low[axis], -offset);
-      high[axis] = std::max(high[axis], offset);
-    }
-  });
-}
-
 /// The shape of one workgroup buffer: the tile and its halo.
 SmallVector<int64_t, 3> getLocalShape(const TimeBlock &block,
                                       ArrayRef<int64_t> tile) {
   SmallVector<int64_t, 3> low, high, shape;
-  getCarriedRadius(block, low, high);
+  getCarriedRadius(block.calc, block.carriedInput, low, high);
   for (unsigned axis = 0; axis < tile.size(); ++axis)
     shape.push_back(tile[axis] + block.timeBlock * (low[axis] + high[axis]));
   return shape;
@@ -176,7 +158,7 @@ void lowering::emitDeviceTimeBlock(
   unsigned rank = tile.size();
   int64_t timeBlock = block.timeBlock;
   SmallVector<int64_t, 3> radiusLow, radiusHigh;
-  getCarriedRadius(block, radiusLow, radiusHigh);
+  getCarriedRadius(block.calc, block.carriedInput, radiusLow, radiusHigh);
   SmallVector<int64_t, 3> localShape = getLocalShape(block, tile);
 
   SmallVector<int64_t, 3> groups;

@@ -88,29 +88,43 @@ void lowering::emitPoint(OpBuilder &builder, Location loc, ApplyOp apply,
   }
 }
 
+void lowering::getCarriedRadius(ApplyOp calc, ArrayRef<int> carriedInput,
+                                SmallVectorImpl<int64_t> &low,
+                                SmallVectorImpl<int64_t> &high) {
+  low.assign(calc.getRank(), 0);
+  high.assign(calc.getRank(), 0);
+  calc.getBodyBlock()->walk([&](AccessOp access) {
+    auto argument = llvm::cast<BlockArgument>(access.getField());
+    if (carriedInput[argument.getArgNumber()] < 0)
+      return;
+    for (auto [axis, offset] : llvm::enumerate(access.getOffset())) {
+      low[axis] = std::max(low[axis], -offset);
+      high[axis] = std::max(high[axis], offset);
+    }
+  });
+}
+
 namespace {
+
+/// The default shape for a grid of `rank` axes (`shapes` holds the 1-, 2-
+/// and 3-D ones, outermost first), with the user's `option` replacing
+/// entries counted from the innermost axis.
+SmallVector<int64_t, 3> getDefaultShape(unsigned rank,
+                                        ArrayRef<std::array<int64_t, 3>> shapes,
+                                        ArrayRef<int64_t> option) {
+  ArrayRef<int64_t> chosen = shapes[std::min(rank, 3u) - 1];
+  SmallVector<int64_t, 3> shape(chosen.take_front(std::min(rank, 3u)));
+  for (unsigned i = 0; i < option.size() && i < rank; ++i)
+    shape[rank - 1 - i] = option[option.size() - 1 - i];
+  return shape;
+}
 
 /// The tile for an apply without a schedule: long contiguous rows for the
 /// vectorizer, several rows per task for OpenMP. 0 stands for the whole
 /// extent of the axis.
 SmallVector<int64_t, 3> getDefaultTile(unsigned rank,
                                        ArrayRef<int64_t> option) {
-  SmallVector<int64_t, 3> tile;
-  switch (rank) {
-  case 1:
-    tile = {16384};
-    break;
-  case 2:
-    tile = {8, 0};
-    break;
-  default:
-    tile = {1, 8, 0};
-    break;
-  }
-  // User entries replace the defaults, counted from the innermost axis.
-  for (unsigned i = 0; i < option.size() && i < rank; ++i)
-    tile[rank - 1 - i] = option[option.size() - 1 - i];
-  return tile;
+  return getDefaultShape(rank, {{16384}, {8, 0}, {1, 8, 0}}, option);
 }
 
 /// A new, uninitialized memref with the shape of `like`.
@@ -193,21 +207,25 @@ void forEachRingSlab(
   }
 }
 
-/// Copies the cells of `source` outside the box [lower, upper) — the ring
-/// of boundary and halo cells — into `target`.
-void copyRing(OpBuilder &builder, Location loc, Value source, Value target,
-              ValueRange lower, ValueRange upper) {
-  unsigned rank = lower.size();
-  SmallVector<Value> zeros(rank,
+/// Calls `copySlab` on the slabs that make up the cells of `source` outside
+/// the box [lower, upper): the ring of boundary and halo cells. Static
+/// extents are constants, so slabs of static memrefs have constant bounds.
+void forEachRingSlabOf(
+    OpBuilder &builder, Location loc, Value source, ValueRange lower,
+    ValueRange upper,
+    function_ref<void(OpBuilder &, ValueRange, ValueRange)> copySlab) {
+  auto type = llvm::cast<MemRefType>(source.getType());
+  SmallVector<Value> zeros(type.getRank(),
                            arith::ConstantIndexOp::create(builder, loc, 0));
-  SmallVector<Value> size;
-  for (unsigned axis = 0; axis < rank; ++axis)
-    size.push_back(memref::DimOp::create(builder, loc, source, axis));
-  forEachRingSlab(builder, zeros, size, lower, upper,
-                  [&](OpBuilder &b, ValueRange from, ValueRange to) {
-                    copyBox(b, loc, source, target, from, to,
-                            /*parallel=*/false);
-                  });
+  SmallVector<Value> sizes;
+  for (unsigned axis = 0; axis < type.getRank(); ++axis)
+    sizes.push_back(
+        type.isDynamicDim(axis)
+            ? memref::DimOp::create(builder, loc, source, axis).getResult()
+            : arith::ConstantIndexOp::create(builder, loc,
+                                             type.getDimSize(axis))
+                  .getResult());
+  forEachRingSlab(builder, zeros, sizes, lower, upper, copySlab);
 }
 
 /// Calls the MPI runtime's exchange function `name` on `buffer`.
@@ -262,17 +280,8 @@ void emitTimeBlock(OpBuilder &builder, Location loc, ApplyOp calc,
   auto constant = [&](OpBuilder &b, int64_t value) -> Value {
     return arith::ConstantIndexOp::create(b, loc, value);
   };
-  // The radius of the carried fields' accesses, per axis and side.
-  SmallVector<int64_t, 3> radiusLow(rank, 0), radiusHigh(rank, 0);
-  calc.getBodyBlock()->walk([&](AccessOp access) {
-    auto argument = llvm::cast<BlockArgument>(access.getField());
-    if (carriedInput[argument.getArgNumber()] < 0)
-      return;
-    for (auto [axis, offset] : llvm::enumerate(access.getOffset())) {
-      radiusLow[axis] = std::max(radiusLow[axis], -offset);
-      radiusHigh[axis] = std::max(radiusHigh[axis], offset);
-    }
-  });
+  SmallVector<int64_t, 3> radiusLow, radiusHigh;
+  getCarriedRadius(calc, carriedInput, radiusLow, radiusHigh);
   SmallVector<int64_t, 3> localShape;
   for (unsigned axis = 0; axis < rank; ++axis)
     localShape.push_back(tile[axis] +
@@ -518,6 +527,9 @@ private:
   LogicalResult lowerBlock(Block &block);
   LogicalResult lowerLoad(LoadOp load);
   LogicalResult lowerApply(ApplyOp apply);
+  void lowerApplyOnHost(OpBuilder &builder, ApplyOp apply,
+                        ScheduleAttr schedule, ValueRange lower,
+                        ValueRange upper, PointFn emitApplyPoint);
   LogicalResult lowerIterate(IterateOp iterate);
   LogicalResult lowerCopySectionAsSwap(IterateOp iterate,
                                        const CopySection &section);
@@ -540,6 +552,11 @@ private:
   /// defined, so that kernels take buffers only (what the Vulkan runtime
   /// binds).
   Value getDeviceScalar(Value value);
+  /// Loads the scalar `value` from its device buffer, inside a kernel.
+  Value loadDeviceScalar(OpBuilder &builder, Location loc, Value value) {
+    Value zero = arith::ConstantIndexOp::create(builder, loc, 0);
+    return memref::LoadOp::create(builder, loc, getDeviceScalar(value), zero);
+  }
   /// The work group of an apply on the device.
   SmallVector<int64_t, 3> getWorkGroup(ScheduleAttr schedule, unsigned rank);
 
@@ -643,17 +660,15 @@ void FunctionLowering::copyBoxOf(OpBuilder &builder, Location loc, Value source,
 void FunctionLowering::copyRingOf(OpBuilder &builder, Location loc,
                                   Value source, Value target, ValueRange lower,
                                   ValueRange upper) {
-  if (!device)
-    return copyRing(builder, loc, source, target, lower, upper);
-  SmallVector<Value> zeros, sizes;
-  for (int64_t size : llvm::cast<MemRefType>(source.getType()).getShape()) {
-    zeros.push_back(arith::ConstantIndexOp::create(builder, loc, 0));
-    sizes.push_back(arith::ConstantIndexOp::create(builder, loc, size));
-  }
-  forEachRingSlab(builder, zeros, sizes, lower, upper,
-                  [&](OpBuilder &b, ValueRange from, ValueRange to) {
-                    copyBoxOf(b, loc, source, target, from, to);
-                  });
+  forEachRingSlabOf(builder, loc, source, lower, upper,
+                    [&](OpBuilder &b, ValueRange from, ValueRange to) {
+                      // Slabs are thin: serial loops on the host.
+                      if (device)
+                        copyBoxOf(b, loc, source, target, from, to);
+                      else
+                        copyBox(b, loc, source, target, from, to,
+                                /*parallel=*/false);
+                    });
 }
 
 Value FunctionLowering::getDeviceScalar(Value value) {
@@ -682,22 +697,8 @@ SmallVector<int64_t, 3> FunctionLowering::getWorkGroup(ScheduleAttr schedule,
   if (schedule && schedule.getWg().size() == rank)
     return SmallVector<int64_t, 3>(schedule.getWg());
   // 256 work items, the innermost axis along x for coalesced accesses.
-  SmallVector<int64_t, 3> workGroup;
-  switch (rank) {
-  case 1:
-    workGroup = {256};
-    break;
-  case 2:
-    workGroup = {8, 32};
-    break;
-  default:
-    workGroup = {1, 8, 32};
-    break;
-  }
-  ArrayRef<int64_t> option = options.defaultWorkGroup;
-  for (unsigned i = 0; i < option.size() && i < rank; ++i)
-    workGroup[rank - 1 - i] = option[option.size() - 1 - i];
-  return workGroup;
+  return getDefaultShape(rank, {{256}, {8, 32}, {1, 8, 32}},
+                         options.defaultWorkGroup);
 }
 
 LogicalResult FunctionLowering::lowerBlock(Block &block) {
@@ -833,36 +834,48 @@ LogicalResult FunctionLowering::lowerApply(ApplyOp apply) {
   // around it (the body has moved into an scf.for by now).
   ScheduleAttr schedule =
       apply.getScheduleAttr() ? apply.getScheduleAttr() : loopSchedule;
+  // The apply at one point: reads and writes its buffers; on the device,
+  // scalars come from their device copies.
+  auto scalarOnDevice = [&](OpBuilder &b, Location l, unsigned input) {
+    return loadDeviceScalar(b, l, apply.getInputs()[input]);
+  };
+  auto emitApplyPoint = [&](OpBuilder &b, Location l, ValueRange point) {
+    emitPoint(
+        b, l, apply, point,
+        [&](OpBuilder &lb, Location ll, unsigned input, ValueRange at) {
+          return memref::LoadOp::create(
+              lb, ll, buffers.lookup(apply.getInputs()[input]), at);
+        },
+        [&](OpBuilder &sb, Location sl, unsigned output, Value value) {
+          memref::StoreOp::create(sb, sl, value, outputBuffers[output], point);
+        },
+        device ? ScalarFn(scalarOnDevice) : ScalarFn());
+  };
   if (device) {
     SmallVector<int64_t, 3> staticLower, staticUpper;
     for (auto [from, to] : llvm::zip(lower, upper)) {
       staticLower.push_back(*getConstantIntValue(from));
       staticUpper.push_back(*getConstantIntValue(to));
     }
-    emitDeviceBox(
-        builder, loc, getWorkGroup(schedule, rank), staticLower, staticUpper,
-        [&](OpBuilder &b, Location l, ValueRange point) {
-          emitPoint(
-              b, l, apply, point,
-              [&](OpBuilder &lb, Location ll, unsigned input, ValueRange at) {
-                return memref::LoadOp::create(
-                    lb, ll, buffers.lookup(apply.getInputs()[input]), at);
-              },
-              [&](OpBuilder &sb, Location sl, unsigned output, Value value) {
-                memref::StoreOp::create(sb, sl, value, outputBuffers[output],
-                                        point);
-              },
-              [&](OpBuilder &vb, Location vl, unsigned input) -> Value {
-                Value zero = arith::ConstantIndexOp::create(vb, vl, 0);
-                return memref::LoadOp::create(
-                    vb, vl, getDeviceScalar(apply.getInputs()[input]), zero);
-              });
-        });
-    for (auto [result, buffer] : llvm::zip(apply.getResults(), outputBuffers))
-      setBuffer(result, buffer);
-    toErase.push_back(apply);
-    return success();
+    emitDeviceBox(builder, loc, getWorkGroup(schedule, rank), staticLower,
+                  staticUpper, emitApplyPoint);
+  } else {
+    lowerApplyOnHost(builder, apply, schedule, lower, upper, emitApplyPoint);
   }
+  for (auto [result, buffer] : llvm::zip(apply.getResults(), outputBuffers))
+    setBuffer(result, buffer);
+  toErase.push_back(apply);
+  return success();
+}
+
+/// The points of the apply as tiled scf.parallel loops, over the grid or
+/// over the boxes the time loop's plan asks for.
+void FunctionLowering::lowerApplyOnHost(OpBuilder &builder, ApplyOp apply,
+                                        ScheduleAttr schedule, ValueRange lower,
+                                        ValueRange upper,
+                                        PointFn emitApplyPoint) {
+  Location loc = apply.getLoc();
+  unsigned rank = apply.getRank();
   SmallVector<int64_t, 3> tile =
       schedule ? SmallVector<int64_t, 3>(schedule.getTileOrWorkGroup())
                : getDefaultTile(rank, options.defaultTile);
@@ -896,27 +909,13 @@ LogicalResult FunctionLowering::lowerApply(ApplyOp apply) {
     scf::buildLoopNest(
         inTile, loc, parallel.getInductionVars(), tileUpper, ones,
         [&](OpBuilder &nested, Location nestedLoc, ValueRange point) {
-          emitPoint(
-              nested, nestedLoc, apply, point,
-              [&](OpBuilder &lb, Location l, unsigned input, ValueRange at) {
-                return memref::LoadOp::create(
-                    lb, l, buffers.lookup(apply.getInputs()[input]), at);
-              },
-              [&](OpBuilder &sb, Location l, unsigned output, Value value) {
-                memref::StoreOp::create(sb, l, value, outputBuffers[output],
-                                        point);
-              });
+          emitApplyPoint(nested, nestedLoc, point);
         });
   };
   if (applyPlan)
     applyPlan(builder, lower, upper, emitBox);
   else
     emitBox(builder, lower, upper);
-
-  for (auto [result, buffer] : llvm::zip(apply.getResults(), outputBuffers))
-    setBuffer(result, buffer);
-  toErase.push_back(apply);
-  return success();
 }
 
 LogicalResult FunctionLowering::lowerIterate(IterateOp iterate) {
@@ -1097,10 +1096,8 @@ FunctionLowering::lowerCopySectionAsSwap(IterateOp iterate,
           [&](unsigned input) {
             return buffers.lookup(calc.getInputs()[input]);
           },
-          [&](OpBuilder &vb, Location vl, unsigned input) -> Value {
-            Value zero = arith::ConstantIndexOp::create(vb, vl, 0);
-            return memref::LoadOp::create(
-                vb, vl, getDeviceScalar(calc.getInputs()[input]), zero);
+          [&](OpBuilder &vb, Location vl, unsigned input) {
+            return loadDeviceScalar(vb, vl, calc.getInputs()[input]);
           });
     } else {
       emitTimeBlock(inBlock, loc, calc, carriedInput, outputPair,

@@ -48,6 +48,12 @@ void emitPoint(OpBuilder &builder, Location loc, ApplyOp apply,
                ValueRange point, LoadFn load, StoreFn store,
                ScalarFn scalar = nullptr);
 
+/// The radius per axis and side of the accesses of `calc` to the inputs
+/// that `carriedInput` marks (>= 0): the halo a time block needs.
+void getCarriedRadius(ApplyOp calc, ArrayRef<int> carriedInput,
+                      SmallVectorImpl<int64_t> &low,
+                      SmallVectorImpl<int64_t> &high);
+
 /// The body of a device kernel at one point of a box.
 using PointFn = function_ref<void(OpBuilder &, Location, ValueRange point)>;
 
