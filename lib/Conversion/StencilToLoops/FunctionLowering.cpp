@@ -161,15 +161,31 @@ void getGridBounds(OpBuilder &builder, Location loc, GridOp grid,
   collect(grid.getStaticUpper(), grid.getDynamicUpper(), upper);
 }
 
-/// Copies `source` into `target` on the box [lower, upper), element by
-/// element; in parallel when `parallel` (large boxes).
+/// `point - shift` per axis (`point` itself when `shift` is empty).
+SmallVector<Value> shiftPoint(OpBuilder &builder, Location loc,
+                              ValueRange point, ValueRange shift) {
+  if (shift.empty())
+    return SmallVector<Value>(point);
+  SmallVector<Value> shifted;
+  for (auto [index, by] : llvm::zip_equal(point, shift))
+    shifted.push_back(arith::SubIOp::create(builder, loc, index, by));
+  return shifted;
+}
+
+/// Copies element p of `source` to `target` for every p in the box [lower,
+/// upper), reading source[p - sourceShift] and writing target[p -
+/// targetShift] (no shift when empty); in parallel when `parallel`.
 void copyBox(OpBuilder &builder, Location loc, Value source, Value target,
-             ValueRange lower, ValueRange upper, bool parallel) {
+             ValueRange lower, ValueRange upper, bool parallel,
+             ValueRange sourceShift = {}, ValueRange targetShift = {}) {
   SmallVector<Value> ones(lower.size(),
                           arith::ConstantIndexOp::create(builder, loc, 1));
   auto body = [&](OpBuilder &nested, Location nestedLoc, ValueRange point) {
-    Value value = memref::LoadOp::create(nested, nestedLoc, source, point);
-    memref::StoreOp::create(nested, nestedLoc, value, target, point);
+    Value value = memref::LoadOp::create(
+        nested, nestedLoc, source,
+        shiftPoint(nested, nestedLoc, point, sourceShift));
+    memref::StoreOp::create(nested, nestedLoc, value, target,
+                            shiftPoint(nested, nestedLoc, point, targetShift));
   };
   if (parallel) {
     scf::ParallelOp::create(builder, loc, lower, upper, ones, body);
@@ -542,12 +558,24 @@ private:
 
   // Buffers and copies, in host or device memory.
   LogicalResult checkDeviceSupport();
-  Value allocateBuffer(OpBuilder &builder, Location loc, Value like);
+  /// A buffer of the elements of `like` for the box [from, to).
+  Value allocateBox(OpBuilder &builder, Location loc, Value like,
+                    ValueRange from, ValueRange to);
   void freeBuffer(OpBuilder &builder, Location loc, Value buffer);
+  /// copyBox in host or device memory; on the host in parallel when the box
+  /// is large or of unknown size.
   void copyBoxOf(OpBuilder &builder, Location loc, Value source, Value target,
-                 ValueRange lower, ValueRange upper);
+                 ValueRange lower, ValueRange upper,
+                 ValueRange sourceShift = {}, ValueRange targetShift = {});
   void copyRingOf(OpBuilder &builder, Location loc, Value source, Value target,
                   ValueRange lower, ValueRange upper);
+  /// The ring of `buffer` outside [lower, upper), one compact buffer per
+  /// slab: saving touches no more memory than the ring itself.
+  SmallVector<Value> saveRing(OpBuilder &builder, Location loc, Value buffer,
+                              ValueRange lower, ValueRange upper);
+  /// Writes the slabs of saveRing back into `buffer` and frees them.
+  void restoreRing(OpBuilder &builder, Location loc, ArrayRef<Value> slabs,
+                   Value buffer, ValueRange lower, ValueRange upper);
   /// A device buffer holding the scalar `value`, copied once where it is
   /// defined, so that kernels take buffers only (what the Vulkan runtime
   /// binds).
@@ -619,11 +647,27 @@ LogicalResult FunctionLowering::checkDeviceSupport() {
   return failure(result.wasInterrupted());
 }
 
-Value FunctionLowering::allocateBuffer(OpBuilder &builder, Location loc,
-                                       Value like) {
+Value FunctionLowering::allocateBox(OpBuilder &builder, Location loc,
+                                    Value like, ValueRange from,
+                                    ValueRange to) {
+  auto likeType = llvm::cast<MemRefType>(like.getType());
+  SmallVector<int64_t> shape;
+  SmallVector<Value> dynamicSizes;
+  for (auto [low, high] : llvm::zip_equal(from, to)) {
+    std::optional<int64_t> lowValue = getConstantIntValue(low);
+    std::optional<int64_t> highValue = getConstantIntValue(high);
+    if (lowValue && highValue) {
+      shape.push_back(std::max<int64_t>(*highValue - *lowValue, 0));
+      continue;
+    }
+    shape.push_back(ShapedType::kDynamic);
+    dynamicSizes.push_back(arith::SubIOp::create(builder, loc, high, low));
+  }
+  auto type = MemRefType::get(shape, likeType.getElementType());
   if (!device)
-    return allocateLike(builder, loc, like);
-  return gpu::AllocOp::create(builder, loc, like.getType(), Type(), {}, {}, {})
+    return memref::AllocOp::create(builder, loc, type, dynamicSizes);
+  // Device boxes are static (checkDeviceSupport).
+  return gpu::AllocOp::create(builder, loc, type, Type(), {}, {}, {})
       .getMemref();
 }
 
@@ -643,18 +687,43 @@ static SmallVector<int64_t, 3> getConstants(ValueRange values) {
   return constants;
 }
 
+/// Boxes with fewer elements than this are copied by one thread.
+static constexpr int64_t kParallelCopyElements = 1 << 15;
+
 void FunctionLowering::copyBoxOf(OpBuilder &builder, Location loc, Value source,
                                  Value target, ValueRange lower,
-                                 ValueRange upper) {
-  if (!device)
+                                 ValueRange upper, ValueRange sourceShift,
+                                 ValueRange targetShift) {
+  if (!device) {
+    int64_t elements = 1;
+    for (auto [low, high] : llvm::zip_equal(lower, upper)) {
+      std::optional<int64_t> lowValue = getConstantIntValue(low);
+      std::optional<int64_t> highValue = getConstantIntValue(high);
+      elements = lowValue && highValue ? elements * (*highValue - *lowValue)
+                                       : kParallelCopyElements;
+    }
     return copyBox(builder, loc, source, target, lower, upper,
-                   /*parallel=*/true);
-  emitDeviceBox(builder, loc, getWorkGroup({}, lower.size()),
-                getConstants(lower), getConstants(upper),
-                [&](OpBuilder &b, Location l, ValueRange point) {
-                  Value value = memref::LoadOp::create(b, l, source, point);
-                  memref::StoreOp::create(b, l, value, target, point);
-                });
+                   /*parallel=*/elements >= kParallelCopyElements, sourceShift,
+                   targetShift);
+  }
+  SmallVector<int64_t, 3> sourceBy = getConstants(sourceShift);
+  SmallVector<int64_t, 3> targetBy = getConstants(targetShift);
+  emitDeviceBox(
+      builder, loc, getWorkGroup({}, lower.size()), getConstants(lower),
+      getConstants(upper), [&](OpBuilder &b, Location l, ValueRange point) {
+        auto shifted = [&](ArrayRef<int64_t> by) {
+          SmallVector<Value> indices;
+          for (auto [axis, index] : llvm::enumerate(point))
+            indices.push_back(by.empty() ? index
+                                         : arith::SubIOp::create(
+                                               b, l, index,
+                                               arith::ConstantIndexOp::create(
+                                                   b, l, by[axis])));
+          return indices;
+        };
+        Value value = memref::LoadOp::create(b, l, source, shifted(sourceBy));
+        memref::StoreOp::create(b, l, value, target, shifted(targetBy));
+      });
 }
 
 void FunctionLowering::copyRingOf(OpBuilder &builder, Location loc,
@@ -662,12 +731,33 @@ void FunctionLowering::copyRingOf(OpBuilder &builder, Location loc,
                                   ValueRange upper) {
   forEachRingSlabOf(builder, loc, source, lower, upper,
                     [&](OpBuilder &b, ValueRange from, ValueRange to) {
-                      // Slabs are thin: serial loops on the host.
-                      if (device)
-                        copyBoxOf(b, loc, source, target, from, to);
-                      else
-                        copyBox(b, loc, source, target, from, to,
-                                /*parallel=*/false);
+                      copyBoxOf(b, loc, source, target, from, to);
+                    });
+}
+
+SmallVector<Value> FunctionLowering::saveRing(OpBuilder &builder, Location loc,
+                                              Value buffer, ValueRange lower,
+                                              ValueRange upper) {
+  SmallVector<Value> slabs;
+  forEachRingSlabOf(builder, loc, buffer, lower, upper,
+                    [&](OpBuilder &b, ValueRange from, ValueRange to) {
+                      Value slab = allocateBox(b, loc, buffer, from, to);
+                      copyBoxOf(b, loc, buffer, slab, from, to,
+                                /*sourceShift=*/{}, /*targetShift=*/from);
+                      slabs.push_back(slab);
+                    });
+  return slabs;
+}
+
+void FunctionLowering::restoreRing(OpBuilder &builder, Location loc,
+                                   ArrayRef<Value> slabs, Value buffer,
+                                   ValueRange lower, ValueRange upper) {
+  const Value *slab = slabs.begin();
+  forEachRingSlabOf(builder, loc, buffer, lower, upper,
+                    [&](OpBuilder &b, ValueRange from, ValueRange to) {
+                      copyBoxOf(b, loc, *slab, buffer, from, to,
+                                /*sourceShift=*/from);
+                      freeBuffer(b, loc, *slab++);
                     });
 }
 
@@ -1002,13 +1092,9 @@ FunctionLowering::lowerCopySectionAsSwap(IterateOp iterate,
   SmallVector<Value> lower, upper;
   ApplyOp calc = section.calc;
   getGridBounds(builder, loc, calc.getGridOp(), lower, upper);
-  // Only the ring of the saved copy is ever written or read; the rest of the
-  // allocation is never touched, so it costs no physical memory.
-  SmallVector<Value> savedRings;
+  SmallVector<SmallVector<Value>> savedRings;
   for (auto [source, destination] : llvm::zip(sources, destinations)) {
-    Value saved = allocateBuffer(builder, loc, destination);
-    copyRingOf(builder, loc, destination, saved, lower, upper);
-    savedRings.push_back(saved);
+    savedRings.push_back(saveRing(builder, loc, destination, lower, upper));
     copyRingOf(builder, loc, source, destination, lower, upper);
   }
 
@@ -1158,8 +1244,7 @@ FunctionLowering::lowerCopySectionAsSwap(IterateOp iterate,
                 [&](OpBuilder &b) {
                   copyBoxOf(b, loc, latest, destinations[k], lower, upper);
                 });
-    copyRingOf(builder, loc, savedRings[k], destinations[k], lower, upper);
-    freeBuffer(builder, loc, savedRings[k]);
+    restoreRing(builder, loc, savedRings[k], destinations[k], lower, upper);
   }
   for (auto [k, pair] : llvm::enumerate(section.pairs)) {
     setBuffer(iterate.getResult(pair.first), sources[k]);

@@ -5,14 +5,28 @@
 
 // The copy form of the time loop (calc into B, copy B back into A) runs as
 // a pointer swap: half the memory traffic per step. Before the loop B's
-// boundary ring is saved and replaced by A's (the swapped loop reads it as
-// a source); afterwards the last interior goes to whichever array lacks it
-// (to B only if a step ran) and B gets its own ring back.
+// boundary ring is saved, one compact buffer per ring slab (rows 0 and 65,
+// then columns 0 and 33 of rows 1..64), and replaced by A's (the swapped
+// loop reads it as a source); afterwards the last interior goes to
+// whichever array lacks it (to B only if a step ran) and B gets its own
+// ring back.
 // CHECK-LABEL: func.func @copy_form(
 // CHECK-SAME: %[[A:[^:]*]]: memref<66x34xf32>, %[[B:[^:]*]]: memref<66x34xf32>, %[[C:[^:]*]]: f32, %[[N:[^:]*]]: index)
-// CHECK: %[[SAVED:.*]] = memref.alloc() : memref<66x34xf32>
+// CHECK: %[[S0:.*]] = memref.alloc() : memref<1x34xf32>
 // CHECK: %[[V0:.*]] = memref.load %[[B]]
-// CHECK-NEXT: memref.store %[[V0]], %[[SAVED]]
+// CHECK: memref.store %[[V0]], %[[S0]]
+// CHECK: %[[S1:.*]] = memref.alloc() : memref<1x34xf32>
+// CHECK: scf.for %[[R1:.*]] = %[[C65:.*]] to
+// CHECK: memref.load %[[B]][%[[R1]],
+// CHECK: %[[R1S:.*]] = arith.subi %[[R1]], %[[C65]]
+// CHECK: memref.store %{{.*}}, %[[S1]][%[[R1S]],
+// CHECK: %[[S2:.*]] = memref.alloc() : memref<64x1xf32>
+// CHECK: memref.store %{{.*}}, %[[S2]]
+// CHECK: %[[S3:.*]] = memref.alloc() : memref<64x1xf32>
+// CHECK: scf.for %{{.*}} = %[[C33:.*]] to
+// CHECK: %[[K3:.*]] = memref.load %[[B]]
+// CHECK: arith.subi %{{.*}}, %[[C33]]
+// CHECK: memref.store %[[K3]], %[[S3]]
 // CHECK: %[[V1:.*]] = memref.load %[[A]]
 // CHECK-NEXT: memref.store %[[V1]], %[[B]]
 // CHECK: %[[STEPS:.*]] = arith.maxsi %[[N]], %{{.*}} : index
@@ -35,9 +49,15 @@
 // CHECK: %[[NB:.*]] = arith.cmpi ne
 // CHECK: %[[NBRAN:.*]] = arith.andi %[[NB]], %[[RAN]]
 // CHECK: scf.if %[[NBRAN]] {
-// CHECK: %[[V2:.*]] = memref.load %[[SAVED]]
+// CHECK: %[[V2:.*]] = memref.load %[[S0]]
 // CHECK-NEXT: memref.store %[[V2]], %[[B]]
-// CHECK: memref.dealloc %[[SAVED]]
+// CHECK: memref.dealloc %[[S0]]
+// CHECK: memref.load %[[S1]]
+// CHECK: memref.dealloc %[[S1]]
+// CHECK: memref.load %[[S2]]
+// CHECK: memref.dealloc %[[S2]]
+// CHECK: memref.load %[[S3]]
+// CHECK: memref.dealloc %[[S3]]
 // CHECK-NOT: memref.copy
 // CHECK-NOT: stencil.
 // CHECK: return
