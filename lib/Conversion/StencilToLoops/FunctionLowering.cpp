@@ -104,6 +104,31 @@ void lowering::getCarriedRadius(ApplyOp calc, ArrayRef<int> carriedInput,
   });
 }
 
+void lowering::forEachRingSlab(
+    OpBuilder &builder, ValueRange outerLower, ValueRange outerUpper,
+    ValueRange innerLower, ValueRange innerUpper,
+    function_ref<void(OpBuilder &, ValueRange, ValueRange)> emit) {
+  unsigned rank = outerLower.size();
+  for (unsigned axis = 0; axis < rank; ++axis) {
+    for (bool high : {false, true}) {
+      SmallVector<Value> from, to;
+      for (unsigned other = 0; other < rank; ++other) {
+        if (other < axis) {
+          from.push_back(innerLower[other]);
+          to.push_back(innerUpper[other]);
+        } else if (other > axis) {
+          from.push_back(outerLower[other]);
+          to.push_back(outerUpper[other]);
+        } else {
+          from.push_back(high ? innerUpper[axis] : outerLower[axis]);
+          to.push_back(high ? outerUpper[axis] : innerLower[axis]);
+        }
+      }
+      emit(builder, from, to);
+    }
+  }
+}
+
 namespace {
 
 /// The default shape for a grid of `rank` axes (`shapes` holds the 1-, 2-
@@ -192,35 +217,6 @@ void copyBox(OpBuilder &builder, Location loc, Value source, Value target,
     return;
   }
   scf::buildLoopNest(builder, loc, lower, upper, ones, body);
-}
-
-/// Calls `emit` on 2 x rank boxes that partition the box [outerLower,
-/// outerUpper) minus the box [innerLower, innerUpper) inside it: along each
-/// axis in turn, the slab below and the slab above the inner box, spanning
-/// the inner box along the axes before it and the outer box after it.
-void forEachRingSlab(
-    OpBuilder &builder, ValueRange outerLower, ValueRange outerUpper,
-    ValueRange innerLower, ValueRange innerUpper,
-    function_ref<void(OpBuilder &, ValueRange, ValueRange)> emit) {
-  unsigned rank = outerLower.size();
-  for (unsigned axis = 0; axis < rank; ++axis) {
-    for (bool high : {false, true}) {
-      SmallVector<Value> from, to;
-      for (unsigned other = 0; other < rank; ++other) {
-        if (other < axis) {
-          from.push_back(innerLower[other]);
-          to.push_back(innerUpper[other]);
-        } else if (other > axis) {
-          from.push_back(outerLower[other]);
-          to.push_back(outerUpper[other]);
-        } else {
-          from.push_back(high ? innerUpper[axis] : outerLower[axis]);
-          to.push_back(high ? outerUpper[axis] : innerLower[axis]);
-        }
-      }
-      emit(builder, from, to);
-    }
-  }
 }
 
 /// Calls `copySlab` on the slabs that make up the cells of `source` outside
@@ -1149,21 +1145,35 @@ FunctionLowering::lowerCopySectionAsSwap(IterateOp iterate,
     singleSteps = arith::SubIOp::create(
         builder, loc, steps,
         arith::MulIOp::create(builder, loc, blocks, blockSize));
+    // Pipelined blocks take their depth at run time: the remaining steps,
+    // if more than one, run as one shallower block.
+    bool pipelined = !device && calc.getRank() >= 2;
+    if (pipelined) {
+      Value two = arith::ConstantIndexOp::create(builder, loc, 2);
+      Value deepRemainder = arith::CmpIOp::create(
+          builder, loc, arith::CmpIPredicate::sge, singleSteps, two);
+      blocks = arith::AddIOp::create(
+          builder, loc, blocks,
+          arith::IndexCastUIOp::create(builder, loc, builder.getIndexType(),
+                                       deepRemainder));
+      singleSteps = arith::SelectOp::create(builder, loc, deepRemainder, zero,
+                                            singleSteps);
+    }
     auto blockLoop = scf::ForOp::create(builder, loc, zero, blocks, one, all);
     Block *blockBody = blockLoop.getBody();
     if (!blockBody->empty())
       blockBody->getTerminator()->erase();
     OpBuilder inBlock = OpBuilder::atBlockEnd(blockBody);
     ValueRange iterArgs = blockLoop.getRegionIterArgs();
+    TimeBlock block{calc,
+                    carriedInput,
+                    outputPair,
+                    iterArgs.take_front(count),
+                    iterArgs.drop_front(count),
+                    timeBlock,
+                    grid.getStaticLower(),
+                    grid.getStaticUpper()};
     if (device) {
-      TimeBlock block{calc,
-                      carriedInput,
-                      outputPair,
-                      iterArgs.take_front(count),
-                      iterArgs.drop_front(count),
-                      timeBlock,
-                      grid.getStaticLower(),
-                      grid.getStaticUpper()};
       int64_t bytes = getTimeBlockWorkgroupBytes(block, tile);
       if (options.workgroupMemoryLimit > 0 &&
           bytes > options.workgroupMemoryLimit)
@@ -1185,6 +1195,16 @@ FunctionLowering::lowerCopySectionAsSwap(IterateOp iterate,
           [&](OpBuilder &vb, Location vl, unsigned input) {
             return loadDeviceScalar(vb, vl, calc.getInputs()[input]);
           });
+    } else if (pipelined) {
+      Value done = arith::MulIOp::create(
+          inBlock, loc, blockLoop.getInductionVar(), blockSize);
+      Value depth = arith::MinSIOp::create(
+          inBlock, loc, blockSize,
+          arith::SubIOp::create(inBlock, loc, steps, done));
+      emitPipelinedTimeBlock(inBlock, loc, block, depth, tile,
+                             [&](unsigned input) {
+                               return buffers.lookup(calc.getInputs()[input]);
+                             });
     } else {
       emitTimeBlock(inBlock, loc, calc, carriedInput, outputPair,
                     iterArgs.take_front(count), iterArgs.drop_front(count),

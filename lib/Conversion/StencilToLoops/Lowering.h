@@ -93,6 +93,25 @@ void emitDeviceTimeBlock(OpBuilder &builder, Location loc,
                          function_ref<Value(unsigned input)> inputBuffer,
                          ScalarFn scalar);
 
+/// A block of `depth` steps (2 <= depth <= block.timeBlock, known at run
+/// time) on the host for grids of two or more axes, as one pipelined sweep
+/// over the rows of each `tile` with ring buffers between the steps
+/// (PipelinedTimeBlock.cpp). Inputs that are not carried are read from
+/// `inputBuffer`.
+void emitPipelinedTimeBlock(OpBuilder &builder, Location loc,
+                            const TimeBlock &block, Value depth,
+                            ArrayRef<int64_t> tile,
+                            function_ref<Value(unsigned input)> inputBuffer);
+
+/// Calls `emit` on 2 x rank boxes that partition the box [outerLower,
+/// outerUpper) minus the box [innerLower, innerUpper) inside it: along each
+/// axis in turn, the slab below and the slab above the inner box, spanning
+/// the inner box along the axes before it and the outer box after it.
+void forEachRingSlab(
+    OpBuilder &builder, ValueRange outerLower, ValueRange outerUpper,
+    ValueRange innerLower, ValueRange innerUpper,
+    function_ref<void(OpBuilder &, ValueRange, ValueRange)> emit);
+
 } // namespace mlir::stencil::lowering
 
 #endif // STENCIL_LIB_CONVERSION_STENCILTOLOOPS_LOWERING_H

@@ -1,0 +1,275 @@
+//===- PipelinedTimeBlock.cpp - time blocks as pipelined row sweeps -------===//
+//
+// A block of T steps of the copy-form loop on the host, for grids of two or
+// more axes. Each tile sweeps its rows (slices along the outermost axis) once
+// and computes all T steps in the same sweep: while step 1 computes row w,
+// step 2 computes row w - r, step 3 row w - 2r, ... (r: the forward radius
+// along the outermost axis). A step keeps only the r_low + r_high + 1 rows
+// of its results that the next step still reads, in a small ring buffer, so
+// the working set is (T - 1) x (r_low + r_high + 1) rows per tile instead of
+// the whole tile, and no tile is copied in. Tiles overlap only along the
+// inner axes, by (T - s) x radius at step s (seed 000 Fig. 3); tiles that
+// span the inner axes, the usual choice on CPUs, compute nothing twice but
+// the (T - s) x radius rows each band recomputes at its two ends.
+//
+//===----------------------------------------------------------------------===//
+
+#include "Lowering.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+
+using namespace mlir;
+using namespace mlir::stencil;
+using namespace mlir::stencil::lowering;
+
+namespace {
+
+/// Which of the T steps a level is: the first reads the sources, the last
+/// writes the destinations, the others read and write ring buffers.
+enum class Level { First, Middle, Last };
+
+class PipelinedTimeBlock {
+public:
+  PipelinedTimeBlock(OpBuilder &builder, Location loc, const TimeBlock &block,
+                     Value depth, ArrayRef<int64_t> tile,
+                     function_ref<Value(unsigned)> inputBuffer)
+      : loc(loc), block(block), depth(depth), tile(tile),
+        inputBuffer(inputBuffer), rank(block.lower.size()) {
+    getCarriedRadius(block.calc, block.carriedInput, radiusLow, radiusHigh);
+    slots = radiusLow[0] + radiusHigh[0] + 1;
+    for (unsigned axis = 0; axis < rank; ++axis) {
+      lower.push_back(constant(builder, block.lower[axis]));
+      upper.push_back(constant(builder, block.upper[axis]));
+    }
+  }
+
+  void emit(OpBuilder &builder);
+
+private:
+  Value constant(OpBuilder &b, int64_t value) const {
+    return arith::ConstantIndexOp::create(b, loc, value);
+  }
+  Value add(OpBuilder &b, Value x, Value y) const {
+    return arith::AddIOp::create(b, loc, x, y);
+  }
+  Value sub(OpBuilder &b, Value x, Value y) const {
+    return arith::SubIOp::create(b, loc, x, y);
+  }
+  Value mul(OpBuilder &b, Value x, int64_t y) const {
+    return arith::MulIOp::create(b, loc, x, constant(b, y));
+  }
+  Value inRange(OpBuilder &b, Value x, Value from, Value to) const {
+    return arith::AndIOp::create(
+        b, loc,
+        arith::CmpIOp::create(b, loc, arith::CmpIPredicate::sge, x, from),
+        arith::CmpIOp::create(b, loc, arith::CmpIPredicate::slt, x, to));
+  }
+
+  /// The box of level `s` (at `shrink` = T - s) that the next level reads
+  /// along `axis`: the tile grown by shrink x radius, within the grid plus
+  /// its radius-deep ring.
+  std::pair<Value, Value> getReadRange(OpBuilder &b, unsigned axis,
+                                       Value shrink) const {
+    Value low = arith::MaxSIOp::create(
+        b, loc, sub(b, origin[axis], mul(b, shrink, radiusLow[axis])),
+        constant(b, block.lower[axis] - radiusLow[axis]));
+    Value high = arith::MinSIOp::create(
+        b, loc, add(b, tileEnd[axis], mul(b, shrink, radiusHigh[axis])),
+        constant(b, block.upper[axis] + radiusHigh[axis]));
+    return {low, high};
+  }
+
+  /// The ring slot of `row` in level `s`'s buffer (as index [s - 1, slot]).
+  SmallVector<Value, 4> getRingIndices(OpBuilder &b, Value levelIndex,
+                                       ValueRange point) const {
+    SmallVector<Value, 4> indices{
+        levelIndex,
+        arith::RemUIOp::create(b, loc, point[0], constant(b, slots))};
+    llvm::append_range(indices, point.drop_front());
+    return indices;
+  }
+
+  void emitLevel(OpBuilder &b, Value wave, Value s, Level level);
+  void emitRow(OpBuilder &b, Value row, Value s, Level level);
+  void copyBoxToRing(OpBuilder &b, Value levelIndex, ValueRange from,
+                     ValueRange to);
+
+  Location loc;
+  const TimeBlock &block;
+  /// The number of steps, T.
+  Value depth;
+  ArrayRef<int64_t> tile;
+  function_ref<Value(unsigned)> inputBuffer;
+  unsigned rank;
+  SmallVector<int64_t, 3> radiusLow, radiusHigh;
+  int64_t slots;
+  SmallVector<Value, 3> lower, upper;
+  /// The tile being emitted: its first point and its end (clipped).
+  SmallVector<Value, 3> origin, tileEnd;
+  /// Per carried pair: results of levels 1 .. T - 1, `slots` rows each.
+  SmallVector<Value> rings;
+};
+
+} // namespace
+
+void PipelinedTimeBlock::copyBoxToRing(OpBuilder &b, Value levelIndex,
+                                       ValueRange from, ValueRange to) {
+  SmallVector<Value> ones(rank, constant(b, 1));
+  scf::buildLoopNest(
+      b, loc, from, to, ones,
+      [&](OpBuilder &nb, Location nl, ValueRange point) {
+        for (auto [source, ring] : llvm::zip_equal(block.sources, rings)) {
+          Value v = memref::LoadOp::create(nb, nl, source, point);
+          memref::StoreOp::create(nb, nl, v, ring,
+                                  getRingIndices(nb, levelIndex, point));
+        }
+      });
+}
+
+void PipelinedTimeBlock::emitRow(OpBuilder &b, Value row, Value s,
+                                 Level level) {
+  Value shrink = sub(b, depth, s);
+  // Ring index of this level's results and of the level it reads.
+  Value levelIndex = sub(b, s, constant(b, 1));
+  Value readIndex = sub(b, s, constant(b, 2));
+  SmallVector<Value> from{row}, to{add(b, row, constant(b, 1))};
+  SmallVector<Value> readFrom{row}, readTo{to[0]};
+  for (unsigned axis = 1; axis < rank; ++axis) {
+    if (level == Level::Last) {
+      from.push_back(origin[axis]);
+      to.push_back(tileEnd[axis]);
+      continue;
+    }
+    auto [low, high] = getReadRange(b, axis, shrink);
+    readFrom.push_back(low);
+    readTo.push_back(high);
+    from.push_back(arith::MaxSIOp::create(b, loc, low, lower[axis]));
+    to.push_back(arith::MinSIOp::create(b, loc, high, upper[axis]));
+  }
+  SmallVector<Value> ones(rank, constant(b, 1));
+  scf::buildLoopNest(
+      b, loc, from, to, ones,
+      [&](OpBuilder &nb, Location nl, ValueRange point) {
+        emitPoint(
+            nb, nl, block.calc, point,
+            [&](OpBuilder &lb, Location ll, unsigned input,
+                ValueRange at) -> Value {
+              int pair = block.carriedInput[input];
+              if (pair < 0)
+                return memref::LoadOp::create(lb, ll, inputBuffer(input), at);
+              if (level == Level::First)
+                return memref::LoadOp::create(lb, ll, block.sources[pair], at);
+              return memref::LoadOp::create(lb, ll, rings[pair],
+                                            getRingIndices(lb, readIndex, at));
+            },
+            [&](OpBuilder &sb, Location sl, unsigned output, Value value) {
+              unsigned pair = block.outputPair[output];
+              if (level == Level::Last) {
+                memref::StoreOp::create(sb, sl, value, block.destinations[pair],
+                                        point);
+                return;
+              }
+              memref::StoreOp::create(sb, sl, value, rings[pair],
+                                      getRingIndices(sb, levelIndex, point));
+            });
+      });
+  if (level == Level::Last)
+    return;
+  // The cells the next level reads outside the grid: the boundary, which
+  // no step changes.
+  forEachRingSlab(b, readFrom, readTo, from, to,
+                  [&](OpBuilder &rb, ValueRange slabFrom, ValueRange slabTo) {
+                    copyBoxToRing(rb, levelIndex, slabFrom, slabTo);
+                  });
+}
+
+void PipelinedTimeBlock::emitLevel(OpBuilder &b, Value wave, Value s,
+                                   Level level) {
+  // Level s computes row wave - (s - 1) x r_high, so that the rows of level
+  // s - 1 it reads were computed earlier in this wave or before.
+  Value row = sub(b, wave, mul(b, sub(b, s, constant(b, 1)), radiusHigh[0]));
+  if (level == Level::Last) {
+    auto inBand =
+        scf::IfOp::create(b, loc, inRange(b, row, origin[0], tileEnd[0]));
+    OpBuilder then = inBand.getThenBodyBuilder();
+    emitRow(then, row, s, level);
+    return;
+  }
+  auto [low, high] = getReadRange(b, 0, sub(b, depth, s));
+  auto needed = scf::IfOp::create(b, loc, inRange(b, row, low, high));
+  OpBuilder then = needed.getThenBodyBuilder();
+  // Rows of the boundary are copied, the others computed.
+  auto inGrid =
+      scf::IfOp::create(then, loc, inRange(then, row, lower[0], upper[0]),
+                        /*withElseRegion=*/true);
+  OpBuilder compute = inGrid.getThenBodyBuilder();
+  emitRow(compute, row, s, level);
+  OpBuilder copy = inGrid.getElseBodyBuilder();
+  Value shrink = sub(copy, depth, s);
+  SmallVector<Value> from{row}, to{add(copy, row, constant(copy, 1))};
+  for (unsigned axis = 1; axis < rank; ++axis) {
+    auto [readLow, readHigh] = getReadRange(copy, axis, shrink);
+    from.push_back(readLow);
+    to.push_back(readHigh);
+  }
+  copyBoxToRing(copy, sub(copy, s, constant(copy, 1)), from, to);
+}
+
+void PipelinedTimeBlock::emit(OpBuilder &builder) {
+  SmallVector<Value> steps;
+  for (unsigned axis = 0; axis < rank; ++axis)
+    steps.push_back(constant(builder, tile[axis]));
+  scf::ParallelOp::create(
+      builder, loc, lower, upper, steps,
+      [&](OpBuilder &b, Location, ValueRange tileOrigin) {
+        origin.assign(tileOrigin.begin(), tileOrigin.end());
+        tileEnd.clear();
+        for (unsigned axis = 0; axis < rank; ++axis)
+          tileEnd.push_back(arith::MinSIOp::create(
+              b, loc, add(b, origin[axis], steps[axis]), upper[axis]));
+        Value one = constant(b, 1);
+        Value depthBefore = sub(b, depth, one);
+        rings.clear();
+        for (Value source : block.sources) {
+          auto type = llvm::cast<MemRefType>(source.getType());
+          SmallVector<int64_t, 4> shape{ShapedType::kDynamic, slots};
+          SmallVector<Value> dynamicSizes{depthBefore};
+          for (unsigned axis = 1; axis < rank; ++axis) {
+            shape.push_back(type.getDimSize(axis));
+            if (type.isDynamicDim(axis))
+              dynamicSizes.push_back(
+                  memref::DimOp::create(b, loc, source, axis));
+          }
+          rings.push_back(memref::AllocOp::create(
+              b, loc, MemRefType::get(shape, type.getElementType()),
+              dynamicSizes));
+        }
+        Value firstWave = getReadRange(b, 0, depthBefore).first;
+        Value endWave = add(b, tileEnd[0], mul(b, depthBefore, radiusHigh[0]));
+        scf::ForOp::create(
+            b, loc, firstWave, endWave, one, {},
+            [&](OpBuilder &wb, Location, Value wave, ValueRange) {
+              emitLevel(wb, wave, one, Level::First);
+              scf::ForOp::create(
+                  wb, loc, constant(wb, 2), depth, one, {},
+                  [&](OpBuilder &lb, Location, Value s, ValueRange) {
+                    emitLevel(lb, wave, s, Level::Middle);
+                    scf::YieldOp::create(lb, loc);
+                  });
+              emitLevel(wb, wave, depth, Level::Last);
+              scf::YieldOp::create(wb, loc);
+            });
+        for (Value ring : rings)
+          memref::DeallocOp::create(b, loc, ring);
+        scf::ReduceOp::create(b, loc);
+      });
+}
+
+void lowering::emitPipelinedTimeBlock(
+    OpBuilder &builder, Location loc, const TimeBlock &block, Value depth,
+    ArrayRef<int64_t> tile, function_ref<Value(unsigned input)> inputBuffer) {
+  PipelinedTimeBlock(builder, loc, block, depth, tile, inputBuffer)
+      .emit(builder);
+}

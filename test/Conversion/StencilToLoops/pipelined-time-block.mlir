@@ -1,0 +1,131 @@
+// RUN: stencil-opt %s --convert-stencil-to-loops -canonicalize -cse --split-input-file | FileCheck %s
+
+// A time block on a 2-D grid runs as one pipelined sweep over the rows of
+// each band: in wave w, step 1 computes row w, step s row w - (s - 1) x 1
+// (the forward radius along rows), and each step before the last keeps its
+// rows in a ring buffer of 1 + 1 + 1 = 3 rows that the next step reads.
+// Blocks take their depth at run time, so the remaining steps, when two or
+// more, run as one shallower block instead of one sweep each.
+// CHECK-LABEL: func.func @pipelined(
+// CHECK-SAME: %[[A:[^:]*]]: memref<10x12xf32>, %[[B:[^:]*]]: memref<10x12xf32>, %[[K:[^:]*]]: memref<10x12xf32>, %[[N:[^:]*]]: index)
+// CHECK-DAG: %[[C0:.*]] = arith.constant 0 : index
+// CHECK-DAG: %[[C1:.*]] = arith.constant 1 : index
+// CHECK-DAG: %[[C2:.*]] = arith.constant 2 : index
+// CHECK-DAG: %[[C3:.*]] = arith.constant 3 : index
+// CHECK-DAG: %[[C4:.*]] = arith.constant 4 : index
+// CHECK-DAG: %[[C9:.*]] = arith.constant 9 : index
+// CHECK: %[[STEPS:.*]] = arith.maxsi %[[N]], %[[C0]]
+// CHECK: %[[FULL:.*]] = arith.divsi %[[STEPS]], %[[C3]]
+// CHECK: %[[REST:.*]] = arith.subi %[[STEPS]], %{{.*}}
+// CHECK: %[[DEEP:.*]] = arith.cmpi sge, %[[REST]], %[[C2]]
+// CHECK: %[[EXTRA:.*]] = arith.index_castui %[[DEEP]] : i1 to index
+// CHECK: %[[BLOCKS:.*]] = arith.addi %[[FULL]], %[[EXTRA]]
+// CHECK: %[[SINGLE:.*]] = arith.select %[[DEEP]], %[[C0]], %[[REST]]
+// CHECK: scf.for %[[BLOCK:.*]] = %[[C0]] to %[[BLOCKS]] step %[[C1]] iter_args(%[[X:.*]] = %[[A]], %[[Y:.*]] = %[[B]])
+// CHECK: %[[DONE:.*]] = arith.muli %[[BLOCK]], %[[C3]]
+// CHECK: %[[LEFT:.*]] = arith.subi %[[STEPS]], %[[DONE]]
+// CHECK: %[[DEPTH:.*]] = arith.minsi %[[LEFT]], %[[C3]]
+// Bands of 4 rows; the tile spans the rows.
+// CHECK: scf.parallel (%[[BAND:.*]]) = (%[[C1]]) to (%[[C9]]) step (%[[C4]])
+// CHECK: %[[BANDEND:.*]] = arith.minsi
+// CHECK: %[[LEVELS:.*]] = arith.subi %[[DEPTH]], %[[C1]]
+// CHECK: %[[RING:.*]] = memref.alloc(%[[LEVELS]]) : memref<?x3x12xf32>
+// The first wave: the band start less (depth - 1) rows, or the top boundary row.
+// CHECK: %[[LO:.*]] = arith.subi %[[BAND]], %[[LEVELS]]
+// CHECK: %[[FIRST:.*]] = arith.maxsi %[[LO]], %[[C0]]
+// CHECK: %[[LAST:.*]] = arith.addi %[[BANDEND]], %[[LEVELS]]
+// CHECK: scf.for %[[W:.*]] = %[[FIRST]] to %[[LAST]] step %[[C1]] {
+// Step 1 reads the source and the read-only field, writes ring level 0.
+// CHECK: scf.if
+// CHECK: scf.if
+// CHECK: memref.load %[[X]]
+// CHECK: memref.load %[[K]]
+// CHECK: %[[SLOT1:.*]] = arith.remui %{{.*}}, %[[C3]]
+// CHECK: memref.store %{{.*}}, %[[RING]][%[[C0]], %[[SLOT1]], %{{.*}}]
+// The column the next step reads beyond the grid (x[0, 1] at column 10) is
+// the boundary, copied.
+// CHECK: memref.load %[[X]]
+// CHECK: memref.store %{{.*}}, %[[RING]][%[[C0]],
+// CHECK: } else {
+// A boundary row is copied whole.
+// CHECK: memref.load %[[X]]
+// CHECK: memref.store %{{.*}}, %[[RING]][%[[C0]],
+// Steps 2 .. depth - 1 read ring level s - 2 and write level s - 1.
+// CHECK: scf.for %[[S:.*]] = %[[C2]] to %[[DEPTH]] step %[[C1]] {
+// CHECK: %[[OUT:.*]] = arith.subi %[[S]], %[[C1]]
+// CHECK: %[[ROW:.*]] = arith.subi %[[W]], %[[OUT]]
+// CHECK: %[[IN:.*]] = arith.subi %[[S]], %[[C2]]
+// CHECK: memref.load %[[RING]][%[[IN]],
+// CHECK: memref.store %{{.*}}, %[[RING]][%[[OUT]],
+// The last step: row w - (depth - 1), in the band only, into the destination.
+// CHECK: %[[LASTROW:.*]] = arith.subi %[[W]], %[[LEVELS]]
+// CHECK: %[[GE:.*]] = arith.cmpi sge, %[[LASTROW]], %[[BAND]]
+// CHECK: %[[LT:.*]] = arith.cmpi slt, %[[LASTROW]], %[[BANDEND]]
+// CHECK: %[[INBAND:.*]] = arith.andi %[[GE]], %[[LT]]
+// CHECK: scf.if %[[INBAND]] {
+// CHECK: %[[PREV:.*]] = arith.subi %[[DEPTH]], %[[C2]]
+// CHECK: memref.load %[[RING]][%[[PREV]],
+// CHECK: memref.store %{{.*}}, %[[Y]][
+// CHECK: memref.dealloc %[[RING]]
+// CHECK: scf.yield %[[Y]], %[[X]]
+// One more step alone only when a single step remains.
+// CHECK: scf.for %{{.*}} = %[[C0]] to %[[SINGLE]]
+!f = !stencil.field<10x12xf32>
+func.func @pipelined(%A: memref<10x12xf32>, %B: memref<10x12xf32>, %K: memref<10x12xf32>, %n: index) {
+  %a = stencil.load %A : memref<10x12xf32> -> !f
+  %b = stencil.load %B : memref<10x12xf32> -> !f
+  %k = stencil.load %K : memref<10x12xf32> -> !f
+  %g = stencil.grid [1, 1] to [9, 11] : !stencil.grid<2>
+  %r:2 = stencil.iterate %n iter_args(%ak = %a, %bk = %b) : !f, !f
+      attributes {schedule = #stencil.schedule<wg = [4, 10], time_block = 3>} {
+    %calc = stencil.apply on %g ins(%x = %ak : !f, %w = %k : !f) outs(%bk : !f) {
+      %n0 = stencil.access %x[-1, 0] : !f
+      %s0 = stencil.access %x[1, 0] : !f
+      %e0 = stencil.access %x[0, 1] : !f
+      %c0 = stencil.access %w[0, 0] : !f
+      %t = arith.addf %n0, %s0 : f32
+      %u = arith.addf %t, %e0 : f32
+      %v = arith.mulf %u, %c0 : f32
+      stencil.return %v : f32
+    }
+    %copy = stencil.apply on %g ins(%y = %calc : !f) outs(%ak : !f) {
+      %v = stencil.access %y[0, 0] : !f
+      stencil.return %v : f32
+    }
+    stencil.yield %copy, %calc : !f, !f
+  }
+  stencil.store %r#0 to %A : !f to memref<10x12xf32>
+  stencil.store %r#1 to %B : !f to memref<10x12xf32>
+  return
+}
+
+// -----
+
+// 3-D: the rows are planes; the ring holds 1 + 1 + 1 planes per level, and
+// tiles that do not span the inner axes overlap along them only.
+// CHECK-LABEL: func.func @pipelined_3d(
+// CHECK: scf.parallel (%{{.*}}, %{{.*}}, %{{.*}}) = {{.*}} step (%[[C2:.*]], %[[C2]], %{{.*}})
+// CHECK: memref.alloc(%{{.*}}) : memref<?x3x6x8xf32>
+!g = !stencil.field<5x6x8xf32>
+func.func @pipelined_3d(%A: memref<5x6x8xf32>, %B: memref<5x6x8xf32>, %n: index) {
+  %a = stencil.load %A : memref<5x6x8xf32> -> !g
+  %b = stencil.load %B : memref<5x6x8xf32> -> !g
+  %g = stencil.grid [1, 1, 1] to [4, 5, 7] : !stencil.grid<3>
+  %r:2 = stencil.iterate %n iter_args(%ak = %a, %bk = %b) : !g, !g
+      attributes {schedule = #stencil.schedule<wg = [2, 2, 3], time_block = 2>} {
+    %calc = stencil.apply on %g ins(%x = %ak : !g) outs(%bk : !g) {
+      %u = stencil.access %x[-1, 0, 0] : !g
+      %d = stencil.access %x[1, 0, 0] : !g
+      %v = arith.addf %u, %d : f32
+      stencil.return %v : f32
+    }
+    %copy = stencil.apply on %g ins(%y = %calc : !g) outs(%ak : !g) {
+      %v = stencil.access %y[0, 0, 0] : !g
+      stencil.return %v : f32
+    }
+    stencil.yield %copy, %calc : !g, !g
+  }
+  stencil.store %r#0 to %A : !g to memref<5x6x8xf32>
+  stencil.store %r#1 to %B : !g to memref<5x6x8xf32>
+  return
+}
