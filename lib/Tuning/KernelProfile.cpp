@@ -66,6 +66,7 @@ FailureOr<KernelProfile> mlir::stencil::profileTimeLoop(IterateOp iterate) {
   for (Value value : profile.kernel.getOutputs())
     fields.insert(value);
   profile.numArrays = fields.size();
+  profile.numOutputs = profile.kernel.getOutputs().size();
   profile.opsPerPoint = std::max<int64_t>(1, mostOps);
   auto elementType =
       llvm::cast<FieldType>(profile.kernel.getOutputs()[0].getType())

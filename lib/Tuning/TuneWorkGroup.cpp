@@ -83,8 +83,27 @@ private:
       points *= pv.size[d] + radius[d] * haloSteps;
     return points;
   }
+  /// Whether the backend runs time blocks as pipelined rows (the CPU
+  /// backend on 2-D and 3-D grids, PipelinedTimeBlock.cpp) rather than as
+  /// overlapped tiles held whole on chip.
+  bool isPipelined(const ParameterVector &pv) const {
+    return target.kind == "cpu" && profile.rank >= 2 && pv.timeBlock > 1;
+  }
   int64_t tileBytes(const ParameterVector &pv) const {
-    return volume(pv, pv.timeBlock) * profile.numArrays * profile.elementBytes;
+    if (!isPipelined(pv))
+      return volume(pv, pv.timeBlock) * profile.numArrays *
+             profile.elementBytes;
+    // On chip: per step before the last, the radius + 1 rows the next step
+    // reads, for each field read off-centre, and the rows being streamed
+    // through. A row is the tile's extent along the inner axes plus halo.
+    unsigned rowAxis = profile.rank - 1;
+    int64_t rowPoints = 1;
+    for (unsigned d = 0; d < rowAxis; ++d)
+      rowPoints *= pv.size[d] + radius[d] * pv.timeBlock;
+    int64_t rows = radius[rowAxis] + 1;
+    return rowPoints * rows *
+           (profile.numHaloArrays * (pv.timeBlock - 1) + profile.numArrays) *
+           profile.elementBytes;
   }
   int64_t workGroups(const ParameterVector &pv) const {
     int64_t groups = 1;
@@ -122,18 +141,27 @@ private:
 };
 
 /// Bytes one tile moves for T steps and the operations it performs,
-/// redundant ones included.
-static std::pair<double, double> tileTraffic(const KernelProfile &profile,
-                                             int64_t pointsLoaded,
-                                             int64_t pointsCore,
-                                             ArrayRef<int64_t> pointsPerStep) {
+/// redundant ones included. With `rereadEachStep`, the fields that are
+/// neither carried nor written are read again by every step (pipelined
+/// rows keep only the carried fields between steps).
+static std::pair<double, double>
+tileTraffic(const KernelProfile &profile, double opsPerPoint,
+            int64_t pointsLoaded, int64_t pointsCore,
+            ArrayRef<int64_t> pointsPerStep, bool rereadEachStep = false) {
   double bytes =
       profile.elementBytes *
       (double(profile.numHaloArrays) * pointsLoaded +
        double(profile.numArrays - profile.numHaloArrays) * pointsCore);
   double ops = 0;
   for (int64_t points : pointsPerStep)
-    ops += double(profile.opsPerPoint) * points;
+    ops += opsPerPoint * points;
+  if (rereadEachStep && pointsPerStep.size() > 1) {
+    int64_t readOnly =
+        profile.numArrays - profile.numHaloArrays - profile.numOutputs;
+    for (int64_t points : pointsPerStep.drop_back())
+      bytes += double(profile.elementBytes) *
+               double(std::max<int64_t>(readOnly, 0)) * double(points);
+  }
   return {bytes, ops};
 }
 
@@ -141,15 +169,16 @@ double WorkGroupTuner::getCostPerPointStep(const ParameterVector &pv) const {
   SmallVector<int64_t> perStep;
   for (int64_t step = 0; step < pv.timeBlock; ++step)
     perStep.push_back(volume(pv, step));
-  auto [bytes, ops] = tileTraffic(
-      profile, pv.timeBlock == 1 ? volume(pv, 0) : volume(pv, pv.timeBlock),
-      volume(pv, 0), perStep);
+  auto [bytes, ops] =
+      tileTraffic(profile, double(profile.opsPerPoint),
+                  pv.timeBlock == 1 ? volume(pv, 0) : volume(pv, pv.timeBlock),
+                  volume(pv, 0), perStep, isPipelined(pv));
   if (pv.timeBlock == 1)
     bytes = double(profile.numArrays * profile.elementBytes) * volume(pv, 0);
-  // A CPU tile with T > 1 is computed in private buffers: its box is stored
-  // twice when loaded and its points copied out (docs/Tuning.md); count
-  // each such move as one operation.
-  if (pv.timeBlock > 1 && target.kind == "cpu")
+  // A 1-D CPU tile with T > 1 is computed in private buffers: its box is
+  // stored twice when loaded and its points copied out (docs/Tuning.md);
+  // count each such move as one operation. Pipelined rows copy nothing.
+  if (pv.timeBlock > 1 && target.kind == "cpu" && !isPipelined(pv))
     ops += double(profile.numHaloArrays) *
            (2.0 * volume(pv, pv.timeBlock) + 2.0 * volume(pv, 0));
   // max(bytes / B, ops / F) with time in units of 1 / B.
@@ -167,8 +196,9 @@ double WorkGroupTuner::getAlgorithmBF(const ParameterVector &pv) const {
   SmallVector<int64_t> perStep;
   for (int64_t step = 0; step < pv.timeBlock; ++step)
     perStep.push_back(volume(pv, step));
-  auto [bytes, ops] =
-      tileTraffic(profile, volume(pv, pv.timeBlock), volume(pv, 0), perStep);
+  auto [bytes, ops] = tileTraffic(profile, double(profile.opsPerPoint),
+                                  volume(pv, pv.timeBlock), volume(pv, 0),
+                                  perStep, isPipelined(pv));
   return bytes / ops;
 }
 
@@ -207,11 +237,6 @@ WorkGroupTuner::propose(const ParameterVector &pv) {
   if (kind == "cpu") {
     // CPU: a tile is one task of one core; long rows along x feed the
     // vector units and the prefetchers, so x grows first as far as it may.
-    // Time blocking only in 1-D and 2-D: measured on the CPU backend, its
-    // 3-D overlapped tiles spend their time in the halo shell and lose to
-    // plain sweeps (docs/Tuning.md).
-    if (enabled[T] && profile.rank >= 3)
-      disable(T, "the CPU backend's 3-D overlapped tiles do not pay off");
     // The last step may take the whole row, which is rarely a power of two.
     if (enabled[X]) {
       int64_t next =

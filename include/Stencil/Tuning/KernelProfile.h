@@ -27,6 +27,8 @@ struct KernelProfile {
   /// Fields read at an offset other than 0 along some axis: those whose
   /// halo must be loaded (and exchanged).
   int64_t numHaloArrays = 0;
+  /// Fields the kernel writes.
+  int64_t numOutputs = 0;
   /// Floating-point operations per point (seed 000 "N_op").
   int64_t opsPerPoint = 0;
   int64_t elementBytes = 4;
