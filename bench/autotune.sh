@@ -21,7 +21,7 @@ stencilcc="$root/build/bin/stencilcc"
 # name: steps per run, grid extent (x y z), time blocks tried
 declare -A steps=([heat1d]=64 [heat2d]=16 [heat3d]=8 [himeno]=8)
 declare -A grid=([heat1d]="4194302 1 1" [heat2d]="2046 2046 1" [heat3d]="254 254 254" [himeno]="254 126 126")
-declare -A blocks=([heat1d]="1 2 4 8 16" [heat2d]="1 2 4 8 16" [heat3d]="1 2" [himeno]="1 2")
+declare -A blocks=([heat1d]="1 2 4 8 16" [heat2d]="1 2 4 8 16" [heat3d]="1 2 4 8" [himeno]="1 2 4")
 declare -A rank=([heat1d]=1 [heat2d]=2 [heat3d]=3 [himeno]=3)
 
 sizes() { # powers of $factor from $2 up to $1, and $1 itself
