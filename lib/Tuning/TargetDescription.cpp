@@ -60,6 +60,11 @@ const IntField intFields[] = {
     {"lanes_per_unit", &TargetDescription::lanesPerUnit},
 };
 
+/// Fields a description may leave out (0 then).
+const IntField optionalIntFields[] = {
+    {"l1_bytes", &TargetDescription::l1Bytes},
+};
+
 /// Checks the values the passes divide by or compare with.
 LogicalResult validate(const TargetDescription &target,
                        function_ref<InFlightDiagnostic()> emitError,
@@ -74,6 +79,10 @@ LogicalResult validate(const TargetDescription &target,
                          << "' must be positive";
   for (const IntField &field : intFields)
     if (target.*field.member < 1)
+      return emitError() << where << ": field '" << field.key
+                         << "' must be positive";
+  for (const IntField &field : optionalIntFields)
+    if (target.*field.member < 0)
       return emitError() << where << ": field '" << field.key
                          << "' must be positive";
   return success();
@@ -117,6 +126,16 @@ parseJson(StringRef path, function_ref<InFlightDiagnostic()> emitError) {
       return emitError() << "target description '" << path
                          << "': missing integer field '" << field.key << "'";
     target.*field.member = *value;
+  }
+  for (const IntField &field : optionalIntFields) {
+    const llvm::json::Value *value = object->get(field.key);
+    if (!value)
+      continue;
+    std::optional<int64_t> integer = value->getAsInteger();
+    if (!integer || *integer < 1)
+      return emitError() << "target description '" << path << "': field '"
+                         << field.key << "' must be a positive integer";
+    target.*field.member = *integer;
   }
   if (failed(validate(target, emitError,
                       "target description '" + path.str() + "'")))
@@ -171,7 +190,8 @@ TargetDescription mlir::stencil::detectHostTarget() {
   host.peakGflopsF64 = host.peakGflopsF32 / 2;
 
   // Caches from sysfs: the largest private (L2) level is what one tile may
-  // use; L2 totals are informational.
+  // use, the L1 data cache what a 1-D time block's tile may; L2 totals are
+  // informational.
   host.onchipBytes = 256 * 1024;
   host.l2Bytes = host.onchipBytes * cores;
   for (int index = 0; index < 8; ++index) {
@@ -194,6 +214,8 @@ TargetDescription mlir::stencil::detectHostTarget() {
       host.onchipBytes = bytes * multiplier;
       host.l2Bytes = host.onchipBytes * cores;
     }
+    if (level == "1" && StringRef(readFirstLine(dir + "type")).trim() == "Data")
+      host.l1Bytes = bytes * multiplier;
   }
 
   // Memory bandwidth cannot be read from the system; measure it once with
@@ -266,6 +288,9 @@ void mlir::stencil::attachTargets(ModuleOp module,
       add(field.key, builder.getF64FloatAttr(target.*field.member));
     for (const IntField &field : intFields)
       add(field.key, builder.getI64IntegerAttr(target.*field.member));
+    for (const IntField &field : optionalIntFields)
+      if (target.*field.member > 0)
+        add(field.key, builder.getI64IntegerAttr(target.*field.member));
     devices.push_back(
         DataLayoutEntryAttr::get(builder.getStringAttr(getDeviceID(index)),
                                  TargetDeviceSpecAttr::get(context, entries)));
@@ -318,6 +343,15 @@ mlir::stencil::readAttachedTargets(ModuleOp module) {
       if (!value)
         return missing(field.key, "an integer");
       target.*field.member = value.getInt();
+    }
+    for (const IntField &field : optionalIntFields) {
+      Attribute value = lookup(field.key);
+      if (!value)
+        continue;
+      auto integer = llvm::dyn_cast<IntegerAttr>(value);
+      if (!integer)
+        return missing(field.key, "an integer");
+      target.*field.member = integer.getInt();
     }
     if (failed(validate(
             target, [&] { return module.emitError(); },

@@ -6,6 +6,8 @@
 // RUN: not stencil-opt %s --stencil-attach-target=targets=%S/Inputs/bad-kind.json 2>&1 | FileCheck %s --check-prefix=KIND
 // RUN: not stencil-opt %s --stencil-attach-target=targets=%S/Inputs/not-json.json 2>&1 | FileCheck %s --check-prefix=JSON
 // RUN: not stencil-opt %s --stencil-attach-target 2>&1 | FileCheck %s --check-prefix=NONE
+// RUN: stencil-opt %s --stencil-attach-target=targets=%S/Inputs/xeon-2core.json | FileCheck %s --check-prefix=L1
+// RUN: not stencil-opt %s --stencil-attach-target=targets=%S/Inputs/bad-l1.json 2>&1 | FileCheck %s --check-prefix=BADL1
 
 // The seed's Tesla C2070 (Table 4) as DLTI on the module.
 // CHECK: module attributes {dlti.target_system_spec = #dlti.target_system_spec<"stencil.device0" = #dlti.target_device_spec<
@@ -19,6 +21,11 @@
 // CHECK-SAME: "simd_width" = 32 : i64
 
 // HOST: "stencil.device0" = #dlti.target_device_spec<"name" = "host", {{.*}}"kind" = "cpu"
+
+// The optional L1 size travels with the description; a GPU's has none.
+// L1: "name" = "xeon-2core"{{.*}}"l1_bytes" = 49152 : i64
+// CHECK-NOT: l1_bytes
+// BADL1: error: target description '{{.*}}bad-l1.json': field 'l1_bytes' must be a positive integer
 
 // TWO: "stencil.device0" = #dlti.target_device_spec<"name" = "v100"
 // TWO-SAME: "stencil.device1" = #dlti.target_device_spec<"name" = "mi300x"

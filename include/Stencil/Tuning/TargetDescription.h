@@ -28,6 +28,9 @@ struct TargetDescription {
   double bandwidthGBps = 0;
   int64_t onchipBytes = 0;
   int64_t l2Bytes = 0;
+  /// First-level data cache per core; optional ("l1_bytes"), 0 when not
+  /// given. The CPU rules keep 1-D time-block tiles in it.
+  int64_t l1Bytes = 0;
   int64_t minWorkGroups = 0;
   int64_t maxWorkGroupSize = 0;
   int64_t simdWidth = 0;
