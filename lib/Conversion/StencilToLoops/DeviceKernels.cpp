@@ -243,20 +243,16 @@ void lowering::emitDeviceTimeBlock(
     forEachOwnedPoint(
         b, loc, threadIds, workGroup, from, to,
         [&](OpBuilder &nb, Location nl, ValueRange point) {
-          emitPoint(
-              nb, nl, block.calc, point,
-              [&](OpBuilder &lb, Location ll, unsigned input,
+          emitTimeBlockPoint(
+              nb, nl, block, point, inputBuffer,
+              [&](OpBuilder &lb, Location ll, unsigned pair,
                   ValueRange at) -> Value {
-                int pair = block.carriedInput[input];
-                if (pair < 0)
-                  return memref::LoadOp::create(lb, ll, inputBuffer(input), at);
                 return memref::LoadOp::create(lb, ll, local(pair, current),
                                               toLocal(lb, ll, at));
               },
-              [&](OpBuilder &sb, Location sl, unsigned output, Value value) {
-                memref::StoreOp::create(
-                    sb, sl, value, local(block.outputPair[output], 1 - current),
-                    toLocal(sb, sl, point));
+              [&](OpBuilder &sb, Location sl, unsigned pair, Value value) {
+                memref::StoreOp::create(sb, sl, value, local(pair, 1 - current),
+                                        toLocal(sb, sl, point));
               },
               scalar);
         });

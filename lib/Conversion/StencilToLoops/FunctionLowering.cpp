@@ -88,6 +88,24 @@ void lowering::emitPoint(OpBuilder &builder, Location loc, ApplyOp apply,
   }
 }
 
+void lowering::emitTimeBlockPoint(
+    OpBuilder &builder, Location loc, const TimeBlock &block, ValueRange point,
+    function_ref<Value(unsigned input)> inputBuffer, CarriedLoadFn load,
+    CarriedStoreFn store, ScalarFn scalar) {
+  emitPoint(
+      builder, loc, block.calc, point,
+      [&](OpBuilder &b, Location l, unsigned input, ValueRange at) -> Value {
+        int pair = block.carriedInput[input];
+        if (pair < 0)
+          return memref::LoadOp::create(b, l, inputBuffer(input), at);
+        return load(b, l, pair, at);
+      },
+      [&](OpBuilder &b, Location l, unsigned output, Value value) {
+        store(b, l, block.outputPair[output], value);
+      },
+      scalar);
+}
+
 void lowering::getCarriedRadius(ApplyOp calc, ArrayRef<int> carriedInput,
                                 SmallVectorImpl<int64_t> &low,
                                 SmallVectorImpl<int64_t> &high) {

@@ -78,6 +78,22 @@ struct TimeBlock {
   ArrayRef<int64_t> lower, upper;
 };
 
+/// Where a step of a time block reads carried pair `pair` at `at`, and
+/// where it writes its value of pair `pair` at the point.
+using CarriedLoadFn =
+    function_ref<Value(OpBuilder &, Location, unsigned pair, ValueRange at)>;
+using CarriedStoreFn =
+    function_ref<void(OpBuilder &, Location, unsigned pair, Value value)>;
+
+/// emitPoint for one step of `block`: inputs that are not carried are read
+/// from `inputBuffer`, carried ones through `load`, and each output goes to
+/// `store` of the pair it writes.
+void emitTimeBlockPoint(OpBuilder &builder, Location loc,
+                        const TimeBlock &block, ValueRange point,
+                        function_ref<Value(unsigned input)> inputBuffer,
+                        CarriedLoadFn load, CarriedStoreFn store,
+                        ScalarFn scalar = nullptr);
+
 /// The bytes of workgroup memory `emitDeviceTimeBlock` uses for `tile`.
 int64_t getTimeBlockWorkgroupBytes(const TimeBlock &block,
                                    ArrayRef<int64_t> tile);

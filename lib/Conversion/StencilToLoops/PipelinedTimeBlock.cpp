@@ -152,20 +152,16 @@ void PipelinedTimeBlock::emitRow(OpBuilder &b, Value row, Value s,
   scf::buildLoopNest(
       b, loc, from, to, ones,
       [&](OpBuilder &nb, Location nl, ValueRange point) {
-        emitPoint(
-            nb, nl, block.calc, point,
-            [&](OpBuilder &lb, Location ll, unsigned input,
+        emitTimeBlockPoint(
+            nb, nl, block, point, inputBuffer,
+            [&](OpBuilder &lb, Location ll, unsigned pair,
                 ValueRange at) -> Value {
-              int pair = block.carriedInput[input];
-              if (pair < 0)
-                return memref::LoadOp::create(lb, ll, inputBuffer(input), at);
               if (level == Level::First)
                 return memref::LoadOp::create(lb, ll, block.sources[pair], at);
               return memref::LoadOp::create(lb, ll, rings[pair],
                                             getRingIndices(lb, readIndex, at));
             },
-            [&](OpBuilder &sb, Location sl, unsigned output, Value value) {
-              unsigned pair = block.outputPair[output];
+            [&](OpBuilder &sb, Location sl, unsigned pair, Value value) {
               if (level == Level::Last) {
                 memref::StoreOp::create(sb, sl, value, block.destinations[pair],
                                         point);
