@@ -278,6 +278,16 @@ void emitExchangeCall(OpBuilder &builder, Location loc, ModuleOp module,
   callMPIRuntime(builder, loc, module, name, args);
 }
 
+/// Runs `then` under `condition`, or unconditionally when it is null.
+void runIf(OpBuilder &builder, Location loc, Value condition,
+           function_ref<void(OpBuilder &)> then) {
+  if (!condition)
+    return then(builder);
+  auto ifOp = scf::IfOp::create(builder, loc, condition);
+  OpBuilder thenBuilder = ifOp.getThenBodyBuilder();
+  then(thenBuilder);
+}
+
 /// Runs `then` when the two memrefs are different buffers at run time.
 void ifDifferent(OpBuilder &builder, Location loc, Value a, Value b,
                  Value extraCondition, function_ref<void(OpBuilder &)> then) {
@@ -583,13 +593,20 @@ private:
                  ValueRange sourceShift = {}, ValueRange targetShift = {});
   void copyRingOf(OpBuilder &builder, Location loc, Value source, Value target,
                   ValueRange lower, ValueRange upper);
-  /// The ring of `buffer` outside [lower, upper), one compact buffer per
-  /// slab: saving touches no more memory than the ring itself.
-  SmallVector<Value> saveRing(OpBuilder &builder, Location loc, Value buffer,
-                              ValueRange lower, ValueRange upper);
-  /// Writes the slabs of saveRing back into `buffer` and frees them.
-  void restoreRing(OpBuilder &builder, Location loc, ArrayRef<Value> slabs,
-                   Value buffer, ValueRange lower, ValueRange upper);
+  /// One compact buffer per slab of the ring of `buffer` outside [lower,
+  /// upper): saving touches no more memory than the ring itself.
+  SmallVector<Value> allocateRing(OpBuilder &builder, Location loc,
+                                  Value buffer, ValueRange lower,
+                                  ValueRange upper);
+  /// Copies the ring of `buffer` into the slabs of allocateRing, or back
+  /// when `restore`.
+  void copyRingSlabs(OpBuilder &builder, Location loc, ArrayRef<Value> slabs,
+                     Value buffer, ValueRange lower, ValueRange upper,
+                     bool restore);
+  /// Whether the rings of `a` and `b` outside [lower, upper) differ in any
+  /// bit (host only).
+  Value ringsDiffer(OpBuilder &builder, Location loc, Value a, Value b,
+                    ValueRange lower, ValueRange upper);
   /// A device buffer holding the scalar `value`, copied once where it is
   /// defined, so that kernels take buffers only (what the Vulkan runtime
   /// binds).
@@ -704,20 +721,27 @@ static SmallVector<int64_t, 3> getConstants(ValueRange values) {
 /// Boxes with fewer elements than this are copied by one thread.
 static constexpr int64_t kParallelCopyElements = 1 << 15;
 
+/// Whether the box [lower, upper) is worth a parallel loop on the host:
+/// large, or of a size known only at run time.
+static bool isLargeBox(ValueRange lower, ValueRange upper) {
+  int64_t elements = 1;
+  for (auto [low, high] : llvm::zip_equal(lower, upper)) {
+    std::optional<int64_t> lowValue = getConstantIntValue(low);
+    std::optional<int64_t> highValue = getConstantIntValue(high);
+    if (!lowValue || !highValue)
+      return true;
+    elements *= *highValue - *lowValue;
+  }
+  return elements >= kParallelCopyElements;
+}
+
 void FunctionLowering::copyBoxOf(OpBuilder &builder, Location loc, Value source,
                                  Value target, ValueRange lower,
                                  ValueRange upper, ValueRange sourceShift,
                                  ValueRange targetShift) {
   if (!device) {
-    int64_t elements = 1;
-    for (auto [low, high] : llvm::zip_equal(lower, upper)) {
-      std::optional<int64_t> lowValue = getConstantIntValue(low);
-      std::optional<int64_t> highValue = getConstantIntValue(high);
-      elements = lowValue && highValue ? elements * (*highValue - *lowValue)
-                                       : kParallelCopyElements;
-    }
     return copyBox(builder, loc, source, target, lower, upper,
-                   /*parallel=*/elements >= kParallelCopyElements, sourceShift,
+                   /*parallel=*/isLargeBox(lower, upper), sourceShift,
                    targetShift);
   }
   SmallVector<int64_t, 3> sourceBy = getConstants(sourceShift);
@@ -749,30 +773,74 @@ void FunctionLowering::copyRingOf(OpBuilder &builder, Location loc,
                     });
 }
 
-SmallVector<Value> FunctionLowering::saveRing(OpBuilder &builder, Location loc,
-                                              Value buffer, ValueRange lower,
-                                              ValueRange upper) {
+SmallVector<Value> FunctionLowering::allocateRing(OpBuilder &builder,
+                                                  Location loc, Value buffer,
+                                                  ValueRange lower,
+                                                  ValueRange upper) {
   SmallVector<Value> slabs;
   forEachRingSlabOf(builder, loc, buffer, lower, upper,
                     [&](OpBuilder &b, ValueRange from, ValueRange to) {
-                      Value slab = allocateBox(b, loc, buffer, from, to);
-                      copyBoxOf(b, loc, buffer, slab, from, to,
-                                /*sourceShift=*/{}, /*targetShift=*/from);
-                      slabs.push_back(slab);
+                      slabs.push_back(allocateBox(b, loc, buffer, from, to));
                     });
   return slabs;
 }
 
-void FunctionLowering::restoreRing(OpBuilder &builder, Location loc,
-                                   ArrayRef<Value> slabs, Value buffer,
-                                   ValueRange lower, ValueRange upper) {
+void FunctionLowering::copyRingSlabs(OpBuilder &builder, Location loc,
+                                     ArrayRef<Value> slabs, Value buffer,
+                                     ValueRange lower, ValueRange upper,
+                                     bool restore) {
   const Value *slab = slabs.begin();
   forEachRingSlabOf(builder, loc, buffer, lower, upper,
                     [&](OpBuilder &b, ValueRange from, ValueRange to) {
-                      copyBoxOf(b, loc, *slab, buffer, from, to,
-                                /*sourceShift=*/from);
-                      freeBuffer(b, loc, *slab++);
+                      if (restore)
+                        copyBoxOf(b, loc, *slab++, buffer, from, to,
+                                  /*sourceShift=*/from);
+                      else
+                        copyBoxOf(b, loc, buffer, *slab++, from, to,
+                                  /*sourceShift=*/{}, /*targetShift=*/from);
                     });
+}
+
+Value FunctionLowering::ringsDiffer(OpBuilder &builder, Location loc, Value a,
+                                    Value b, ValueRange lower,
+                                    ValueRange upper) {
+  // A flag set by whichever point differs; an atomic store, as the large
+  // slabs are compared in parallel.
+  auto flagType = MemRefType::get({}, builder.getI8Type());
+  Value flag = memref::AllocaOp::create(builder, loc, flagType);
+  auto i8 = [&](OpBuilder &ob, int64_t value) -> Value {
+    return arith::ConstantIntOp::create(ob, loc, ob.getI8Type(), value);
+  };
+  memref::StoreOp::create(builder, loc, i8(builder, 0), flag, ValueRange{});
+  Type element = llvm::cast<MemRefType>(a.getType()).getElementType();
+  Type bits = builder.getIntegerType(element.getIntOrFloatBitWidth());
+  forEachRingSlabOf(
+      builder, loc, a, lower, upper,
+      [&](OpBuilder &sb, ValueRange from, ValueRange to) {
+        SmallVector<Value> ones(from.size(),
+                                arith::ConstantIndexOp::create(sb, loc, 1));
+        auto body = [&](OpBuilder &nb, Location nl, ValueRange point) {
+          auto asBits = [&](Value buffer) -> Value {
+            Value v = memref::LoadOp::create(nb, nl, buffer, point);
+            return element == bits
+                       ? v
+                       : arith::BitcastOp::create(nb, nl, bits, v).getResult();
+          };
+          Value differs = arith::CmpIOp::create(
+              nb, nl, arith::CmpIPredicate::ne, asBits(a), asBits(b));
+          auto ifOp = scf::IfOp::create(nb, nl, differs);
+          OpBuilder then = ifOp.getThenBodyBuilder();
+          memref::AtomicRMWOp::create(then, nl, arith::AtomicRMWKind::assign,
+                                      i8(then, 1), flag, ValueRange{});
+        };
+        if (isLargeBox(from, to))
+          scf::ParallelOp::create(sb, loc, from, to, ones, body);
+        else
+          scf::buildLoopNest(sb, loc, from, to, ones, body);
+      });
+  Value set = memref::LoadOp::create(builder, loc, flag, ValueRange{});
+  return arith::CmpIOp::create(builder, loc, arith::CmpIPredicate::ne, set,
+                               i8(builder, 0));
 }
 
 Value FunctionLowering::getDeviceScalar(Value value) {
@@ -1106,10 +1174,22 @@ FunctionLowering::lowerCopySectionAsSwap(IterateOp iterate,
   SmallVector<Value> lower, upper;
   ApplyOp calc = section.calc;
   getGridBounds(builder, loc, calc.getGridOp(), lower, upper);
+  // Rings usually agree already (C programs set both arrays' boundaries
+  // alike): then the host skips saving, aligning and restoring them, a
+  // strided pass over every row each.
   SmallVector<SmallVector<Value>> savedRings;
+  SmallVector<Value> ringDiffers;
   for (auto [source, destination] : llvm::zip(sources, destinations)) {
-    savedRings.push_back(saveRing(builder, loc, destination, lower, upper));
-    copyRingOf(builder, loc, source, destination, lower, upper);
+    savedRings.push_back(allocateRing(builder, loc, destination, lower, upper));
+    Value differ =
+        device ? Value()
+               : ringsDiffer(builder, loc, source, destination, lower, upper);
+    ringDiffers.push_back(differ);
+    runIf(builder, loc, differ, [&](OpBuilder &b) {
+      copyRingSlabs(b, loc, savedRings.back(), destination, lower, upper,
+                    /*restore=*/false);
+      copyRingOf(b, loc, source, destination, lower, upper);
+    });
   }
 
   Value zero = arith::ConstantIndexOp::create(builder, loc, 0);
@@ -1282,7 +1362,12 @@ FunctionLowering::lowerCopySectionAsSwap(IterateOp iterate,
                 [&](OpBuilder &b) {
                   copyBoxOf(b, loc, latest, destinations[k], lower, upper);
                 });
-    restoreRing(builder, loc, savedRings[k], destinations[k], lower, upper);
+    runIf(builder, loc, ringDiffers[k], [&](OpBuilder &b) {
+      copyRingSlabs(b, loc, savedRings[k], destinations[k], lower, upper,
+                    /*restore=*/true);
+    });
+    for (Value slab : savedRings[k])
+      freeBuffer(builder, loc, slab);
   }
   for (auto [k, pair] : llvm::enumerate(section.pairs)) {
     setBuffer(iterate.getResult(pair.first), sources[k]);

@@ -4,25 +4,37 @@
 !f = !stencil.field<66x34xf32>
 
 // The copy form of the time loop (calc into B, copy B back into A) runs as
-// a pointer swap: half the memory traffic per step. Before the loop B's
-// boundary ring is saved, one compact buffer per ring slab (rows 0 and 65,
-// then columns 0 and 33 of rows 1..64), and replaced by A's (the swapped
-// loop reads it as a source); afterwards the last interior goes to
-// whichever array lacks it (to B only if a step ran) and B gets its own
-// ring back.
+// a pointer swap: half the memory traffic per step. The swapped loop reads
+// B's boundary ring as a source, so B's ring must be A's. When the rings
+// differ in any bit, B's ring is saved first, one compact buffer per ring
+// slab (rows 0 and 65, then columns 0 and 33 of rows 1..64), and replaced
+// by A's; afterwards the last interior goes to whichever array lacks it (to
+// B only if a step ran) and B gets its own ring back.
 // CHECK-LABEL: func.func @copy_form(
 // CHECK-SAME: %[[A:[^:]*]]: memref<66x34xf32>, %[[B:[^:]*]]: memref<66x34xf32>, %[[C:[^:]*]]: f32, %[[N:[^:]*]]: index)
 // CHECK: %[[S0:.*]] = memref.alloc() : memref<1x34xf32>
+// CHECK: %[[S1:.*]] = memref.alloc() : memref<1x34xf32>
+// CHECK: %[[S2:.*]] = memref.alloc() : memref<64x1xf32>
+// CHECK: %[[S3:.*]] = memref.alloc() : memref<64x1xf32>
+// The comparison, bit for bit (-0.0 and NaNs included).
+// CHECK: %[[FLAG:.*]] = memref.alloca() : memref<i8>
+// CHECK: %[[CA:.*]] = memref.load %[[A]]
+// CHECK: %[[BA:.*]] = arith.bitcast %[[CA]] : f32 to i32
+// CHECK: %[[CB:.*]] = memref.load %[[B]]
+// CHECK: %[[BB:.*]] = arith.bitcast %[[CB]] : f32 to i32
+// CHECK: %[[NE:.*]] = arith.cmpi ne, %[[BA]], %[[BB]] : i32
+// CHECK: scf.if %[[NE]] {
+// CHECK: memref.atomic_rmw assign %{{.*}}, %[[FLAG]][]
+// CHECK: %[[SET:.*]] = memref.load %[[FLAG]][]
+// CHECK: %[[DIFFER:.*]] = arith.cmpi ne, %[[SET]]
+// CHECK: scf.if %[[DIFFER]] {
 // CHECK: %[[V0:.*]] = memref.load %[[B]]
 // CHECK: memref.store %[[V0]], %[[S0]]
-// CHECK: %[[S1:.*]] = memref.alloc() : memref<1x34xf32>
 // CHECK: scf.for %[[R1:.*]] = %[[C65:.*]] to
 // CHECK: memref.load %[[B]][%[[R1]],
 // CHECK: %[[R1S:.*]] = arith.subi %[[R1]], %[[C65]]
 // CHECK: memref.store %{{.*}}, %[[S1]][%[[R1S]],
-// CHECK: %[[S2:.*]] = memref.alloc() : memref<64x1xf32>
 // CHECK: memref.store %{{.*}}, %[[S2]]
-// CHECK: %[[S3:.*]] = memref.alloc() : memref<64x1xf32>
 // CHECK: scf.for %{{.*}} = %[[C33:.*]] to
 // CHECK: %[[K3:.*]] = memref.load %[[B]]
 // CHECK: arith.subi %{{.*}}, %[[C33]]
@@ -49,14 +61,15 @@
 // CHECK: %[[NB:.*]] = arith.cmpi ne
 // CHECK: %[[NBRAN:.*]] = arith.andi %[[NB]], %[[RAN]]
 // CHECK: scf.if %[[NBRAN]] {
+// CHECK: scf.if %[[DIFFER]] {
 // CHECK: %[[V2:.*]] = memref.load %[[S0]]
 // CHECK-NEXT: memref.store %[[V2]], %[[B]]
-// CHECK: memref.dealloc %[[S0]]
 // CHECK: memref.load %[[S1]]
-// CHECK: memref.dealloc %[[S1]]
 // CHECK: memref.load %[[S2]]
-// CHECK: memref.dealloc %[[S2]]
 // CHECK: memref.load %[[S3]]
+// CHECK: memref.dealloc %[[S0]]
+// CHECK: memref.dealloc %[[S1]]
+// CHECK: memref.dealloc %[[S2]]
 // CHECK: memref.dealloc %[[S3]]
 // CHECK-NOT: memref.copy
 // CHECK-NOT: stencil.
