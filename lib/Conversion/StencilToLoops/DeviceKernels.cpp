@@ -85,15 +85,6 @@ void forEachOwnedPoint(OpBuilder &builder, Location loc,
 }
 
 /// The shape of one workgroup buffer: the tile and its halo.
-SmallVector<int64_t, 3> getLocalShape(const TimeBlock &block,
-                                      ArrayRef<int64_t> tile) {
-  SmallVector<int64_t, 3> low, high, shape;
-  getCarriedRadius(block.calc, block.carriedInput, low, high);
-  for (unsigned axis = 0; axis < tile.size(); ++axis)
-    shape.push_back(tile[axis] + block.timeBlock * (low[axis] + high[axis]));
-  return shape;
-}
-
 } // namespace
 
 void lowering::emitDeviceBox(OpBuilder &builder, Location loc,
@@ -141,7 +132,7 @@ void lowering::emitDeviceBox(OpBuilder &builder, Location loc,
 int64_t lowering::getTimeBlockWorkgroupBytes(const TimeBlock &block,
                                              ArrayRef<int64_t> tile) {
   int64_t points = 1;
-  for (int64_t size : getLocalShape(block, tile))
+  for (int64_t size : OverlappedTile::getShape(block, tile))
     points *= size;
   int64_t bytes = 0;
   for (Value source : block.sources)
@@ -156,10 +147,7 @@ void lowering::emitDeviceTimeBlock(
     ArrayRef<int64_t> workGroup, ArrayRef<int64_t> tile,
     function_ref<Value(unsigned input)> inputBuffer, ScalarFn scalar) {
   unsigned rank = tile.size();
-  int64_t timeBlock = block.timeBlock;
-  SmallVector<int64_t, 3> radiusLow, radiusHigh;
-  getCarriedRadius(block.calc, block.carriedInput, radiusLow, radiusHigh);
-  SmallVector<int64_t, 3> localShape = getLocalShape(block, tile);
+  SmallVector<int64_t, 3> localShape = OverlappedTile::getShape(block, tile);
 
   SmallVector<int64_t, 3> groups;
   for (unsigned axis = 0; axis < rank; ++axis)
@@ -184,62 +172,36 @@ void lowering::emitDeviceTimeBlock(
 
   OpBuilder b(launch.getBody().front().getTerminator());
   gpu::KernelDim3 threadIds = launch.getThreadIds();
-  SmallVector<Value, 3> origin, base, tileEnd, loadLow, loadHigh, lower, upper;
+  SmallVector<Value, 3> origin, sizes;
+  auto sourceType = llvm::cast<MemRefType>(block.sources[0].getType());
   for (unsigned axis = 0; axis < rank; ++axis) {
-    lower.push_back(getIndex(b, loc, block.lower[axis]));
-    upper.push_back(getIndex(b, loc, block.upper[axis]));
     Value first = arith::MulIOp::create(
         b, loc, getDimension(launch.getBlockIds(), rank, axis),
         getIndex(b, loc, tile[axis]));
-    origin.push_back(arith::AddIOp::create(b, loc, first, lower[axis]));
-    base.push_back(arith::SubIOp::create(
-        b, loc, origin[axis], getIndex(b, loc, timeBlock * radiusLow[axis])));
-    Value end = arith::AddIOp::create(b, loc, origin[axis],
-                                      getIndex(b, loc, tile[axis]));
-    tileEnd.push_back(arith::MinSIOp::create(b, loc, end, upper[axis]));
-    loadLow.push_back(
-        arith::MaxSIOp::create(b, loc, base[axis], getIndex(b, loc, 0)));
-    int64_t size =
-        llvm::cast<MemRefType>(block.sources[0].getType()).getShape()[axis];
-    Value far = arith::AddIOp::create(
-        b, loc, end, getIndex(b, loc, timeBlock * radiusHigh[axis]));
-    loadHigh.push_back(
-        arith::MinSIOp::create(b, loc, far, getIndex(b, loc, size)));
+    origin.push_back(arith::AddIOp::create(
+        b, loc, first, getIndex(b, loc, block.lower[axis])));
+    sizes.push_back(getIndex(b, loc, sourceType.getDimSize(axis)));
   }
-  auto toLocal = [&](OpBuilder &nb, Location nl, ValueRange global) {
-    SmallVector<Value, 3> indices;
-    for (unsigned axis = 0; axis < rank; ++axis)
-      indices.push_back(
-          arith::SubIOp::create(nb, nl, global[axis], base[axis]));
-    return indices;
-  };
+  OverlappedTile box(b, loc, block, tile, origin, sizes);
 
   // Both copies start as the source on tile + halo, so the boundary cells
   // that no step writes are there to read in every step.
-  forEachOwnedPoint(b, loc, threadIds, workGroup, loadLow, loadHigh,
-                    [&](OpBuilder &nb, Location nl, ValueRange point) {
-                      SmallVector<Value, 3> at = toLocal(nb, nl, point);
-                      for (auto [pair, source] :
-                           llvm::enumerate(block.sources)) {
-                        Value v = memref::LoadOp::create(nb, nl, source, point);
-                        memref::StoreOp::create(nb, nl, v, local(pair, 0), at);
-                        memref::StoreOp::create(nb, nl, v, local(pair, 1), at);
-                      }
-                    });
+  forEachOwnedPoint(
+      b, loc, threadIds, workGroup, box.getLoadLow(), box.getLoadHigh(),
+      [&](OpBuilder &nb, Location nl, ValueRange point) {
+        SmallVector<Value, 3> at = box.toLocal(nb, nl, point);
+        for (auto [pair, source] : llvm::enumerate(block.sources)) {
+          Value v = memref::LoadOp::create(nb, nl, source, point);
+          memref::StoreOp::create(nb, nl, v, local(pair, 0), at);
+          memref::StoreOp::create(nb, nl, v, local(pair, 1), at);
+        }
+      });
   gpu::BarrierOp::create(b, loc);
 
   unsigned current = 0;
-  for (int64_t step = 0; step < timeBlock; ++step) {
-    int64_t shrink = timeBlock - 1 - step;
+  for (int64_t step = 0; step < block.timeBlock; ++step) {
     SmallVector<Value, 3> from, to;
-    for (unsigned axis = 0; axis < rank; ++axis) {
-      Value lo = arith::SubIOp::create(
-          b, loc, origin[axis], getIndex(b, loc, shrink * radiusLow[axis]));
-      from.push_back(arith::MaxSIOp::create(b, loc, lo, lower[axis]));
-      Value hi = arith::AddIOp::create(
-          b, loc, tileEnd[axis], getIndex(b, loc, shrink * radiusHigh[axis]));
-      to.push_back(arith::MinSIOp::create(b, loc, hi, upper[axis]));
-    }
+    box.getStepBox(b, step, from, to);
     forEachOwnedPoint(
         b, loc, threadIds, workGroup, from, to,
         [&](OpBuilder &nb, Location nl, ValueRange point) {
@@ -248,11 +210,11 @@ void lowering::emitDeviceTimeBlock(
               [&](OpBuilder &lb, Location ll, unsigned pair,
                   ValueRange at) -> Value {
                 return memref::LoadOp::create(lb, ll, local(pair, current),
-                                              toLocal(lb, ll, at));
+                                              box.toLocal(lb, ll, at));
               },
               [&](OpBuilder &sb, Location sl, unsigned pair, Value value) {
                 memref::StoreOp::create(sb, sl, value, local(pair, 1 - current),
-                                        toLocal(sb, sl, point));
+                                        box.toLocal(sb, sl, point));
               },
               scalar);
         });
@@ -263,9 +225,9 @@ void lowering::emitDeviceTimeBlock(
 
   // The group's own points go to the destinations.
   forEachOwnedPoint(
-      b, loc, threadIds, workGroup, origin, tileEnd,
+      b, loc, threadIds, workGroup, box.getOrigin(), box.getEnd(),
       [&](OpBuilder &nb, Location nl, ValueRange point) {
-        SmallVector<Value, 3> at = toLocal(nb, nl, point);
+        SmallVector<Value, 3> at = box.toLocal(nb, nl, point);
         for (auto [pair, destination] : llvm::enumerate(block.destinations)) {
           Value v = memref::LoadOp::create(nb, nl, local(pair, current), at);
           memref::StoreOp::create(nb, nl, v, destination, point);

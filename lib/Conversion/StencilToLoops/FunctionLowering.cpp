@@ -302,139 +302,6 @@ void ifDifferent(OpBuilder &builder, Location loc, Value a, Value b,
   then(thenBuilder);
 }
 
-/// One block of `timeBlock` steps over the whole grid as overlapped tiles
-/// (seed 000 Fig. 3): each tile copies its box plus a halo of timeBlock x
-/// radius from the sources into two private buffers, computes the steps on
-/// a region that shrinks by the radius each step, and writes its own points
-/// to the destinations. Every point is computed by the same formula from the
-/// same inputs as in the plain loop, so the results are identical.
-/// `carriedInput[j]` is the pair whose source calc input j reads (or -1),
-/// `outputPair[k]` the pair whose destination calc output k writes.
-void emitTimeBlock(OpBuilder &builder, Location loc, ApplyOp calc,
-                   ArrayRef<int> carriedInput, ArrayRef<unsigned> outputPair,
-                   ValueRange sources, ValueRange destinations,
-                   DenseMap<Value, Value> &buffers, int64_t timeBlock,
-                   ArrayRef<int64_t> tile, ArrayRef<int64_t> staticLower,
-                   ArrayRef<int64_t> staticUpper) {
-  unsigned rank = tile.size();
-  auto constant = [&](OpBuilder &b, int64_t value) -> Value {
-    return arith::ConstantIndexOp::create(b, loc, value);
-  };
-  SmallVector<int64_t, 3> radiusLow, radiusHigh;
-  getCarriedRadius(calc, carriedInput, radiusLow, radiusHigh);
-  SmallVector<int64_t, 3> localShape;
-  for (unsigned axis = 0; axis < rank; ++axis)
-    localShape.push_back(tile[axis] +
-                         timeBlock * (radiusLow[axis] + radiusHigh[axis]));
-
-  SmallVector<Value> lower, upper, steps, sizes;
-  for (unsigned axis = 0; axis < rank; ++axis) {
-    lower.push_back(constant(builder, staticLower[axis]));
-    upper.push_back(constant(builder, staticUpper[axis]));
-    steps.push_back(constant(builder, tile[axis]));
-    sizes.push_back(memref::DimOp::create(builder, loc, sources[0], axis));
-  }
-  scf::ParallelOp::create(
-      builder, loc, lower, upper, steps,
-      [&](OpBuilder &b, Location l, ValueRange origin) {
-        Value zero = constant(b, 0);
-        SmallVector<Value> base, tileEnd, loadLow, loadHigh;
-        for (unsigned axis = 0; axis < rank; ++axis) {
-          Value halo = constant(b, timeBlock * radiusLow[axis]);
-          base.push_back(arith::SubIOp::create(b, l, origin[axis], halo));
-          Value end = arith::AddIOp::create(b, l, origin[axis],
-                                            constant(b, tile[axis]));
-          tileEnd.push_back(arith::MinSIOp::create(b, l, end, upper[axis]));
-          loadLow.push_back(arith::MaxSIOp::create(b, l, base[axis], zero));
-          Value far = arith::AddIOp::create(
-              b, l, end, constant(b, timeBlock * radiusHigh[axis]));
-          loadHigh.push_back(arith::MinSIOp::create(b, l, far, sizes[axis]));
-        }
-        auto local = [&](OpBuilder &nb, Location nl, ValueRange global) {
-          SmallVector<Value, 3> indices;
-          for (unsigned axis = 0; axis < rank; ++axis)
-            indices.push_back(
-                arith::SubIOp::create(nb, nl, global[axis], base[axis]));
-          return indices;
-        };
-        SmallVector<Value> ones(rank, constant(b, 1));
-        // Two private buffers per carried field; both start as the box of
-        // the source, so cells the steps never write (the boundary) are
-        // there to read in every step.
-        SmallVector<std::array<Value, 2>> privates;
-        for (Value source : sources) {
-          auto type = MemRefType::get(
-              localShape,
-              llvm::cast<MemRefType>(source.getType()).getElementType());
-          privates.push_back({memref::AllocOp::create(b, l, type),
-                              memref::AllocOp::create(b, l, type)});
-        }
-        scf::buildLoopNest(
-            b, l, loadLow, loadHigh, ones,
-            [&](OpBuilder &nb, Location nl, ValueRange point) {
-              SmallVector<Value, 3> at = local(nb, nl, point);
-              for (auto [source, buffer] : llvm::zip(sources, privates)) {
-                Value v = memref::LoadOp::create(nb, nl, source, point);
-                memref::StoreOp::create(nb, nl, v, buffer[0], at);
-                memref::StoreOp::create(nb, nl, v, buffer[1], at);
-              }
-            });
-        unsigned current = 0;
-        for (int64_t step = 0; step < timeBlock; ++step) {
-          int64_t shrink = timeBlock - 1 - step;
-          SmallVector<Value> from, to;
-          for (unsigned axis = 0; axis < rank; ++axis) {
-            Value lo = arith::SubIOp::create(
-                b, l, origin[axis], constant(b, shrink * radiusLow[axis]));
-            from.push_back(arith::MaxSIOp::create(b, l, lo, lower[axis]));
-            Value hi = arith::AddIOp::create(
-                b, l, tileEnd[axis], constant(b, shrink * radiusHigh[axis]));
-            to.push_back(arith::MinSIOp::create(b, l, hi, upper[axis]));
-          }
-          scf::buildLoopNest(
-              b, l, from, to, ones,
-              [&](OpBuilder &nb, Location nl, ValueRange point) {
-                emitPoint(
-                    nb, nl, calc, point,
-                    [&](OpBuilder &lb, Location ll, unsigned input,
-                        ValueRange at) -> Value {
-                      int pair = carriedInput[input];
-                      if (pair < 0)
-                        return memref::LoadOp::create(
-                            lb, ll, buffers.lookup(calc.getInputs()[input]),
-                            at);
-                      return memref::LoadOp::create(
-                          lb, ll, privates[pair][current], local(lb, ll, at));
-                    },
-                    [&](OpBuilder &sb, Location sl, unsigned output,
-                        Value value) {
-                      memref::StoreOp::create(
-                          sb, sl, value,
-                          privates[outputPair[output]][1 - current],
-                          local(sb, sl, point));
-                    });
-              });
-          current = 1 - current;
-        }
-        // The tile's own points go to the destinations.
-        scf::buildLoopNest(
-            b, l, origin, tileEnd, ones,
-            [&](OpBuilder &nb, Location nl, ValueRange point) {
-              SmallVector<Value, 3> at = local(nb, nl, point);
-              for (auto [destination, buffer] :
-                   llvm::zip(destinations, privates)) {
-                Value v = memref::LoadOp::create(nb, nl, buffer[current], at);
-                memref::StoreOp::create(nb, nl, v, destination, point);
-              }
-            });
-        for (auto &buffer : privates) {
-          memref::DeallocOp::create(b, l, buffer[0]);
-          memref::DeallocOp::create(b, l, buffer[1]);
-        }
-        scf::ReduceOp::create(b, l);
-      });
-}
-
 /// The copy form of seed 000 Fig. 4 inside a time loop: a calc apply that
 /// writes destinations, then an apply that copies each destination into a
 /// source at the loop point on the same grid, and a yield of the copies at
@@ -1179,7 +1046,8 @@ FunctionLowering::lowerCopySectionAsSwap(IterateOp iterate,
   // strided pass over every row each.
   SmallVector<SmallVector<Value>> savedRings;
   SmallVector<Value> ringDiffers;
-  for (auto [source, destination] : llvm::zip(sources, destinations)) {
+  for (unsigned k = 0; k < sources.size(); ++k) {
+    Value source = sources[k], destination = destinations[k];
     savedRings.push_back(allocateRing(builder, loc, destination, lower, upper));
     Value differ =
         device ? Value()
@@ -1271,6 +1139,9 @@ FunctionLowering::lowerCopySectionAsSwap(IterateOp iterate,
                     timeBlock,
                     grid.getStaticLower(),
                     grid.getStaticUpper()};
+    auto inputBuffer = [&](unsigned input) {
+      return buffers.lookup(calc.getInputs()[input]);
+    };
     if (device) {
       int64_t bytes = getTimeBlockWorkgroupBytes(block, tile);
       if (options.workgroupMemoryLimit > 0 &&
@@ -1287,10 +1158,7 @@ FunctionLowering::lowerCopySectionAsSwap(IterateOp iterate,
                << " bytes; use a smaller tile or time_block";
       emitDeviceTimeBlock(
           inBlock, loc, block, getWorkGroup(schedule, calc.getRank()), tile,
-          [&](unsigned input) {
-            return buffers.lookup(calc.getInputs()[input]);
-          },
-          [&](OpBuilder &vb, Location vl, unsigned input) {
+          inputBuffer, [&](OpBuilder &vb, Location vl, unsigned input) {
             return loadDeviceScalar(vb, vl, calc.getInputs()[input]);
           });
     } else if (pipelined) {
@@ -1299,15 +1167,9 @@ FunctionLowering::lowerCopySectionAsSwap(IterateOp iterate,
       Value depth = arith::MinSIOp::create(
           inBlock, loc, blockSize,
           arith::SubIOp::create(inBlock, loc, steps, done));
-      emitPipelinedTimeBlock(inBlock, loc, block, depth, tile,
-                             [&](unsigned input) {
-                               return buffers.lookup(calc.getInputs()[input]);
-                             });
+      emitPipelinedTimeBlock(inBlock, loc, block, depth, tile, inputBuffer);
     } else {
-      emitTimeBlock(inBlock, loc, calc, carriedInput, outputPair,
-                    iterArgs.take_front(count), iterArgs.drop_front(count),
-                    buffers, timeBlock, tile, grid.getStaticLower(),
-                    grid.getStaticUpper());
+      emitOverlappedTimeBlock(inBlock, loc, block, tile, inputBuffer);
     }
     SmallVector<Value> swappedBlock(iterArgs.drop_front(count));
     llvm::append_range(swappedBlock, iterArgs.take_front(count));

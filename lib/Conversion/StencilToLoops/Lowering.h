@@ -109,6 +109,50 @@ void emitDeviceTimeBlock(OpBuilder &builder, Location loc,
                          function_ref<Value(unsigned input)> inputBuffer,
                          ScalarFn scalar);
 
+/// The index arithmetic of one overlapped tile of a time block (seed 000
+/// Fig. 3), shared by the host's 1-D tiles and the device's work groups
+/// (OverlappedTile.cpp).
+class OverlappedTile {
+public:
+  /// The tile of `tile` points starting at `origin`; `arraySizes` bound
+  /// what it loads.
+  OverlappedTile(OpBuilder &builder, Location loc, const TimeBlock &block,
+                 ArrayRef<int64_t> tile, ValueRange origin,
+                 ValueRange arraySizes);
+  /// The shape of a tile's private buffers: the tile plus T x radius
+  /// around.
+  static SmallVector<int64_t, 3> getShape(const TimeBlock &block,
+                                          ArrayRef<int64_t> tile);
+  /// The tile's own points: [origin, end), within the grid.
+  ValueRange getOrigin() const { return origin; }
+  ValueRange getEnd() const { return end; }
+  /// What the tile loads: its points and T x radius around, within the
+  /// arrays.
+  ValueRange getLoadLow() const { return loadLow; }
+  ValueRange getLoadHigh() const { return loadHigh; }
+  /// The box step `step` (from 0) computes: the tile grown by (T - 1 -
+  /// step) x radius, within the grid.
+  void getStepBox(OpBuilder &builder, int64_t step,
+                  SmallVectorImpl<Value> &from,
+                  SmallVectorImpl<Value> &to) const;
+  /// `global` as an index into the private buffers.
+  SmallVector<Value, 3> toLocal(OpBuilder &builder, Location loc,
+                                ValueRange global) const;
+
+private:
+  Location loc;
+  int64_t timeBlock;
+  SmallVector<int64_t, 3> radiusLow, radiusHigh;
+  SmallVector<Value, 3> lower, upper, origin, end, base, loadLow, loadHigh;
+};
+
+/// One block of `block.timeBlock` steps on the host as overlapped tiles
+/// with private buffers (the CPU scheme for 1-D grids). Inputs that are not
+/// carried are read from `inputBuffer`.
+void emitOverlappedTimeBlock(OpBuilder &builder, Location loc,
+                             const TimeBlock &block, ArrayRef<int64_t> tile,
+                             function_ref<Value(unsigned input)> inputBuffer);
+
 /// A block of `depth` steps (2 <= depth <= block.timeBlock, known at run
 /// time) on the host for grids of two or more axes, as one pipelined sweep
 /// over the rows of each `tile` with ring buffers between the steps
