@@ -215,26 +215,35 @@ SmallVector<Value> shiftPoint(OpBuilder &builder, Location loc,
   return shifted;
 }
 
+/// Calls `body` at every point of the box [lower, upper): in a parallel
+/// loop when `parallel`, in a serial nest otherwise.
+void emitBoxLoop(OpBuilder &builder, Location loc, ValueRange lower,
+                 ValueRange upper, bool parallel,
+                 function_ref<void(OpBuilder &, Location, ValueRange)> body) {
+  SmallVector<Value> ones(lower.size(),
+                          arith::ConstantIndexOp::create(builder, loc, 1));
+  if (parallel) {
+    scf::ParallelOp::create(builder, loc, lower, upper, ones, body);
+    return;
+  }
+  scf::buildLoopNest(builder, loc, lower, upper, ones, body);
+}
+
 /// Copies element p of `source` to `target` for every p in the box [lower,
 /// upper), reading source[p - sourceShift] and writing target[p -
 /// targetShift] (no shift when empty); in parallel when `parallel`.
 void copyBox(OpBuilder &builder, Location loc, Value source, Value target,
              ValueRange lower, ValueRange upper, bool parallel,
              ValueRange sourceShift = {}, ValueRange targetShift = {}) {
-  SmallVector<Value> ones(lower.size(),
-                          arith::ConstantIndexOp::create(builder, loc, 1));
-  auto body = [&](OpBuilder &nested, Location nestedLoc, ValueRange point) {
-    Value value = memref::LoadOp::create(
-        nested, nestedLoc, source,
-        shiftPoint(nested, nestedLoc, point, sourceShift));
-    memref::StoreOp::create(nested, nestedLoc, value, target,
-                            shiftPoint(nested, nestedLoc, point, targetShift));
-  };
-  if (parallel) {
-    scf::ParallelOp::create(builder, loc, lower, upper, ones, body);
-    return;
-  }
-  scf::buildLoopNest(builder, loc, lower, upper, ones, body);
+  emitBoxLoop(builder, loc, lower, upper, parallel,
+              [&](OpBuilder &nested, Location nestedLoc, ValueRange point) {
+                Value value = memref::LoadOp::create(
+                    nested, nestedLoc, source,
+                    shiftPoint(nested, nestedLoc, point, sourceShift));
+                memref::StoreOp::create(
+                    nested, nestedLoc, value, target,
+                    shiftPoint(nested, nestedLoc, point, targetShift));
+              });
 }
 
 /// Calls `copySlab` on the slabs that make up the cells of `source` outside
@@ -684,8 +693,6 @@ Value FunctionLowering::ringsDiffer(OpBuilder &builder, Location loc, Value a,
   forEachRingSlabOf(
       builder, loc, a, lower, upper,
       [&](OpBuilder &sb, ValueRange from, ValueRange to) {
-        SmallVector<Value> ones(from.size(),
-                                arith::ConstantIndexOp::create(sb, loc, 1));
         auto body = [&](OpBuilder &nb, Location nl, ValueRange point) {
           auto asBits = [&](Value buffer) -> Value {
             Value v = memref::LoadOp::create(nb, nl, buffer, point);
@@ -700,10 +707,7 @@ Value FunctionLowering::ringsDiffer(OpBuilder &builder, Location loc, Value a,
           memref::AtomicRMWOp::create(then, nl, arith::AtomicRMWKind::assign,
                                       i8(then, 1), flag, ValueRange{});
         };
-        if (isLargeBox(from, to))
-          scf::ParallelOp::create(sb, loc, from, to, ones, body);
-        else
-          scf::buildLoopNest(sb, loc, from, to, ones, body);
+        emitBoxLoop(sb, loc, from, to, isLargeBox(from, to), body);
       });
   Value set = memref::LoadOp::create(builder, loc, flag, ValueRange{});
   return arith::CmpIOp::create(builder, loc, arith::CmpIPredicate::ne, set,
