@@ -404,15 +404,25 @@ static void toInternal(const int64_t e[MAX_AXES], int64_t out[MAX_AXES]) {
   }
 }
 
+/* The global and local extents of a scatter or gather, as the runtime
+ * stores them; only inside a distributed region. */
+static void getTransferSizes(const char *what, int64_t n0, int64_t n1,
+                             int64_t n2, int64_t l0, int64_t l1, int64_t l2,
+                             int64_t globalSize[MAX_AXES],
+                             int64_t localSize[MAX_AXES]) {
+  if (!state.active)
+    fail(what);
+  int64_t n[MAX_AXES] = {n0, n1, n2}, l[MAX_AXES] = {l0, l1, l2};
+  toInternal(n, globalSize);
+  toInternal(l, localSize);
+}
+
 void stencil_mpi_scatter(int64_t global, int64_t local, int64_t elemBytes,
                          int64_t n0, int64_t n1, int64_t n2, int64_t l0,
                          int64_t l1, int64_t l2) {
-  if (!state.active)
-    fail("scatter outside a distributed region");
-  int64_t n[MAX_AXES] = {n0, n1, n2}, l[MAX_AXES] = {l0, l1, l2};
   int64_t globalSize[MAX_AXES], localSize[MAX_AXES];
-  toInternal(n, globalSize);
-  toInternal(l, localSize);
+  getTransferSizes("scatter outside a distributed region", n0, n1, n2, l0, l1,
+                   l2, globalSize, localSize);
   /* The local buffer is the box [offset, offset + local extent) of the
    * global array, stored contiguously: exactly what copyBox packs. */
   int64_t lower[MAX_AXES], upper[MAX_AXES];
@@ -427,12 +437,9 @@ void stencil_mpi_scatter(int64_t global, int64_t local, int64_t elemBytes,
 void stencil_mpi_gather(int64_t global, int64_t local, int64_t elemBytes,
                         int64_t n0, int64_t n1, int64_t n2, int64_t l0,
                         int64_t l1, int64_t l2) {
-  if (!state.active)
-    fail("gather outside a distributed region");
-  int64_t n[MAX_AXES] = {n0, n1, n2}, l[MAX_AXES] = {l0, l1, l2};
   int64_t globalSize[MAX_AXES], localSize[MAX_AXES];
-  toInternal(n, globalSize);
-  toInternal(l, localSize);
+  getTransferSizes("gather outside a distributed region", n0, n1, n2, l0, l1,
+                   l2, globalSize, localSize);
   const char *mode = getenv("STENCIL_MPI_GATHER");
   int rootOnly = mode && strcmp(mode, "root") == 0;
   int *counts = malloc(sizeof(int) * state.processCount);
