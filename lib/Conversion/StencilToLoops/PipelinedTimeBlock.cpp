@@ -81,15 +81,21 @@ private:
     return {low, high};
   }
 
-  /// The ring slot of `row` in level `s`'s buffer (as index [s - 1, slot]).
+  /// The ring slot of `row` in level `s`'s buffer (as index [s - 1, slot]),
+  /// followed by the point's offsets from the tile's ring origin.
   SmallVector<Value, 4> getRingIndices(OpBuilder &b, Value levelIndex,
                                        ValueRange point) const {
     SmallVector<Value, 4> indices{
         levelIndex,
         arith::RemUIOp::create(b, loc, point[0], constant(b, slots))};
-    llvm::append_range(indices, point.drop_front());
+    for (unsigned axis = 1; axis < rank; ++axis)
+      indices.push_back(sub(b, point[axis], ringOrigin[axis - 1]));
     return indices;
   }
+
+  SmallVector<Value> allocateRings(OpBuilder &b);
+  void prefetchNextRow(OpBuilder &b, ValueRange buffers, Value row,
+                       ValueRange from, ValueRange to, bool isWrite);
 
   void emitLevel(OpBuilder &b, Value wave, Value s, Level level);
   void emitRow(OpBuilder &b, Value row, Value s, Level level);
@@ -108,6 +114,9 @@ private:
   SmallVector<Value, 3> lower, upper;
   /// The tile being emitted: its first point and its end (clipped).
   SmallVector<Value, 3> origin, tileEnd;
+  /// Per inner axis: the tile's first point that a ring holds, that of the
+  /// widest level (level 1).
+  SmallVector<Value, 3> ringOrigin;
   /// Per carried pair: results of levels 1 .. T - 1, `slots` rows each.
   SmallVector<Value> rings;
 };
@@ -126,6 +135,45 @@ void PipelinedTimeBlock::copyBoxToRing(OpBuilder &b, Value levelIndex,
                                   getRingIndices(nb, levelIndex, point));
         }
       });
+}
+
+void PipelinedTimeBlock::prefetchNextRow(OpBuilder &b, ValueRange buffers,
+                                         Value row, ValueRange from,
+                                         ValueRange to, bool isWrite) {
+  // The first level reads rows of the sources, and the last writes rows of
+  // the destinations, for the first time in the block. Tiles narrower than
+  // the grid touch short pieces of rows a whole row apart, which the
+  // hardware prefetcher does not follow, so the piece the next wave touches
+  // is requested now, once per cache line.
+  constexpr int64_t lineBytes = 64;
+  for (Value buffer : buffers) {
+    auto type = llvm::cast<MemRefType>(buffer.getType());
+    int64_t perLine = std::max<int64_t>(
+        1, lineBytes / std::max<int64_t>(1, type.getElementTypeBitWidth() / 8));
+    Value next = add(b, row, constant(b, isWrite ? 1 : radiusHigh[0] + 1));
+    Value rows = type.isDynamicDim(0)
+                     ? memref::DimOp::create(b, loc, buffer, 0).getResult()
+                     : constant(b, type.getDimSize(0));
+    auto inArray = scf::IfOp::create(
+        b, loc,
+        arith::CmpIOp::create(b, loc, arith::CmpIPredicate::slt, next, rows));
+    OpBuilder then = inArray.getThenBodyBuilder();
+    SmallVector<Value> lows, highs, steps;
+    for (unsigned axis = 1; axis < rank; ++axis) {
+      lows.push_back(from[axis]);
+      highs.push_back(to[axis]);
+      steps.push_back(constant(then, axis + 1 == rank ? perLine : 1));
+    }
+    scf::buildLoopNest(then, loc, lows, highs, steps,
+                       [&](OpBuilder &nb, Location nl, ValueRange inner) {
+                         SmallVector<Value> point{next};
+                         llvm::append_range(point, inner);
+                         memref::PrefetchOp::create(nb, nl, buffer, point,
+                                                    isWrite,
+                                                    /*localityHint=*/3,
+                                                    /*isDataCache=*/true);
+                       });
+  }
 }
 
 void PipelinedTimeBlock::emitRow(OpBuilder &b, Value row, Value s,
@@ -148,6 +196,10 @@ void PipelinedTimeBlock::emitRow(OpBuilder &b, Value row, Value s,
     from.push_back(arith::MaxSIOp::create(b, loc, low, lower[axis]));
     to.push_back(arith::MinSIOp::create(b, loc, high, upper[axis]));
   }
+  if (level == Level::First)
+    prefetchNextRow(b, block.sources, row, from, to, /*isWrite=*/false);
+  else if (level == Level::Last)
+    prefetchNextRow(b, block.destinations, row, from, to, /*isWrite=*/true);
   SmallVector<Value> ones(rank, constant(b, 1));
   scf::buildLoopNest(
       b, loc, from, to, ones,
@@ -213,6 +265,38 @@ void PipelinedTimeBlock::emitLevel(OpBuilder &b, Value wave, Value s,
   copyBoxToRing(copy, sub(copy, s, constant(copy, 1)), from, to);
 }
 
+SmallVector<Value> PipelinedTimeBlock::allocateRings(OpBuilder &b) {
+  // A ring row spans the widest level's box: the tile grown by (T - 1) x
+  // radius, within the grid plus its radius. Rows are padded to an odd
+  // number of 64-byte lines so that the rows of all levels, which a wave
+  // reads at the same offsets, fall into different cache sets; rows a
+  // multiple of 4 KiB apart would compete for the same few L1 ways.
+  constexpr int64_t lineBytes = 64;
+  SmallVector<Value> buffers;
+  for (Value source : block.sources) {
+    auto type = llvm::cast<MemRefType>(source.getType());
+    int64_t elementBytes =
+        std::max<int64_t>(1, type.getElementTypeBitWidth() / 8);
+    SmallVector<int64_t, 4> shape{ShapedType::kDynamic, slots};
+    for (unsigned axis = 1; axis < rank; ++axis) {
+      int64_t radius = radiusLow[axis] + radiusHigh[axis];
+      int64_t extent = std::min(tile[axis] + (block.timeBlock - 1) * radius,
+                                block.upper[axis] - block.lower[axis] + radius);
+      if (axis + 1 == rank) {
+        int64_t perLine = std::max<int64_t>(1, lineBytes / elementBytes);
+        int64_t lines = llvm::divideCeil(extent, perLine);
+        extent = (lines | 1) * perLine;
+      }
+      shape.push_back(extent);
+    }
+    Value levels = sub(b, depth, constant(b, 1));
+    buffers.push_back(memref::AllocOp::create(
+        b, loc, MemRefType::get(shape, type.getElementType()),
+        ValueRange{levels}, b.getI64IntegerAttr(lineBytes)));
+  }
+  return buffers;
+}
+
 void PipelinedTimeBlock::emit(OpBuilder &builder) {
   SmallVector<Value> steps;
   for (unsigned axis = 0; axis < rank; ++axis)
@@ -227,21 +311,10 @@ void PipelinedTimeBlock::emit(OpBuilder &builder) {
               b, loc, add(b, origin[axis], steps[axis]), upper[axis]));
         Value one = constant(b, 1);
         Value depthBefore = sub(b, depth, one);
-        rings.clear();
-        for (Value source : block.sources) {
-          auto type = llvm::cast<MemRefType>(source.getType());
-          SmallVector<int64_t, 4> shape{ShapedType::kDynamic, slots};
-          SmallVector<Value> dynamicSizes{depthBefore};
-          for (unsigned axis = 1; axis < rank; ++axis) {
-            shape.push_back(type.getDimSize(axis));
-            if (type.isDynamicDim(axis))
-              dynamicSizes.push_back(
-                  memref::DimOp::create(b, loc, source, axis));
-          }
-          rings.push_back(memref::AllocOp::create(
-              b, loc, MemRefType::get(shape, type.getElementType()),
-              dynamicSizes));
-        }
+        ringOrigin.clear();
+        for (unsigned axis = 1; axis < rank; ++axis)
+          ringOrigin.push_back(getReadRange(b, axis, depthBefore).first);
+        rings = allocateRings(b);
         Value firstWave = getReadRange(b, 0, depthBefore).first;
         Value endWave = add(b, tileEnd[0], mul(b, depthBefore, radiusHigh[0]));
         scf::ForOp::create(

@@ -14,6 +14,8 @@
 // CHECK-DAG: %[[C3:.*]] = arith.constant 3 : index
 // CHECK-DAG: %[[C4:.*]] = arith.constant 4 : index
 // CHECK-DAG: %[[C9:.*]] = arith.constant 9 : index
+// CHECK-DAG: %[[C10:.*]] = arith.constant 10 : index
+// CHECK-DAG: %[[C16:.*]] = arith.constant 16 : index
 // CHECK: %[[STEPS:.*]] = arith.maxsi %[[N]], %[[C0]]
 // CHECK: %[[FULL:.*]] = arith.divsi %[[STEPS]], %[[C3]]
 // CHECK: %[[REST:.*]] = arith.subi %[[STEPS]], %{{.*}}
@@ -29,7 +31,10 @@
 // CHECK: scf.parallel (%[[BAND:.*]]) = (%[[C1]]) to (%[[C9]]) step (%[[C4]])
 // CHECK: %[[BANDEND:.*]] = arith.minsi
 // CHECK: %[[LEVELS:.*]] = arith.subi %[[DEPTH]], %[[C1]]
-// CHECK: %[[RING:.*]] = memref.alloc(%[[LEVELS]]) : memref<?x3x12xf32>
+// A ring row spans the widest level's columns, the tile's 10 plus the
+// radius 1 that step 1 reads beyond it (grown by (3 - 1) x 1 only up to the
+// grid's ring), 11, padded to an odd number of 64-byte lines: 16 floats.
+// CHECK: %[[RING:.*]] = memref.alloc(%[[LEVELS]]) {alignment = 64 : i64} : memref<?x3x16xf32>
 // The first wave: the band start less (depth - 1) rows, or the top boundary row.
 // CHECK: %[[LO:.*]] = arith.subi %[[BAND]], %[[LEVELS]]
 // CHECK: %[[FIRST:.*]] = arith.maxsi %[[LO]], %[[C0]]
@@ -38,10 +43,21 @@
 // Step 1 reads the source and the read-only field, writes ring level 0.
 // CHECK: scf.if
 // CHECK: scf.if
+// It first asks for the source row the next wave reads first (w + 2), one
+// touch per 64-byte line, unless that row is past the array.
+// CHECK: %[[NEXT:.*]] = arith.addi %[[W]], %[[C2]]
+// CHECK: %[[INARRAY:.*]] = arith.cmpi slt, %[[NEXT]], %[[C10]]
+// CHECK: scf.if %[[INARRAY]] {
+// CHECK: scf.for %[[PJ:.*]] = %[[C1]] to %{{.*}} step %[[C16]] {
+// CHECK: memref.prefetch %[[X]][%[[NEXT]], %[[PJ]]], read, locality<3>, data
+// CHECK: scf.for %[[I1:.*]] = %[[W]] to
+// CHECK: scf.for %[[J1:.*]] = %[[C1]] to
 // CHECK: memref.load %[[X]]
 // CHECK: memref.load %[[K]]
-// CHECK: %[[SLOT1:.*]] = arith.remui %{{.*}}, %[[C3]]
-// CHECK: memref.store %{{.*}}, %[[RING]][%[[C0]], %[[SLOT1]], %{{.*}}]
+// Ring columns count from the ring's first column, here the grid's first.
+// CHECK: %[[SLOT1:.*]] = arith.remui %[[I1]], %[[C3]]
+// CHECK: %[[COL1:.*]] = arith.subi %[[J1]], %[[C1]]
+// CHECK: memref.store %{{.*}}, %[[RING]][%[[C0]], %[[SLOT1]], %[[COL1]]]
 // The column the next step reads beyond the grid (x[0, 1] at column 10) is
 // the boundary, copied.
 // CHECK: memref.load %[[X]]
@@ -64,6 +80,9 @@
 // CHECK: %[[INBAND:.*]] = arith.andi %[[GE]], %[[LT]]
 // CHECK: scf.if %[[INBAND]] {
 // CHECK: %[[PREV:.*]] = arith.subi %[[DEPTH]], %[[C2]]
+// The destination row the next wave writes is requested for writing.
+// CHECK: %[[NEXTOUT:.*]] = arith.addi %[[LASTROW]], %[[C1]]
+// CHECK: memref.prefetch %[[Y]][%[[NEXTOUT]], %[[C1]]], write, locality<3>, data
 // CHECK: memref.load %[[RING]][%[[PREV]],
 // CHECK: memref.store %{{.*}}, %[[Y]][
 // CHECK: memref.dealloc %[[RING]]
@@ -102,10 +121,22 @@ func.func @pipelined(%A: memref<10x12xf32>, %B: memref<10x12xf32>, %K: memref<10
 // -----
 
 // 3-D: the rows are planes; the ring holds 1 + 1 + 1 planes per level, and
-// tiles that do not span the inner axes overlap along them only.
+// tiles that do not span the inner axes overlap along them only. A ring
+// plane covers the tile (2 x 3 points, no radius along y and x), not the
+// grid, its rows padded to one 64-byte line, and is indexed from the tile's
+// origin.
 // CHECK-LABEL: func.func @pipelined_3d(
-// CHECK: scf.parallel (%{{.*}}, %{{.*}}, %{{.*}}) = {{.*}} step (%[[C2:.*]], %[[C2]], %{{.*}})
-// CHECK: memref.alloc(%{{.*}}) : memref<?x3x6x8xf32>
+// CHECK: scf.parallel (%[[Z:.*]], %[[Y:.*]], %[[X:.*]]) = {{.*}} step (%[[C2:.*]], %[[C2]], %{{.*}})
+// CHECK: %[[OY:.*]] = arith.maxsi %[[Y]], %[[C1:.*]] : index
+// CHECK: %[[OX:.*]] = arith.maxsi %[[X]], %[[C1]] : index
+// CHECK: %[[RING3:.*]] = memref.alloc(%{{.*}}) {alignment = 64 : i64} : memref<?x3x2x16xf32>
+// CHECK: memref.prefetch
+// CHECK: scf.for %{{[^ ]*}} = %{{.*}} to
+// CHECK-NEXT: scf.for %[[PY:[^ ]*]] = %{{.*}} to
+// CHECK-NEXT: scf.for %[[PX:[^ ]*]] = %{{.*}} to
+// CHECK: %[[RY:.*]] = arith.subi %[[PY]], %[[OY]]
+// CHECK: %[[RX:.*]] = arith.subi %[[PX]], %[[OX]]
+// CHECK: memref.store %{{.*}}, %[[RING3]][%{{.*}}, %{{.*}}, %[[RY]], %[[RX]]]
 !g = !stencil.field<5x6x8xf32>
 func.func @pipelined_3d(%A: memref<5x6x8xf32>, %B: memref<5x6x8xf32>, %n: index) {
   %a = stencil.load %A : memref<5x6x8xf32> -> !g
