@@ -194,7 +194,7 @@ const GPUBackend &getGPUBackend(StringRef target) {
 /// The GPU architecture of a described device, for the kernels' code.
 std::string getDefaultChip(StringRef target, StringRef device) {
   std::string chip = llvm::StringSwitch<std::string>(device)
-                         .Cases("h100", "h200", "sm_90")
+                         .Cases({"h100", "h200"}, "sm_90")
                          .Case("a100", "sm_80")
                          .Case("v100", "sm_70")
                          .Case("mi250x", "gfx90a")
