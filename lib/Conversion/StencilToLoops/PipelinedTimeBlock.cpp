@@ -26,6 +26,16 @@ using namespace mlir::stencil::lowering;
 
 namespace {
 
+/// The cache line the ring padding and the prefetches work in.
+constexpr int64_t kLineBytes = 64;
+
+/// Elements of `type` per cache line (at least 1).
+int64_t getElementsPerLine(MemRefType type) {
+  int64_t elementBytes =
+      std::max<int64_t>(1, type.getElementTypeBitWidth() / 8);
+  return std::max<int64_t>(1, kLineBytes / elementBytes);
+}
+
 /// Which of the T steps a level is: the first reads the sources, the last
 /// writes the destinations, the others read and write ring buffers.
 enum class Level { First, Middle, Last };
@@ -145,11 +155,9 @@ void PipelinedTimeBlock::prefetchNextRow(OpBuilder &b, ValueRange buffers,
   // the grid touch short pieces of rows a whole row apart, which the
   // hardware prefetcher does not follow, so the piece the next wave touches
   // is requested now, once per cache line.
-  constexpr int64_t lineBytes = 64;
   for (Value buffer : buffers) {
     auto type = llvm::cast<MemRefType>(buffer.getType());
-    int64_t perLine = std::max<int64_t>(
-        1, lineBytes / std::max<int64_t>(1, type.getElementTypeBitWidth() / 8));
+    int64_t perLine = getElementsPerLine(type);
     Value next = add(b, row, constant(b, isWrite ? 1 : radiusHigh[0] + 1));
     Value rows = type.isDynamicDim(0)
                      ? memref::DimOp::create(b, loc, buffer, 0).getResult()
@@ -271,19 +279,16 @@ SmallVector<Value> PipelinedTimeBlock::allocateRings(OpBuilder &b) {
   // number of 64-byte lines so that the rows of all levels, which a wave
   // reads at the same offsets, fall into different cache sets; rows a
   // multiple of 4 KiB apart would compete for the same few L1 ways.
-  constexpr int64_t lineBytes = 64;
   SmallVector<Value> buffers;
   for (Value source : block.sources) {
     auto type = llvm::cast<MemRefType>(source.getType());
-    int64_t elementBytes =
-        std::max<int64_t>(1, type.getElementTypeBitWidth() / 8);
     SmallVector<int64_t, 4> shape{ShapedType::kDynamic, slots};
     for (unsigned axis = 1; axis < rank; ++axis) {
       int64_t radius = radiusLow[axis] + radiusHigh[axis];
       int64_t extent = std::min(tile[axis] + (block.timeBlock - 1) * radius,
                                 block.upper[axis] - block.lower[axis] + radius);
       if (axis + 1 == rank) {
-        int64_t perLine = std::max<int64_t>(1, lineBytes / elementBytes);
+        int64_t perLine = getElementsPerLine(type);
         int64_t lines = llvm::divideCeil(extent, perLine);
         extent = (lines | 1) * perLine;
       }
@@ -292,7 +297,7 @@ SmallVector<Value> PipelinedTimeBlock::allocateRings(OpBuilder &b) {
     Value levels = sub(b, depth, constant(b, 1));
     buffers.push_back(memref::AllocOp::create(
         b, loc, MemRefType::get(shape, type.getElementType()),
-        ValueRange{levels}, b.getI64IntegerAttr(lineBytes)));
+        ValueRange{levels}, b.getI64IntegerAttr(kLineBytes)));
   }
   return buffers;
 }
