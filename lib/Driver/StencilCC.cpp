@@ -115,6 +115,11 @@ bool error(const llvm::Twine &message) {
   return false;
 }
 
+/// -march= / -mcpu=: the user chose the CPU the code is compiled for.
+bool isCPUChoice(StringRef arg) {
+  return arg.starts_with("-march=") || arg.starts_with("-mcpu=");
+}
+
 bool usageError(const llvm::Twine &message) {
   error(message);
   llvm::errs() << usage;
@@ -438,7 +443,7 @@ std::optional<std::string> getPreferredVectorWidth(const Options &options) {
   std::optional<std::string> width;
   bool userArch = false;
   for (StringRef arg : options.hostArgs) {
-    userArch |= arg.starts_with("-march=") || arg.starts_with("-mcpu=");
+    userArch |= isCPUChoice(arg);
     if (arg.consume_front("-mprefer-vector-width="))
       width = arg.str();
   }
@@ -619,16 +624,9 @@ int mlir::stencil::runStencilCC(ArrayRef<const char *> args) {
     // baselines they are measured against; a user -march overrides it.
     std::vector<std::string> command = {clang, "-c", "-O3",
                                         "-Wno-override-module"};
-    bool userArch = llvm::any_of(options.hostArgs, [](const std::string &a) {
-      return StringRef(a).starts_with("-march=") ||
-             StringRef(a).starts_with("-mcpu=");
-    });
-    if (!userArch)
+    if (llvm::none_of(options.hostArgs, isCPUChoice))
       command.push_back("-march=native");
-    for (const std::string &arg : options.hostArgs)
-      if (StringRef(arg).starts_with("-march=") ||
-          StringRef(arg).starts_with("-mcpu="))
-        command.push_back(arg);
+    llvm::copy_if(options.hostArgs, std::back_inserter(command), isCPUChoice);
     command.insert(command.end(), {"-x", "ir", irPath, "-o", objectPath});
     if (!run(options, command))
       return error("compiling the lowered regions failed"), 1;

@@ -103,7 +103,8 @@ private:
     return indices;
   }
 
-  SmallVector<Value> allocateRings(OpBuilder &b);
+  /// One ring per carried pair, for `levels` = depth - 1 levels.
+  SmallVector<Value> allocateRings(OpBuilder &b, Value levels);
   void prefetchNextRow(OpBuilder &b, ValueRange buffers, Value row,
                        ValueRange from, ValueRange to, bool isWrite);
 
@@ -273,7 +274,8 @@ void PipelinedTimeBlock::emitLevel(OpBuilder &b, Value wave, Value s,
   copyBoxToRing(copy, sub(copy, s, constant(copy, 1)), from, to);
 }
 
-SmallVector<Value> PipelinedTimeBlock::allocateRings(OpBuilder &b) {
+SmallVector<Value> PipelinedTimeBlock::allocateRings(OpBuilder &b,
+                                                     Value levels) {
   // A ring row spans the widest level's box: the tile grown by (T - 1) x
   // radius, within the grid plus its radius. Rows are padded to an odd
   // number of 64-byte lines so that the rows of all levels, which a wave
@@ -294,7 +296,6 @@ SmallVector<Value> PipelinedTimeBlock::allocateRings(OpBuilder &b) {
       }
       shape.push_back(extent);
     }
-    Value levels = sub(b, depth, constant(b, 1));
     buffers.push_back(memref::AllocOp::create(
         b, loc, MemRefType::get(shape, type.getElementType()),
         ValueRange{levels}, b.getI64IntegerAttr(kLineBytes)));
@@ -319,7 +320,7 @@ void PipelinedTimeBlock::emit(OpBuilder &builder) {
         ringOrigin.clear();
         for (unsigned axis = 1; axis < rank; ++axis)
           ringOrigin.push_back(getReadRange(b, axis, depthBefore).first);
-        rings = allocateRings(b);
+        rings = allocateRings(b, depthBefore);
         Value firstWave = getReadRange(b, 0, depthBefore).first;
         Value endWave = add(b, tileEnd[0], mul(b, depthBefore, radiusHigh[0]));
         scf::ForOp::create(
