@@ -24,6 +24,12 @@ struct StencilToCPUPipelineOptions
   Option<bool> openmp{*this, "openmp",
                       llvm::cl::desc("Run tiles in parallel with OpenMP"),
                       llvm::cl::init(true)};
+  Option<int64_t> prefetchDistance{
+      *this, "prefetch-distance",
+      llvm::cl::desc("Software prefetch distance in bytes of the sweeps "
+                     "without time blocking (convert-stencil-to-loops); 0 "
+                     "turns it off"),
+      llvm::cl::init(8192)};
 };
 
 /// stencil dialect -> LLVM dialect for the host CPU: loops, OpenMP, and the

@@ -35,7 +35,14 @@ def ConvertStencilToLoops : Pass<"convert-stencil-to-loops", "ModuleOp"> {
       "Tile (points per parallel iteration, outermost axis first) for applies "
       "without a schedule; 0 means the whole extent of the axis. Missing "
       "entries count from the innermost axis: the default tiles 3-D grids "
-      "as [1, 8, whole], 2-D as [8, whole], 1-D as [16384].">
+      "as [1, 8, whole], 2-D as [8, whole], 1-D as [16384].">,
+    Option<"prefetchDistance", "prefetch-distance", "int64_t",
+      /*default=*/"8192",
+      "Software prefetch distance in bytes for sweeps of 2-D and 3-D grids "
+      "without time blocking: before each row of a tile, the rows this many "
+      "bytes ahead in the tile's row order are prefetched, at the leading "
+      "offset of every buffer read and for writing in every buffer written "
+      "(one request per cache line). 0 turns it off.">
   ];
 }
 

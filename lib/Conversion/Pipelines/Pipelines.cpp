@@ -38,7 +38,9 @@ void stencil::buildStencilToCPUPipeline(
   // Built from the passes' create functions so that tools need not register
   // passes globally; `stencil-opt --stencil-to-cpu --dump-pass-pipeline`
   // shows it as an mlir-opt command line.
-  pm.addPass(createConvertStencilToLoops());
+  ConvertStencilToLoopsOptions loops;
+  loops.prefetchDistance = options.prefetchDistance;
+  pm.addPass(createConvertStencilToLoops(loops));
   pm.addPass(createCanonicalizerPass());
   pm.addPass(createCSEPass());
   if (options.openmp) {

@@ -922,6 +922,13 @@ void FunctionLowering::lowerApplyOnHost(OpBuilder &builder, ApplyOp apply,
   SmallVector<int64_t, 3> tile =
       schedule ? SmallVector<int64_t, 3>(schedule.getTileOrWorkGroup())
                : getDefaultTile(rank, options.defaultTile);
+  SmallVector<Value> inputBuffers, outputBuffers;
+  for (Value input : apply.getInputs())
+    inputBuffers.push_back(buffers.lookup(input));
+  for (Value output : apply.getOutputs())
+    outputBuffers.push_back(buffers.lookup(output));
+  RowPrefetcher prefetcher(loc, apply, inputBuffers, outputBuffers,
+                           options.prefetchDistance);
   // The points of the box [boxLower, boxUpper) as parallel tiles.
   auto emitBox = [&](OpBuilder &b, ValueRange boxLower, ValueRange boxUpper) {
     auto constant = [&](int64_t value) -> Value {
@@ -949,10 +956,21 @@ void FunctionLowering::lowerApplyOnHost(OpBuilder &builder, ApplyOp apply,
     }
     SmallVector<Value> ones(rank,
                             arith::ConstantIndexOp::create(inTile, loc, 1));
+    SmallVector<Value> tileLower(parallel.getInductionVars());
+    // The rows, a prefetch ahead, and the points of a row.
     scf::buildLoopNest(
-        inTile, loc, parallel.getInductionVars(), tileUpper, ones,
-        [&](OpBuilder &nested, Location nestedLoc, ValueRange point) {
-          emitApplyPoint(nested, nestedLoc, point);
+        inTile, loc, ArrayRef(tileLower).drop_back(),
+        ArrayRef(tileUpper).drop_back(), ArrayRef(ones).drop_back(),
+        [&](OpBuilder &nested, Location nestedLoc, ValueRange row) {
+          prefetcher.emit(nested, row, tileLower, tileUpper);
+          scf::buildLoopNest(
+              nested, nestedLoc, ArrayRef(tileLower).take_back(),
+              ArrayRef(tileUpper).take_back(), ones.back(),
+              [&](OpBuilder &inner, Location innerLoc, ValueRange column) {
+                SmallVector<Value, 3> point(row);
+                llvm::append_range(point, column);
+                emitApplyPoint(inner, innerLoc, point);
+              });
         });
   };
   if (applyPlan)

@@ -20,6 +20,9 @@ namespace mlir::stencil::lowering {
 struct Options {
   /// Host loops: the tile of applies without a schedule (0: whole axis).
   SmallVector<int64_t, 3> defaultTile;
+  /// Host loops: how far ahead, in bytes along a tile's rows, sweeps of 2-D
+  /// and 3-D grids prefetch their rows (0: no software prefetch).
+  int64_t prefetchDistance = 0;
   /// GPU: buffers live in device memory, points are work items.
   bool device = false;
   /// GPU: the work group of applies without a schedule, outermost first,
@@ -162,6 +165,47 @@ void emitPipelinedTimeBlock(OpBuilder &builder, Location loc,
                             const TimeBlock &block, Value depth,
                             ArrayRef<int64_t> tile,
                             function_ref<Value(unsigned input)> inputBuffer);
+
+/// The cache line that software prefetches and ring padding work in.
+constexpr int64_t kLineBytes = 64;
+
+/// Elements of `type` per cache line (at least 1).
+int64_t getElementsPerLine(MemRefType type);
+
+/// Prefetches the points `fixed` x [from, to) of `buffer` (`fixed` indexes
+/// the leading axes, the box the others), one request per cache line along
+/// the innermost axis (Prefetch.cpp).
+void prefetchBox(OpBuilder &builder, Location loc, Value buffer,
+                 ValueRange fixed, ValueRange from, ValueRange to,
+                 bool isWrite);
+
+/// Software prefetches for a host sweep of an apply over tiles of a 2-D or
+/// 3-D grid (Prefetch.cpp): before each row of a tile, the rows the sweep
+/// reaches `distanceBytes` later (counted along the tile's row order) are
+/// requested for every buffer the apply reads, at its leading offsets, and
+/// for writing in every buffer it writes. Does nothing for 1-D grids, whose
+/// single stream the hardware follows, or when `distanceBytes` is 0.
+class RowPrefetcher {
+public:
+  RowPrefetcher(Location loc, ApplyOp apply, ValueRange inputBuffers,
+                ValueRange outputBuffers, int64_t distanceBytes);
+  /// The prefetches before row `row` (the indices of all axes but the
+  /// innermost) of the tile [tileLower, tileUpper).
+  void emit(OpBuilder &builder, ValueRange row, ValueRange tileLower,
+            ValueRange tileUpper);
+
+private:
+  struct Stream {
+    Value buffer;
+    /// Per axis, the largest offset the apply accesses the buffer at.
+    SmallVector<int64_t, 3> lead;
+    bool isWrite;
+  };
+  Location loc;
+  SmallVector<Stream> streams;
+  /// The distance in elements; 0 when nothing is prefetched.
+  int64_t distanceElements = 0;
+};
 
 /// Calls `emit` on 2 x rank boxes that partition the box [outerLower,
 /// outerUpper) minus the box [innerLower, innerUpper) inside it: along each

@@ -26,16 +26,6 @@ using namespace mlir::stencil::lowering;
 
 namespace {
 
-/// The cache line the ring padding and the prefetches work in.
-constexpr int64_t kLineBytes = 64;
-
-/// Elements of `type` per cache line (at least 1).
-int64_t getElementsPerLine(MemRefType type) {
-  int64_t elementBytes =
-      std::max<int64_t>(1, type.getElementTypeBitWidth() / 8);
-  return std::max<int64_t>(1, kLineBytes / elementBytes);
-}
-
 /// Which of the T steps a level is: the first reads the sources, the last
 /// writes the destinations, the others read and write ring buffers.
 enum class Level { First, Middle, Last };
@@ -158,7 +148,6 @@ void PipelinedTimeBlock::prefetchNextRow(OpBuilder &b, ValueRange buffers,
   // is requested now, once per cache line.
   for (Value buffer : buffers) {
     auto type = llvm::cast<MemRefType>(buffer.getType());
-    int64_t perLine = getElementsPerLine(type);
     Value next = add(b, row, constant(b, isWrite ? 1 : radiusHigh[0] + 1));
     Value rows = type.isDynamicDim(0)
                      ? memref::DimOp::create(b, loc, buffer, 0).getResult()
@@ -167,21 +156,8 @@ void PipelinedTimeBlock::prefetchNextRow(OpBuilder &b, ValueRange buffers,
         b, loc,
         arith::CmpIOp::create(b, loc, arith::CmpIPredicate::slt, next, rows));
     OpBuilder then = inArray.getThenBodyBuilder();
-    SmallVector<Value> lows, highs, steps;
-    for (unsigned axis = 1; axis < rank; ++axis) {
-      lows.push_back(from[axis]);
-      highs.push_back(to[axis]);
-      steps.push_back(constant(then, axis + 1 == rank ? perLine : 1));
-    }
-    scf::buildLoopNest(then, loc, lows, highs, steps,
-                       [&](OpBuilder &nb, Location nl, ValueRange inner) {
-                         SmallVector<Value> point{next};
-                         llvm::append_range(point, inner);
-                         memref::PrefetchOp::create(nb, nl, buffer, point,
-                                                    isWrite,
-                                                    /*localityHint=*/3,
-                                                    /*isDataCache=*/true);
-                       });
+    prefetchBox(then, loc, buffer, next, from.drop_front(), to.drop_front(),
+                isWrite);
   }
 }
 

@@ -38,6 +38,14 @@ struct ConvertStencilToLoopsPass
             << size;
         return signalPassFailure();
       }
+    // The option streams as a character into a diagnostic: take its value.
+    options.prefetchDistance = prefetchDistance.getValue();
+    if (options.prefetchDistance < 0) {
+      getOperation().emitError("prefetch-distance must be 0 (off) or a "
+                               "positive number of bytes, got ")
+          << options.prefetchDistance;
+      return signalPassFailure();
+    }
     for (auto func : getOperation().getOps<func::FuncOp>()) {
       if (func.isExternal())
         continue;

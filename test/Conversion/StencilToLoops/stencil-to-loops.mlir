@@ -46,6 +46,9 @@
 // The default tile for 2-D grids: 8 rows, whole rows.
 // CHECK: scf.parallel (%[[T0:.*]], %[[T1:.*]]) = (%{{.*}}, %{{.*}}) to (%{{.*}}, %{{.*}}) step (%{{.*}}, %{{.*}})
 // CHECK: scf.for %[[I:.*]] = %[[T0]] to %{{.*}} step
+// Each row first prefetches the rows 8192 bytes ahead (prefetch.mlir).
+// CHECK: memref.prefetch %[[X]]
+// CHECK: memref.prefetch %[[Y]]
 // CHECK: scf.for %[[J:.*]] = %[[T1]] to %{{.*}} step
 // CHECK: %[[JM:.*]] = arith.addi %[[J]], %{{.*}} : index
 // CHECK: %[[W:.*]] = memref.load %[[X]][%[[I]], %[[JM]]]

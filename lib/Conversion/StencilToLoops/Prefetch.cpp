@@ -1,0 +1,148 @@
+//===- Prefetch.cpp - software prefetches of host sweeps ------------------===//
+//
+// The hardware prefetchers follow a stream only within a 4 KiB page and lose
+// it at short pieces a row apart. A sweep over a tile of a 2-D or 3-D grid
+// reads its newest source rows and writes its destination rows in exactly
+// such pieces, so the host loops request them some rows ahead themselves,
+// one prefetch per cache line.
+//
+//===----------------------------------------------------------------------===//
+
+#include "Lowering.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+
+using namespace mlir;
+using namespace mlir::stencil;
+using namespace mlir::stencil::lowering;
+
+static int64_t getElementBytes(MemRefType type) {
+  return std::max<int64_t>(1, type.getElementTypeBitWidth() / 8);
+}
+
+int64_t lowering::getElementsPerLine(MemRefType type) {
+  return std::max<int64_t>(1, kLineBytes / getElementBytes(type));
+}
+
+void lowering::prefetchBox(OpBuilder &builder, Location loc, Value buffer,
+                           ValueRange fixed, ValueRange from, ValueRange to,
+                           bool isWrite) {
+  auto type = llvm::cast<MemRefType>(buffer.getType());
+  SmallVector<Value> steps;
+  for (unsigned axis = 0, count = from.size(); axis < count; ++axis)
+    steps.push_back(arith::ConstantIndexOp::create(
+        builder, loc, axis + 1 == count ? getElementsPerLine(type) : 1));
+  scf::buildLoopNest(builder, loc, from, to, steps,
+                     [&](OpBuilder &b, Location l, ValueRange trailing) {
+                       SmallVector<Value> point(fixed);
+                       llvm::append_range(point, trailing);
+                       memref::PrefetchOp::create(b, l, buffer, point, isWrite,
+                                                  /*localityHint=*/3,
+                                                  /*isDataCache=*/true);
+                     });
+}
+
+RowPrefetcher::RowPrefetcher(Location loc, ApplyOp apply,
+                             ValueRange inputBuffers, ValueRange outputBuffers,
+                             int64_t distanceBytes)
+    : loc(loc) {
+  unsigned rank = apply.getRank();
+  if (distanceBytes <= 0 || rank < 2)
+    return;
+  // Per buffer, the farthest offset any access reaches along each axis: the
+  // rows a point reads for the first time. Outputs are written at the point.
+  auto addStream = [&](Value buffer, ArrayRef<int64_t> lead, bool isWrite) {
+    for (Stream &stream : streams) {
+      if (stream.buffer != buffer)
+        continue;
+      for (auto [have, offset] : llvm::zip(stream.lead, lead))
+        have = std::max(have, offset);
+      stream.isWrite |= isWrite;
+      return;
+    }
+    streams.push_back({buffer, SmallVector<int64_t, 3>(lead), isWrite});
+  };
+  Block *body = apply.getBodyBlock();
+  for (auto [index, buffer] : llvm::enumerate(inputBuffers)) {
+    if (!buffer || !llvm::isa<MemRefType>(buffer.getType()))
+      continue;
+    SmallVector<int64_t, 3> lead(rank, 0);
+    bool accessed = false;
+    for (Operation *user : body->getArgument(index).getUsers())
+      if (auto access = llvm::dyn_cast<FieldAccessOpInterface>(user)) {
+        accessed = true;
+        for (auto [have, offset] : llvm::zip(lead, access.getAccessOffset()))
+          have = std::max(have, offset);
+      }
+    if (accessed)
+      addStream(buffer, lead, /*isWrite=*/false);
+  }
+  for (Value buffer : outputBuffers)
+    addStream(buffer, SmallVector<int64_t, 3>(rank, 0), /*isWrite=*/true);
+  if (streams.empty())
+    return;
+  // Rows ahead: the distance over the bytes of the widest element's row.
+  int64_t elementBytes = 1;
+  for (const Stream &stream : streams)
+    elementBytes = std::max(
+        elementBytes,
+        getElementBytes(llvm::cast<MemRefType>(stream.buffer.getType())));
+  distanceElements = (distanceBytes + elementBytes - 1) / elementBytes;
+}
+
+void RowPrefetcher::emit(OpBuilder &builder, ValueRange row,
+                         ValueRange tileLower, ValueRange tileUpper) {
+  if (distanceElements == 0)
+    return;
+  auto constant = [&](int64_t value) -> Value {
+    return arith::ConstantIndexOp::create(builder, loc, value);
+  };
+  unsigned rank = tileLower.size();
+  unsigned rowAxis = rank - 2;
+  Value one = constant(1);
+  // distance / row length rows ahead in the tile's order (rows of the same
+  // plane, then the next plane), at least one.
+  Value rowLength = arith::SubIOp::create(builder, loc, tileUpper[rank - 1],
+                                          tileLower[rank - 1]);
+  Value rowsAhead = arith::MaxSIOp::create(
+      builder, loc,
+      arith::CeilDivSIOp::create(
+          builder, loc, constant(distanceElements),
+          arith::MaxSIOp::create(builder, loc, rowLength, one)),
+      one);
+  SmallVector<Value, 3> ahead(row);
+  ahead[rowAxis] = arith::AddIOp::create(builder, loc, row[rowAxis], rowsAhead);
+  if (rowAxis > 0) {
+    // Past the tile's last row: as many rows into the next plane.
+    Value past = arith::CmpIOp::create(builder, loc, arith::CmpIPredicate::sge,
+                                       ahead[rowAxis], tileUpper[rowAxis]);
+    Value wrapped = arith::AddIOp::create(
+        builder, loc,
+        arith::SubIOp::create(builder, loc, ahead[rowAxis], tileUpper[rowAxis]),
+        tileLower[rowAxis]);
+    ahead[rowAxis] =
+        arith::SelectOp::create(builder, loc, past, wrapped, ahead[rowAxis]);
+    ahead[rowAxis - 1] = arith::SelectOp::create(
+        builder, loc, past,
+        arith::AddIOp::create(builder, loc, ahead[rowAxis - 1], one),
+        ahead[rowAxis - 1]);
+  }
+  for (const Stream &stream : streams) {
+    // The stream's leading row there, kept inside the array.
+    SmallVector<Value, 3> at;
+    for (unsigned axis = 0; axis + 1 < rank; ++axis) {
+      Value index = ahead[axis];
+      if (stream.lead[axis] > 0)
+        index = arith::AddIOp::create(builder, loc, index,
+                                      constant(stream.lead[axis]));
+      Value last = arith::SubIOp::create(
+          builder, loc,
+          memref::DimOp::create(builder, loc, stream.buffer, axis), one);
+      at.push_back(arith::MinSIOp::create(builder, loc, index, last));
+    }
+    prefetchBox(builder, loc, stream.buffer, at, tileLower.take_back(),
+                tileUpper.take_back(), stream.isWrite);
+  }
+}
