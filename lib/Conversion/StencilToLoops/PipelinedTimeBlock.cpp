@@ -39,6 +39,10 @@ public:
         inputBuffer(inputBuffer), rank(block.lower.size()) {
     getCarriedRadius(block.calc, block.carriedInput, radiusLow, radiusHigh);
     slots = radiusLow[0] + radiusHigh[0] + 1;
+    for (Value source : block.sources)
+      rowAlignment = std::max(
+          rowAlignment,
+          getElementsPerLine(llvm::cast<MemRefType>(source.getType())));
     for (unsigned axis = 0; axis < rank; ++axis) {
       lower.push_back(constant(builder, block.lower[axis]));
       upper.push_back(constant(builder, block.upper[axis]));
@@ -118,6 +122,9 @@ private:
   /// Per inner axis: the tile's first point that a ring holds, that of the
   /// widest level (level 1).
   SmallVector<Value, 3> ringOrigin;
+  /// The ring column of the tile's first column is a multiple of this: a
+  /// cache line of every ring's elements.
+  int64_t rowAlignment = 1;
   /// Per carried pair: results of levels 1 .. T - 1, `slots` rows each.
   SmallVector<Value> rings;
 };
@@ -266,7 +273,11 @@ SmallVector<Value> PipelinedTimeBlock::allocateRings(OpBuilder &b,
       int64_t extent = std::min(tile[axis] + (block.timeBlock - 1) * radius,
                                 block.upper[axis] - block.lower[axis] + radius);
       if (axis + 1 == rank) {
+        // Room for the alignment of the tile's first column too, when
+        // levels read before it.
         int64_t perLine = getElementsPerLine(type);
+        if (radiusLow[axis] > 0)
+          extent += rowAlignment - 1;
         int64_t lines = llvm::divideCeil(extent, perLine);
         extent = (lines | 1) * perLine;
       }
@@ -296,6 +307,19 @@ void PipelinedTimeBlock::emit(OpBuilder &builder) {
         ringOrigin.clear();
         for (unsigned axis = 1; axis < rank; ++axis)
           ringOrigin.push_back(getReadRange(b, axis, depthBefore).first);
+        // Along rows, when levels read before the tile's first column, the
+        // ring starts up to a line earlier, so that this column, where
+        // every level of a tile spanning the grid starts, begins a cache
+        // line: vectors of ring rows then straddle two lines only at the
+        // stencil's offsets.
+        if (radiusLow[rank - 1] > 0) {
+          Value &rowOrigin = ringOrigin.back();
+          Value perLine = constant(b, rowAlignment);
+          Value before = arith::CeilDivUIOp::create(
+              b, loc, sub(b, origin[rank - 1], rowOrigin), perLine);
+          rowOrigin = sub(b, origin[rank - 1],
+                          arith::MulIOp::create(b, loc, before, perLine));
+        }
         rings = allocateRings(b, depthBefore);
         Value firstWave = getReadRange(b, 0, depthBefore).first;
         Value endWave = add(b, tileEnd[0], mul(b, depthBefore, radiusHigh[0]));

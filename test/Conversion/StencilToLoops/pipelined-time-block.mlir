@@ -160,3 +160,59 @@ func.func @pipelined_3d(%A: memref<5x6x8xf32>, %B: memref<5x6x8xf32>, %n: index)
   stencil.store %r#1 to %B : !g to memref<5x6x8xf32>
   return
 }
+
+// -----
+
+// Levels read one column before the tile's first (x[0, -1]), so the ring
+// starts a whole line before that column, not one element: column 1 then
+// begins a 64-byte line of every ring row, and so do the vectors of every
+// level of this tile, which spans the grid. The room for that line makes a
+// row 40 + 15 columns wide, padded to 5 lines (80 floats).
+// CHECK-LABEL: func.func @aligned_rows(
+// CHECK-DAG: %[[C0:.*]] = arith.constant 0 : index
+// CHECK-DAG: %[[C1:.*]] = arith.constant 1 : index
+// CHECK-DAG: %[[C2:.*]] = arith.constant 2 : index
+// CHECK-DAG: %[[C16:.*]] = arith.constant 16 : index
+// CHECK: scf.parallel
+// The widest level's first column, the grid's ring at most...
+// CHECK: %[[LOW:.*]] = arith.maxsi %{{.*}}, %[[C0]]
+// ...rounded down to a multiple of 16 columns before the tile's first.
+// CHECK: %[[SPAN:.*]] = arith.subi %[[C1]], %[[LOW]]
+// CHECK: %[[LINES:.*]] = arith.ceildivui %[[SPAN]], %[[C16]]
+// CHECK: %[[BEFORE:.*]] = arith.muli %[[LINES]], %[[C16]]
+// CHECK: %[[ORIGIN:.*]] = arith.subi %[[C1]], %[[BEFORE]]
+// CHECK: %[[RING:.*]] = memref.alloc(%{{.*}}) {alignment = 64 : i64} : memref<?x2x80xf32>
+// The middle levels read and write ring columns counted from there.
+// CHECK: scf.for %{{.*}} = %[[C2]] to %{{.*}} step %[[C1]] {
+// CHECK: scf.for %{{.*}} = %{{.*}} to %{{.*}} step %[[C1]] {
+// CHECK-NEXT: scf.for %[[J:.*]] = %{{.*}} to %{{.*}} step %[[C1]] {
+// CHECK: %[[WEST:.*]] = arith.addi %[[J]], %{{.*}}
+// CHECK: %[[WESTCOL:.*]] = arith.subi %[[WEST]], %[[ORIGIN]]
+// CHECK: memref.load %[[RING]][%{{.*}}, %{{.*}}, %[[WESTCOL]]]
+// CHECK: %[[COL:.*]] = arith.subi %[[J]], %[[ORIGIN]]
+// CHECK: memref.store %{{.*}}, %[[RING]][%{{.*}}, %{{.*}}, %[[COL]]]
+!h = !stencil.field<10x40xf32>
+func.func @aligned_rows(%A: memref<10x40xf32>, %B: memref<10x40xf32>, %n: index) {
+  %a = stencil.load %A : memref<10x40xf32> -> !h
+  %b = stencil.load %B : memref<10x40xf32> -> !h
+  %g = stencil.grid [1, 1] to [9, 39] : !stencil.grid<2>
+  %r:2 = stencil.iterate %n iter_args(%ak = %a, %bk = %b) : !h, !h
+      attributes {schedule = #stencil.schedule<wg = [4, 38], time_block = 3>} {
+    %calc = stencil.apply on %g ins(%x = %ak : !h) outs(%bk : !h) {
+      %w = stencil.access %x[0, -1] : !h
+      %e = stencil.access %x[0, 1] : !h
+      %u = stencil.access %x[-1, 0] : !h
+      %v0 = arith.addf %w, %e : f32
+      %v = arith.addf %v0, %u : f32
+      stencil.return %v : f32
+    }
+    %copy = stencil.apply on %g ins(%y = %calc : !h) outs(%ak : !h) {
+      %v = stencil.access %y[0, 0] : !h
+      stencil.return %v : f32
+    }
+    stencil.yield %copy, %calc : !h, !h
+  }
+  stencil.store %r#0 to %A : !h to memref<10x40xf32>
+  stencil.store %r#1 to %B : !h to memref<10x40xf32>
+  return
+}
