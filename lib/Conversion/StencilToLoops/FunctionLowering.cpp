@@ -445,7 +445,8 @@ private:
   LogicalResult lowerApply(ApplyOp apply);
   void lowerApplyOnHost(OpBuilder &builder, ApplyOp apply,
                         ScheduleAttr schedule, ValueRange lower,
-                        ValueRange upper, PointFn emitApplyPoint);
+                        ValueRange upper, ArrayRef<Value> outputBuffers,
+                        PointFn emitApplyPoint);
   LogicalResult lowerIterate(IterateOp iterate);
   LogicalResult lowerCopySectionAsSwap(IterateOp iterate,
                                        const CopySection &section);
@@ -903,7 +904,8 @@ LogicalResult FunctionLowering::lowerApply(ApplyOp apply) {
     emitDeviceBox(builder, loc, getWorkGroup(schedule, rank), staticLower,
                   staticUpper, emitApplyPoint);
   } else {
-    lowerApplyOnHost(builder, apply, schedule, lower, upper, emitApplyPoint);
+    lowerApplyOnHost(builder, apply, schedule, lower, upper, outputBuffers,
+                     emitApplyPoint);
   }
   for (auto [result, buffer] : llvm::zip(apply.getResults(), outputBuffers))
     setBuffer(result, buffer);
@@ -916,17 +918,16 @@ LogicalResult FunctionLowering::lowerApply(ApplyOp apply) {
 void FunctionLowering::lowerApplyOnHost(OpBuilder &builder, ApplyOp apply,
                                         ScheduleAttr schedule, ValueRange lower,
                                         ValueRange upper,
+                                        ArrayRef<Value> outputBuffers,
                                         PointFn emitApplyPoint) {
   Location loc = apply.getLoc();
   unsigned rank = apply.getRank();
   SmallVector<int64_t, 3> tile =
       schedule ? SmallVector<int64_t, 3>(schedule.getTileOrWorkGroup())
                : getDefaultTile(rank, options.defaultTile);
-  SmallVector<Value> inputBuffers, outputBuffers;
+  SmallVector<Value> inputBuffers;
   for (Value input : apply.getInputs())
     inputBuffers.push_back(buffers.lookup(input));
-  for (Value output : apply.getOutputs())
-    outputBuffers.push_back(buffers.lookup(output));
   RowPrefetcher prefetcher(loc, apply, inputBuffers, outputBuffers,
                            options.prefetchDistance);
   // The points of the box [boxLower, boxUpper) as parallel tiles.
@@ -957,12 +958,13 @@ void FunctionLowering::lowerApplyOnHost(OpBuilder &builder, ApplyOp apply,
     SmallVector<Value> ones(rank,
                             arith::ConstantIndexOp::create(inTile, loc, 1));
     SmallVector<Value> tileLower(parallel.getInductionVars());
+    prefetcher.beginTile(inTile, tileLower, tileUpper);
     // The rows, a prefetch ahead, and the points of a row.
     scf::buildLoopNest(
         inTile, loc, ArrayRef(tileLower).drop_back(),
         ArrayRef(tileUpper).drop_back(), ArrayRef(ones).drop_back(),
         [&](OpBuilder &nested, Location nestedLoc, ValueRange row) {
-          prefetcher.emit(nested, row, tileLower, tileUpper);
+          prefetcher.emitRow(nested, row);
           scf::buildLoopNest(
               nested, nestedLoc, ArrayRef(tileLower).take_back(),
               ArrayRef(tileUpper).take_back(), ones.back(),

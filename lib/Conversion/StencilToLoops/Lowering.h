@@ -189,10 +189,13 @@ class RowPrefetcher {
 public:
   RowPrefetcher(Location loc, ApplyOp apply, ValueRange inputBuffers,
                 ValueRange outputBuffers, int64_t distanceBytes);
+  /// Starts the tile [tileLower, tileUpper): emits, at `builder`, how many
+  /// rows ahead its prefetches reach.
+  void beginTile(OpBuilder &builder, ValueRange tileLower,
+                 ValueRange tileUpper);
   /// The prefetches before row `row` (the indices of all axes but the
-  /// innermost) of the tile [tileLower, tileUpper).
-  void emit(OpBuilder &builder, ValueRange row, ValueRange tileLower,
-            ValueRange tileUpper);
+  /// innermost) of the current tile.
+  void emitRow(OpBuilder &builder, ValueRange row);
 
 private:
   struct Stream {
@@ -205,6 +208,9 @@ private:
   SmallVector<Stream> streams;
   /// The distance in elements; 0 when nothing is prefetched.
   int64_t distanceElements = 0;
+  /// The current tile, and the rows its prefetches reach ahead.
+  SmallVector<Value, 3> tileLower, tileUpper;
+  Value rowsAhead;
 };
 
 /// Calls `emit` on 2 x rank boxes that partition the box [outerLower,

@@ -92,8 +92,27 @@ RowPrefetcher::RowPrefetcher(Location loc, ApplyOp apply,
   distanceElements = (distanceBytes + elementBytes - 1) / elementBytes;
 }
 
-void RowPrefetcher::emit(OpBuilder &builder, ValueRange row,
-                         ValueRange tileLower, ValueRange tileUpper) {
+void RowPrefetcher::beginTile(OpBuilder &builder, ValueRange lower,
+                              ValueRange upper) {
+  if (distanceElements == 0)
+    return;
+  tileLower.assign(lower.begin(), lower.end());
+  tileUpper.assign(upper.begin(), upper.end());
+  // distance / row length rows ahead in the tile's order (rows of the same
+  // plane, then the next plane), at least one.
+  Value one = arith::ConstantIndexOp::create(builder, loc, 1);
+  Value rowLength =
+      arith::SubIOp::create(builder, loc, upper.back(), lower.back());
+  rowsAhead = arith::MaxSIOp::create(
+      builder, loc,
+      arith::CeilDivSIOp::create(
+          builder, loc,
+          arith::ConstantIndexOp::create(builder, loc, distanceElements),
+          arith::MaxSIOp::create(builder, loc, rowLength, one)),
+      one);
+}
+
+void RowPrefetcher::emitRow(OpBuilder &builder, ValueRange row) {
   if (distanceElements == 0)
     return;
   auto constant = [&](int64_t value) -> Value {
@@ -102,16 +121,6 @@ void RowPrefetcher::emit(OpBuilder &builder, ValueRange row,
   unsigned rank = tileLower.size();
   unsigned rowAxis = rank - 2;
   Value one = constant(1);
-  // distance / row length rows ahead in the tile's order (rows of the same
-  // plane, then the next plane), at least one.
-  Value rowLength = arith::SubIOp::create(builder, loc, tileUpper[rank - 1],
-                                          tileLower[rank - 1]);
-  Value rowsAhead = arith::MaxSIOp::create(
-      builder, loc,
-      arith::CeilDivSIOp::create(
-          builder, loc, constant(distanceElements),
-          arith::MaxSIOp::create(builder, loc, rowLength, one)),
-      one);
   SmallVector<Value, 3> ahead(row);
   ahead[rowAxis] = arith::AddIOp::create(builder, loc, row[rowAxis], rowsAhead);
   if (rowAxis > 0) {
@@ -142,7 +151,8 @@ void RowPrefetcher::emit(OpBuilder &builder, ValueRange row,
           memref::DimOp::create(builder, loc, stream.buffer, axis), one);
       at.push_back(arith::MinSIOp::create(builder, loc, index, last));
     }
-    prefetchBox(builder, loc, stream.buffer, at, tileLower.take_back(),
-                tileUpper.take_back(), stream.isWrite);
+    prefetchBox(builder, loc, stream.buffer, at,
+                ArrayRef(tileLower).take_back(),
+                ArrayRef(tileUpper).take_back(), stream.isWrite);
   }
 }
