@@ -44,11 +44,14 @@ for entry in "${programs[@]}"; do
   steps=$(( steps * scale ))
   src="$root/examples/$name.c"
   label="$name"
+  # One binary per row (heat3d has two), kept for reruns by hand.
+  ours="$out/$name.stencilcc"
   if [ -n "$schedule" ]; then
     label="$name,$schedule"
-    "$stencilcc" "$src" --schedule="$schedule" -o "$out/$name.stencilcc"
+    ours="$out/${label//[^A-Za-z0-9_.-]/_}.stencilcc"
+    "$stencilcc" "$src" --schedule="$schedule" -o "$ours"
   else
-    "$stencilcc" "$src" -o "$out/$name.stencilcc"
+    "$stencilcc" "$src" -o "$ours"
   fi
   # The baseline: the calc and copy sections' outer loops in parallel.
   clause=""
@@ -59,11 +62,11 @@ for entry in "${programs[@]}"; do
   gcc -O3 -march=native -fopenmp -w "$out/$name.omp.c" -o "$out/$name.gcc" -lm
   # Best of three runs each, alternating the two programs, so that a burst
   # of load on the shared machine hits both alike.
-  ours=0 theirs=0
+  binary="$ours" ours=0 theirs=0
   best() { awk -v a="$1" -v b="$2" 'BEGIN {print (b > a) ? b : a}'; }
   rate() { "$1" "$steps" | awk '/GCells\/s|GFLOP\/s/ {print $2}'; }
   for _ in 1 2 3; do
-    ours=$(best "$ours" "$(rate "$out/$name.stencilcc")")
+    ours=$(best "$ours" "$(rate "$binary")")
     theirs=$(best "$theirs" "$(rate "$out/$name.gcc")")
   done
   if [ "$name" = himeno ]; then
