@@ -43,16 +43,13 @@ for entry in "${programs[@]}"; do
   read -r name steps private bytes schedule <<< "$entry"
   steps=$(( steps * scale ))
   src="$root/examples/$name.c"
-  label="$name"
-  # One binary per row (heat3d has two), kept for reruns by hand.
-  ours="$out/$name.stencilcc"
+  label="$name" options=()
   if [ -n "$schedule" ]; then
-    label="$name,$schedule"
-    ours="$out/${label//[^A-Za-z0-9_.-]/_}.stencilcc"
-    "$stencilcc" "$src" --schedule="$schedule" -o "$ours"
-  else
-    "$stencilcc" "$src" -o "$ours"
+    label="$name,$schedule" options=(--schedule="$schedule")
   fi
+  # One binary per row (heat3d has two), kept for reruns by hand.
+  binary="$out/${label//[^A-Za-z0-9_.-]/_}.stencilcc"
+  "$stencilcc" "$src" "${options[@]}" -o "$binary"
   # The baseline: the calc and copy sections' outer loops in parallel.
   clause=""
   [ "$private" != "-" ] && clause=" private($private)"
@@ -62,7 +59,7 @@ for entry in "${programs[@]}"; do
   gcc -O3 -march=native -fopenmp -w "$out/$name.omp.c" -o "$out/$name.gcc" -lm
   # Best of three runs each, alternating the two programs, so that a burst
   # of load on the shared machine hits both alike.
-  binary="$ours" ours=0 theirs=0
+  ours=0 theirs=0
   best() { awk -v a="$1" -v b="$2" 'BEGIN {print (b > a) ? b : a}'; }
   rate() { "$1" "$steps" | awk '/GCells\/s|GFLOP\/s/ {print $2}'; }
   for _ in 1 2 3; do

@@ -8,12 +8,11 @@
  * Each variant is a region `void vN(float *A, float *B, long long steps)`
  * compiled by stencilcc from examples/heat3d.c. One sweep is the time of
  * 60 steps minus that of 20 (the region's fixed cost per call cancels). The
- * copy is the STREAM-style c[i] = a[i] of bench/stream_copy.c, compiled
- * without memcpy (-fno-builtin) so that it stores through the cache as the
- * sweep does. */
+ * copy is bench/stream_copy.c's (copy_bandwidth.h). */
+#include "copy_bandwidth.h"
+
 #include <stdio.h>
 #include <stdlib.h>
-#include <time.h>
 
 #define N 256
 #define COPY_ELEMENTS (1L << 25) /* 2 x 256 MiB of doubles */
@@ -39,31 +38,10 @@ VARIANT(v2);
 VARIANT(v3);
 static const Region regions[4] = {v0, v1, v2, v3};
 
-static double now(void) {
-  struct timespec ts;
-  clock_gettime(CLOCK_MONOTONIC, &ts);
-  return ts.tv_sec + 1e-9 * ts.tv_nsec;
-}
-
 static double regionTime(Region region, long long steps) {
-  double start = now();
+  double start = omp_get_wtime();
   region(&A[0][0][0], &B[0][0][0], steps);
-  return now() - start;
-}
-
-/* GB/s counting 8 bytes read and 8 written per element, best of 10. */
-static double copyBandwidth(const double *a, double *c) {
-  double best = 1e30;
-  for (int rep = 0; rep < 10; rep++) {
-    double start = now();
-#pragma omp parallel for
-    for (long i = 0; i < COPY_ELEMENTS; i++)
-      c[i] = a[i];
-    double seconds = now() - start;
-    if (seconds < best)
-      best = seconds;
-  }
-  return 16.0 * COPY_ELEMENTS / best * 1e-9;
+  return omp_get_wtime() - start;
 }
 
 static int compareDoubles(const void *x, const void *y) {
@@ -112,7 +90,7 @@ int main(int argc, char **argv) {
       sweep[v][r] = bytes / (many - few) * 1e-9;
       printf(" %10.2f", sweep[v][r]);
     }
-    copy[r] = copyBandwidth(a, c);
+    copy[r] = copyBandwidth(a, c, COPY_ELEMENTS, 10);
     printf(" %11.2f\n", copy[r]);
     for (int v = 0; v < NV; v++)
       ratio[v][r] = sweep[v][r] / copy[r];
