@@ -76,7 +76,7 @@ namespace {
 const char *const usage =
     "usage: stencilcc [--target=cpu|cuda|rocm|vulkan] [--device=NAME|FILE] "
     "[--chip=ARCH]\n"
-    "                 [--schedule=wg=WxHxD,t=T,k=K]\n"
+    "                 [--schedule=wg=WxHxD,t=T,k=K,nt=0|1]\n"
     "                 [--mpi [--mpi-ranks=N]] [--print-schedule]\n"
     "                 [--emit=mlir|llvm|obj|device|device-isa|exe] "
     "[--save-temps] [-v]\n"
@@ -94,6 +94,8 @@ struct Options {
   std::optional<SmallVector<int64_t, 3>> workGroup;
   std::optional<int64_t> timeBlock;
   std::optional<int64_t> exchangeDepth;
+  /// nt=: streaming (non-temporal) stores in the CPU's single sweeps.
+  std::optional<bool> streamingStores;
   bool printSchedule = false;
   /// --mpi: distributed regions run across MPI ranks.
   bool mpi = false;
@@ -126,12 +128,12 @@ bool usageError(const llvm::Twine &message) {
   return false;
 }
 
-/// `wg=32x8x1,t=2,k=3`, any subset of the keys.
+/// `wg=32x8x1,t=2,k=3,nt=1`, any subset of the keys.
 bool parseSchedule(StringRef text, Options &options) {
   SmallVector<StringRef> entries;
   text.split(entries, ',', /*MaxSplit=*/-1, /*KeepEmpty=*/false);
   if (entries.empty())
-    return usageError("--schedule needs key=value entries (wg, t, k)");
+    return usageError("--schedule needs key=value entries (wg, t, k, nt)");
   for (StringRef entry : entries) {
     auto [key, value] = entry.split('=');
     if (key == "wg") {
@@ -150,6 +152,13 @@ bool parseSchedule(StringRef text, Options &options) {
       options.workGroup = wg;
       continue;
     }
+    if (key == "nt") {
+      if (value != "0" && value != "1")
+        return usageError("--schedule nt=" + value +
+                          ": expected 1 (streaming stores) or 0");
+      options.streamingStores = value == "1";
+      continue;
+    }
     int64_t parsed;
     if ((key == "t" || key == "k") && value.getAsInteger(10, parsed))
       return usageError("--schedule " + key + "=" + value +
@@ -166,7 +175,7 @@ bool parseSchedule(StringRef text, Options &options) {
       options.exchangeDepth = parsed;
     } else {
       return usageError("--schedule: unknown key '" + key +
-                        "'; expected wg, t or k");
+                        "'; expected wg, t, k or nt");
     }
   }
   return true;
@@ -357,6 +366,8 @@ GridOp getRegionGrid(func::FuncOp func) {
 /// --device, then the keys --schedule gives. Rejects schedules the region
 /// cannot run.
 bool attachSchedules(ModuleOp module, const Options &options) {
+  if (options.streamingStores.value_or(false) && options.target != "cpu")
+    return error("--schedule nt=1: streaming stores are for --target=cpu");
   PassManager pm(module.getContext());
   StencilAttachTargetOptions attach;
   attach.targets.push_back(options.device);
@@ -416,18 +427,21 @@ bool attachSchedules(ModuleOp module, const Options &options) {
         acrossRanks ? int64_t(1) : tuned.getTimeBlock());
     int64_t exchangeDepth =
         options.exchangeDepth.value_or(tuned.getExchangeDepth());
-    iterate.setScheduleAttr(
-        ScheduleAttr::get(module.getContext(), wg, timeBlock, exchangeDepth));
+    bool streamingStores =
+        options.streamingStores.value_or(tuned.getStreamingStores());
+    iterate.setScheduleAttr(ScheduleAttr::get(
+        module.getContext(), wg, timeBlock, exchangeDepth, streamingStores));
 
     if (options.printSchedule) {
-      bool given =
-          options.workGroup || options.timeBlock || options.exchangeDepth;
+      bool given = options.workGroup || options.timeBlock ||
+                   options.exchangeDepth || options.streamingStores;
       llvm::outs() << "{\"region\": \"" << func.getName()
                    << "\", \"device\": \"" << options.device << "\", \"wg\": [";
       llvm::interleaveComma(llvm::reverse(wg), llvm::outs());
       llvm::outs() << "], \"time_block\": " << timeBlock
                    << ", \"exchange_depth\": " << exchangeDepth
-                   << ", \"source\": \""
+                   << ", \"streaming_stores\": "
+                   << (streamingStores ? "true" : "false") << ", \"source\": \""
                    << (given ? "tuned+--schedule" : "tuned") << "\"}\n";
     }
   }

@@ -63,6 +63,7 @@ const IntField intFields[] = {
 /// Fields a description may leave out (0 then).
 const IntField optionalIntFields[] = {
     {"l1_bytes", &TargetDescription::l1Bytes},
+    {"llc_bytes", &TargetDescription::llcBytes},
 };
 
 /// Checks the values the passes divide by or compare with.
@@ -194,6 +195,7 @@ TargetDescription mlir::stencil::detectHostTarget() {
   // informational.
   host.onchipBytes = 256 * 1024;
   host.l2Bytes = host.onchipBytes * cores;
+  int lastLevel = 0;
   for (int index = 0; index < 8; ++index) {
     std::string dir = "/sys/devices/system/cpu/cpu0/cache/index" +
                       std::to_string(index) + "/";
@@ -216,6 +218,14 @@ TargetDescription mlir::stencil::detectHostTarget() {
     }
     if (level == "1" && StringRef(readFirstLine(dir + "type")).trim() == "Data")
       host.l1Bytes = bytes * multiplier;
+    // The highest level listed is the last-level cache (L3, or L2 where
+    // there is none).
+    int levelNumber;
+    if (!StringRef(level).trim().getAsInteger(10, levelNumber) &&
+        levelNumber >= lastLevel) {
+      lastLevel = levelNumber;
+      host.llcBytes = bytes * multiplier;
+    }
   }
 
   // Memory bandwidth cannot be read from the system; measure it once with

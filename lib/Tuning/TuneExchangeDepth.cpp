@@ -185,7 +185,8 @@ struct StencilTuneExchangeDepthPass
                                      : SmallVector<int64_t, 3>(profile.rank, 1);
     iterate.setScheduleAttr(ScheduleAttr::get(
         &getContext(), wg, schedule ? schedule.getTile() : ArrayRef<int64_t>(),
-        schedule ? schedule.getTimeBlock() : 1, best->depth));
+        schedule ? schedule.getTimeBlock() : 1, best->depth,
+        schedule && schedule.getStreamingStores()));
     std::string table;
     for (const Prediction &p : predictions)
       table += llvm::formatv("; k = {0}: {1:F1} us/step (inner {2:F1}, comm "

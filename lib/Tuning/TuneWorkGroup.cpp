@@ -64,6 +64,9 @@ public:
   /// One line per direction: how far it grew and why it stopped.
   std::string explain() const;
   double getAlgorithmBF(const ParameterVector &pv) const;
+  /// Whether CPU sweeps without time blocking should write with streaming
+  /// (non-temporal) stores, and why.
+  bool useStreamingStores(std::string &why) const;
   /// Roofline time per useful point and step, in units of 1/bandwidth.
   double getCostPerPointStep(const ParameterVector &pv) const;
 
@@ -359,6 +362,30 @@ std::string WorkGroupTuner::explain() const {
   return text;
 }
 
+bool WorkGroupTuner::useStreamingStores(std::string &why) const {
+  if (target.kind == "gpu")
+    return false;
+  if (target.llcBytes <= 0) {
+    why = "no streaming stores: the last-level cache size is not known";
+    return false;
+  }
+  // A sweep over fields larger than the last-level cache finds none of its
+  // destination there, so the read for ownership of each written line is
+  // pure traffic; smaller fields stay cached from one step to the next.
+  int64_t fieldBytes = profile.elementBytes;
+  for (int64_t size : profile.extent)
+    fieldBytes *= size;
+  int64_t sweepBytes = profile.numArrays * fieldBytes;
+  bool streaming = sweepBytes > target.llcBytes;
+  why = llvm::formatv("{0} stores: the {1} fields of a sweep ({2:F1} MiB) {3} "
+                      "the {4:F1} MiB last-level cache",
+                      streaming ? "streaming" : "cached", profile.numArrays,
+                      sweepBytes / 1048576.0, streaming ? "exceed" : "fit in",
+                      target.llcBytes / 1048576.0)
+            .str();
+  return streaming;
+}
+
 struct StencilTuneWorkGroupPass
     : public stencil::impl::StencilTuneWorkGroupBase<StencilTuneWorkGroupPass> {
   using StencilTuneWorkGroupBase::StencilTuneWorkGroupBase;
@@ -381,8 +408,10 @@ struct StencilTuneWorkGroupPass
               iterate.getScheduleAttr()
                   ? iterate.getScheduleAttr().getExchangeDepth()
                   : 1;
+          std::string streamingWhy;
+          bool streaming = tuner.useStreamingStores(streamingWhy);
           iterate.setScheduleAttr(ScheduleAttr::get(
-              &getContext(), wg, pv.timeBlock, exchangeDepth));
+              &getContext(), wg, pv.timeBlock, exchangeDepth, streaming));
           iterate.emitRemark()
               << llvm::formatv(
                      "tuned for '{0}' ({1}): (W, H, D, T) = ({2}, {3}, "
@@ -393,7 +422,8 @@ struct StencilTuneWorkGroupPass
                      profile.getAlgorithmBF(),
                      target.getSystemBF(profile.isDouble))
                      .str()
-              << tuner.explain();
+              << tuner.explain()
+              << (streamingWhy.empty() ? "" : "; " + streamingWhy);
         });
     if (failed(result))
       signalPassFailure();

@@ -22,9 +22,12 @@
 
 // HOST: "stencil.device0" = #dlti.target_device_spec<"name" = "host", {{.*}}"kind" = "cpu"
 
-// The optional L1 size travels with the description; a GPU's has none.
+// The optional L1 and last-level cache sizes travel with the description;
+// a GPU's has neither.
 // L1: "name" = "xeon-2core"{{.*}}"l1_bytes" = 49152 : i64
+// L1-SAME: "llc_bytes" = 110100480 : i64
 // CHECK-NOT: l1_bytes
+// CHECK-NOT: llc_bytes
 // BADL1: error: target description '{{.*}}bad-l1.json': field 'l1_bytes' must be a positive integer
 
 // TWO: "stencil.device0" = #dlti.target_device_spec<"name" = "v100"

@@ -28,7 +28,7 @@ def ConvertStencilToLoops : Pass<"convert-stencil-to-loops", "ModuleOp"> {
   }];
   let dependentDialects = [
     "::mlir::arith::ArithDialect", "::mlir::memref::MemRefDialect",
-    "::mlir::scf::SCFDialect"
+    "::mlir::scf::SCFDialect", "::mlir::vector::VectorDialect"
   ];
   let options = [
     ListOption<"defaultTile", "default-tile", "int64_t",

@@ -31,6 +31,9 @@ struct TargetDescription {
   /// First-level data cache per core; optional ("l1_bytes"), 0 when not
   /// given. The CPU rules keep 1-D time-block tiles in it.
   int64_t l1Bytes = 0;
+  /// Last-level cache, shared by all cores; optional ("llc_bytes"), 0 when
+  /// not given. CPU sweeps whose fields exceed it use streaming stores.
+  int64_t llcBytes = 0;
   int64_t minWorkGroups = 0;
   int64_t maxWorkGroupSize = 0;
   int64_t simdWidth = 0;

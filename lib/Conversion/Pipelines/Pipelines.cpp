@@ -52,6 +52,8 @@ void stencil::buildStencilToCPUPipeline(
   }
   pm.addPass(createLowerAffinePass());
   pm.addPass(createSCFToControlFlowPass());
+  // The rows of streaming-store sweeps are vectors already.
+  pm.addPass(createConvertVectorToLLVMPass());
   addHostCodeToLLVM(pm);
   // After convert-func-to-llvm: run before it, convert-openmp-to-llvm also
   // converts function signatures, with full memref descriptors instead of

@@ -928,8 +928,17 @@ void FunctionLowering::lowerApplyOnHost(OpBuilder &builder, ApplyOp apply,
   SmallVector<Value> inputBuffers;
   for (Value input : apply.getInputs())
     inputBuffers.push_back(buffers.lookup(input));
+  // Streaming stores where the schedule asks for them and the body allows.
+  bool streaming = schedule && schedule.getStreamingStores();
+  std::string reason;
+  if (streaming &&
+      failed(checkStreamingRows(apply, inputBuffers, outputBuffers, reason))) {
+    apply.emitWarning("streaming_stores ignored: ") << reason;
+    streaming = false;
+  }
   RowPrefetcher prefetcher(loc, apply, inputBuffers, outputBuffers,
-                           options.prefetchDistance);
+                           options.prefetchDistance,
+                           /*prefetchOutputs=*/!streaming);
   // The points of the box [boxLower, boxUpper) as parallel tiles.
   auto emitBox = [&](OpBuilder &b, ValueRange boxLower, ValueRange boxUpper) {
     auto constant = [&](int64_t value) -> Value {
@@ -965,6 +974,12 @@ void FunctionLowering::lowerApplyOnHost(OpBuilder &builder, ApplyOp apply,
         ArrayRef(tileUpper).drop_back(), ArrayRef(ones).drop_back(),
         [&](OpBuilder &nested, Location nestedLoc, ValueRange row) {
           prefetcher.emitRow(nested, row);
+          if (streaming) {
+            emitStreamingRow(nested, nestedLoc, apply, row, tileLower.back(),
+                             tileUpper.back(), inputBuffers, outputBuffers,
+                             emitApplyPoint);
+            return;
+          }
           scf::buildLoopNest(
               nested, nestedLoc, ArrayRef(tileLower).take_back(),
               ArrayRef(tileUpper).take_back(), ones.back(),
@@ -974,6 +989,8 @@ void FunctionLowering::lowerApplyOnHost(OpBuilder &builder, ApplyOp apply,
                 emitApplyPoint(inner, innerLoc, point);
               });
         });
+    if (streaming)
+      emitStreamingFence(inTile, loc);
   };
   if (applyPlan)
     applyPlan(builder, lower, upper, emitBox);

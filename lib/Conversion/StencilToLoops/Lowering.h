@@ -183,12 +183,14 @@ void prefetchBox(OpBuilder &builder, Location loc, Value buffer,
 /// 3-D grid (Prefetch.cpp): before each row of a tile, the rows the sweep
 /// reaches `distanceBytes` later (counted along the tile's row order) are
 /// requested for every buffer the apply reads, at its leading offsets, and
-/// for writing in every buffer it writes. Does nothing for 1-D grids, whose
+/// for writing in every buffer it writes (unless `prefetchOutputs` is false:
+/// streaming stores write past the cache). Does nothing for 1-D grids, whose
 /// single stream the hardware follows, or when `distanceBytes` is 0.
 class RowPrefetcher {
 public:
   RowPrefetcher(Location loc, ApplyOp apply, ValueRange inputBuffers,
-                ValueRange outputBuffers, int64_t distanceBytes);
+                ValueRange outputBuffers, int64_t distanceBytes,
+                bool prefetchOutputs = true);
   /// Starts the tile [tileLower, tileUpper): emits, at `builder`, how many
   /// rows ahead its prefetches reach.
   void beginTile(OpBuilder &builder, ValueRange tileLower,
@@ -212,6 +214,27 @@ private:
   SmallVector<Value, 3> tileLower, tileUpper;
   Value rowsAhead;
 };
+
+/// Whether the rows of a host sweep of `apply` can be emitted by
+/// emitStreamingRow: every buffer is a memref contiguous along its rows and
+/// every op computed from accesses is element-wise on scalars. On failure,
+/// `reason` says what is missing.
+LogicalResult checkStreamingRows(ApplyOp apply, ArrayRef<Value> inputBuffers,
+                                 ArrayRef<Value> outputBuffers,
+                                 std::string &reason);
+
+/// The points `row` x [from, to) of `apply`, the innermost axis a cache line
+/// of points at a time, the first output written with aligned non-temporal
+/// stores (StreamingRows.cpp); the points before its first line boundary
+/// and after its last whole line go through `scalarPoint`.
+void emitStreamingRow(OpBuilder &builder, Location loc, ApplyOp apply,
+                      ValueRange row, Value from, Value to,
+                      ArrayRef<Value> inputBuffers,
+                      ArrayRef<Value> outputBuffers, PointFn scalarPoint);
+
+/// Orders the non-temporal stores issued so far before what follows (at the
+/// end of a parallel tile).
+void emitStreamingFence(OpBuilder &builder, Location loc);
 
 /// Calls `emit` on 2 x rank boxes that partition the box [outerLower,
 /// outerUpper) minus the box [innerLower, innerUpper) inside it: along each

@@ -46,7 +46,7 @@ void lowering::prefetchBox(OpBuilder &builder, Location loc, Value buffer,
 
 RowPrefetcher::RowPrefetcher(Location loc, ApplyOp apply,
                              ValueRange inputBuffers, ValueRange outputBuffers,
-                             int64_t distanceBytes)
+                             int64_t distanceBytes, bool prefetchOutputs)
     : loc(loc) {
   unsigned rank = apply.getRank();
   if (distanceBytes <= 0 || rank < 2)
@@ -79,8 +79,9 @@ RowPrefetcher::RowPrefetcher(Location loc, ApplyOp apply,
     if (accessed)
       addStream(buffer, lead, /*isWrite=*/false);
   }
-  for (Value buffer : outputBuffers)
-    addStream(buffer, SmallVector<int64_t, 3>(rank, 0), /*isWrite=*/true);
+  if (prefetchOutputs)
+    for (Value buffer : outputBuffers)
+      addStream(buffer, SmallVector<int64_t, 3>(rank, 0), /*isWrite=*/true);
   if (streams.empty())
     return;
   // Rows ahead: the distance over the bytes of the widest element's row.

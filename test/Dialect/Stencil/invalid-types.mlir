@@ -41,7 +41,7 @@ func.func private @f() attributes {d = #stencil.decomp<block, *, *, *>}
 
 // -----
 
-// expected-error @+1 {{unknown schedule key 'block'; expected wg, tile, time_block or exchange_depth}}
+// expected-error @+1 {{unknown schedule key 'block'; expected wg, tile, time_block, exchange_depth or streaming_stores}}
 func.func private @f() attributes {s = #stencil.schedule<wg = [32], block = 2>}
 
 // -----
@@ -83,3 +83,8 @@ func.func private @f() attributes {s = #stencil.schedule<wg = [32], time_block =
 
 // expected-error @+1 {{schedule 'exchange_depth' must be at least 1, got -1}}
 func.func private @f() attributes {s = #stencil.schedule<wg = [32], exchange_depth = -1>}
+
+// -----
+
+// expected-error @+1 {{schedule 'streaming_stores' must be true or false}}
+func.func private @f() attributes {s = #stencil.schedule<wg = [32], streaming_stores = yes>}

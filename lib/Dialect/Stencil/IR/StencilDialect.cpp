@@ -206,6 +206,7 @@ Attribute ScheduleAttr::parse(AsmParser &parser, Type) {
   SMLoc loc = parser.getCurrentLocation();
   SmallVector<int64_t> wg, tile;
   int64_t timeBlock = 1, exchangeDepth = 1;
+  bool streamingStores = false;
   llvm::StringSet<> seen;
   auto parseEntry = [&]() -> ParseResult {
     SMLoc keyLoc = parser.getCurrentLocation();
@@ -223,9 +224,20 @@ Attribute ScheduleAttr::parse(AsmParser &parser, Type) {
       return parser.parseInteger(timeBlock);
     if (key == "exchange_depth")
       return parser.parseInteger(exchangeDepth);
-    return parser.emitError(keyLoc)
-           << "unknown schedule key '" << key
-           << "'; expected wg, tile, time_block or exchange_depth";
+    if (key == "streaming_stores") {
+      SMLoc valueLoc = parser.getCurrentLocation();
+      StringRef value;
+      if (parser.parseKeyword(&value))
+        return failure();
+      if (value != "true" && value != "false")
+        return parser.emitError(valueLoc)
+               << "schedule 'streaming_stores' must be true or false";
+      streamingStores = value == "true";
+      return success();
+    }
+    return parser.emitError(keyLoc) << "unknown schedule key '" << key
+                                    << "'; expected wg, tile, time_block, "
+                                       "exchange_depth or streaming_stores";
   };
   if (parser.parseCommaSeparatedList(AsmParser::Delimiter::LessGreater,
                                      parseEntry))
@@ -236,7 +248,7 @@ Attribute ScheduleAttr::parse(AsmParser &parser, Type) {
   }
   return ScheduleAttr::getChecked([&] { return parser.emitError(loc); },
                                   parser.getContext(), wg, tile, timeBlock,
-                                  exchangeDepth);
+                                  exchangeDepth, streamingStores);
 }
 
 void ScheduleAttr::print(AsmPrinter &printer) const {
@@ -250,12 +262,15 @@ void ScheduleAttr::print(AsmPrinter &printer) const {
     printer << ", time_block = " << getTimeBlock();
   if (getExchangeDepth() != 1)
     printer << ", exchange_depth = " << getExchangeDepth();
+  if (getStreamingStores())
+    printer << ", streaming_stores = true";
   printer << '>';
 }
 
 LogicalResult ScheduleAttr::verify(function_ref<InFlightDiagnostic()> emitError,
                                    ArrayRef<int64_t> wg, ArrayRef<int64_t> tile,
-                                   int64_t timeBlock, int64_t exchangeDepth) {
+                                   int64_t timeBlock, int64_t exchangeDepth,
+                                   bool streamingStores) {
   if (failed(verifyRank(emitError, "schedule 'wg'", wg.size())))
     return failure();
   for (auto [axis, size] : llvm::enumerate(wg))

@@ -62,6 +62,12 @@ def Stencil_ScheduleAttr : Stencil_Attr<"Schedule", "schedule"> {
       temporal blocking, seed 000 Fig. 3). 1 means no temporal blocking.
     - `exchange_depth`: k, time steps per halo exchange of a distributed field
       (seed 001); the exchanged halo is k times the stencil radius.
+    - `streaming_stores`: CPU sweeps without time blocking (every step when
+      `time_block` is 1, else the steps left over after the whole blocks)
+      write their destination with non-temporal vector stores, which skip
+      the read for ownership of each written line; this pays when the fields
+      a sweep touches do not fit in the last-level cache. Printed only when
+      true.
 
     Example: `#stencil.schedule<wg = [1, 8, 32], time_block = 2>`.
   }];
@@ -69,14 +75,16 @@ def Stencil_ScheduleAttr : Stencil_Attr<"Schedule", "schedule"> {
     ArrayRefParameter<"int64_t", "work-group shape">:$wg,
     ArrayRefParameter<"int64_t", "tile shape (empty: same as wg)">:$tile,
     "int64_t":$timeBlock,
-    "int64_t":$exchangeDepth
+    "int64_t":$exchangeDepth,
+    DefaultValuedParameter<"bool", "false">:$streamingStores
   );
   let builders = [
     AttrBuilder<(ins "::llvm::ArrayRef<int64_t>":$wg,
                      CArg<"int64_t", "1">:$timeBlock,
-                     CArg<"int64_t", "1">:$exchangeDepth), [{
+                     CArg<"int64_t", "1">:$exchangeDepth,
+                     CArg<"bool", "false">:$streamingStores), [{
       return $_get($_ctxt, wg, ::llvm::ArrayRef<int64_t>(), timeBlock,
-                   exchangeDepth);
+                   exchangeDepth, streamingStores);
     }]>
   ];
   let hasCustomAssemblyFormat = 1;
