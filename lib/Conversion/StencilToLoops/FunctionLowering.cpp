@@ -215,18 +215,54 @@ SmallVector<Value> shiftPoint(OpBuilder &builder, Location loc,
   return shifted;
 }
 
+/// Points of the innermost axis per parallel iteration of a 1-D box.
+static constexpr int64_t kParallelRowChunk = 16384;
+
 /// Calls `body` at every point of the box [lower, upper): in a parallel
 /// loop when `parallel`, in a serial nest otherwise.
 void emitBoxLoop(OpBuilder &builder, Location loc, ValueRange lower,
                  ValueRange upper, bool parallel,
                  function_ref<void(OpBuilder &, Location, ValueRange)> body) {
-  SmallVector<Value> ones(lower.size(),
-                          arith::ConstantIndexOp::create(builder, loc, 1));
-  if (parallel) {
-    scf::ParallelOp::create(builder, loc, lower, upper, ones, body);
+  Value one = arith::ConstantIndexOp::create(builder, loc, 1);
+  SmallVector<Value> ones(lower.size(), one);
+  if (!parallel) {
+    scf::buildLoopNest(builder, loc, lower, upper, ones, body);
     return;
   }
-  scf::buildLoopNest(builder, loc, lower, upper, ones, body);
+  // Parallel over the outer axes (or chunks of a 1-D box), with the
+  // innermost axis a serial loop of its own: convert-scf-to-openmp
+  // collapses a parallel nest into one loop whose indices are recovered by
+  // division, which LLVM does not vectorize.
+  unsigned rank = lower.size();
+  SmallVector<Value> outerLower(lower.drop_back()),
+      outerUpper(upper.drop_back()), steps(ones.begin(), ones.end() - 1);
+  Value chunk;
+  if (rank == 1) {
+    chunk = arith::ConstantIndexOp::create(builder, loc, kParallelRowChunk);
+    outerLower.push_back(lower.back());
+    outerUpper.push_back(upper.back());
+    steps.push_back(chunk);
+  }
+  scf::ParallelOp::create(
+      builder, loc, outerLower, outerUpper, steps,
+      [&](OpBuilder &b, Location l, ValueRange outer) {
+        Value from = lower.back(), to = upper.back();
+        SmallVector<Value, 3> row(outer);
+        if (rank == 1) {
+          from = outer.front();
+          to = arith::MinSIOp::create(
+              b, l, arith::AddIOp::create(b, l, from, chunk), upper.back());
+          row.clear();
+        }
+        scf::ForOp::create(
+            b, l, from, to, one, ValueRange(),
+            [&](OpBuilder &ib, Location il, Value column, ValueRange) {
+              SmallVector<Value, 3> point(row);
+              point.push_back(column);
+              body(ib, il, point);
+              scf::YieldOp::create(ib, il);
+            });
+      });
 }
 
 /// Copies element p of `source` to `target` for every p in the box [lower,

@@ -246,3 +246,76 @@ func.func @time_block_swap_form(%A: memref<18xf64>, %B: memref<18xf64>, %n: inde
   }
   return
 }
+
+// -----
+
+!f = !stencil.field<300x200xf32>
+
+// Large copies (here the final copy that leaves the result in both arrays)
+// run in parallel over the outer axes with a serial loop along the
+// innermost one, which LLVM vectorizes; a parallel nest over every axis
+// would be collapsed by convert-scf-to-openmp into one loop of single
+// points.
+// CHECK-LABEL: func.func @large_copy(
+// CHECK-SAME: %[[A:[^:]*]]: memref<300x200xf32>, %[[B:[^:]*]]: memref<300x200xf32>
+// CHECK: %[[R:.*]]:2 = scf.for
+// CHECK: scf.if
+// CHECK: scf.parallel (%[[I:.*]]) = (%{{.*}}) to (%{{.*}}) step (%{{.*}}) {
+// CHECK-NEXT: scf.for %[[J:.*]] = %{{.*}} to %{{.*}} step %{{.*}} {
+// CHECK-NEXT: %[[V:.*]] = memref.load %[[R]]#0[%[[I]], %[[J]]]
+// CHECK-NEXT: memref.store %[[V]], %[[A]][%[[I]], %[[J]]]
+func.func @large_copy(%A: memref<300x200xf32>, %B: memref<300x200xf32>, %n: index) {
+  %a = stencil.load %A : memref<300x200xf32> -> !f
+  %b = stencil.load %B : memref<300x200xf32> -> !f
+  %g = stencil.grid [1, 1] to [299, 199] : !stencil.grid<2>
+  %r:2 = stencil.iterate %n iter_args(%ak = %a, %bk = %b) : !f, !f {
+    %calc = stencil.apply on %g ins(%x = %ak : !f) outs(%bk : !f) {
+      %l = stencil.access %x[0, -1] : !f
+      stencil.return %l : f32
+    }
+    %copy = stencil.apply on %g ins(%y = %calc : !f) outs(%ak : !f) {
+      %v = stencil.access %y[0, 0] : !f
+      stencil.return %v : f32
+    }
+    stencil.yield %copy, %calc : !f, !f
+  }
+  stencil.store %r#0 to %A : !f to memref<300x200xf32>
+  stencil.store %r#1 to %B : !f to memref<300x200xf32>
+  return
+}
+
+// -----
+
+!h = !stencil.field<40002xf32>
+
+// A large 1-D copy runs in parallel chunks of 16384 points.
+// CHECK-LABEL: func.func @large_copy_1d(
+// CHECK-SAME: %[[A:[^:]*]]: memref<40002xf32>
+// CHECK: %[[R:.*]]:2 = scf.for
+// CHECK: scf.if
+// CHECK: %[[CHUNK:.*]] = arith.constant 16384 : index
+// CHECK-NEXT: scf.parallel (%[[K0:.*]]) = (%{{.*}}) to (%[[END:.*]]) step (%[[CHUNK]]) {
+// CHECK-NEXT: %[[K1:.*]] = arith.addi %[[K0]], %[[CHUNK]]
+// CHECK-NEXT: %[[KEND:.*]] = arith.minsi %[[K1]], %[[END]]
+// CHECK-NEXT: scf.for %[[K:.*]] = %[[K0]] to %[[KEND]] step %{{.*}} {
+// CHECK-NEXT: %[[V:.*]] = memref.load %[[R]]#0[%[[K]]]
+// CHECK-NEXT: memref.store %[[V]], %[[A]][%[[K]]]
+func.func @large_copy_1d(%A: memref<40002xf32>, %B: memref<40002xf32>, %n: index) {
+  %a = stencil.load %A : memref<40002xf32> -> !h
+  %b = stencil.load %B : memref<40002xf32> -> !h
+  %g = stencil.grid [1] to [40001] : !stencil.grid<1>
+  %r:2 = stencil.iterate %n iter_args(%ak = %a, %bk = %b) : !h, !h {
+    %calc = stencil.apply on %g ins(%x = %ak : !h) outs(%bk : !h) {
+      %l = stencil.access %x[-1] : !h
+      stencil.return %l : f32
+    }
+    %copy = stencil.apply on %g ins(%y = %calc : !h) outs(%ak : !h) {
+      %v = stencil.access %y[0] : !h
+      stencil.return %v : f32
+    }
+    stencil.yield %copy, %calc : !h, !h
+  }
+  stencil.store %r#0 to %A : !h to memref<40002xf32>
+  stencil.store %r#1 to %B : !h to memref<40002xf32>
+  return
+}
