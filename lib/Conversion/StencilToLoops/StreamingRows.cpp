@@ -31,12 +31,15 @@ static bool isVectorElement(Type type) {
   return llvm::isa<FloatType, IndexType>(type);
 }
 
-/// Buffers whose innermost axis is contiguous, of a whole-byte element.
+/// Buffers whose innermost axis is contiguous, of an element of 1, 2, 4 or
+/// 8 bytes (so that whole vectors fill whole cache lines).
 static bool isRowContiguous(Value buffer) {
   auto type = llvm::dyn_cast_if_present<MemRefType>(buffer.getType());
-  return type && type.getLayout().isIdentity() &&
-         llvm::isa<IntegerType, FloatType>(type.getElementType()) &&
-         isVectorElement(type.getElementType());
+  if (!type || !type.getLayout().isIdentity() ||
+      !llvm::isa<IntegerType, FloatType>(type.getElementType()))
+    return false;
+  unsigned bits = type.getElementTypeBitWidth();
+  return bits >= 8 && bits <= 64 && llvm::isPowerOf2_32(bits);
 }
 
 /// Body values that differ between the points of a row: those computed
@@ -63,8 +66,8 @@ LogicalResult lowering::checkStreamingRows(ApplyOp apply,
                                            std::string &reason) {
   for (Value buffer : outputBuffers)
     if (!isRowContiguous(buffer)) {
-      reason = "an output buffer is not a contiguous memref of whole-byte "
-               "scalars";
+      reason = "an output buffer is not a contiguous memref of 1-, 2-, 4- or "
+               "8-byte scalars";
       return failure();
     }
   Block *body = apply.getBodyBlock();
@@ -73,8 +76,8 @@ LogicalResult lowering::checkStreamingRows(ApplyOp apply,
     if (auto access = llvm::dyn_cast<AccessOp>(op)) {
       auto argument = llvm::cast<BlockArgument>(access.getField());
       if (!isRowContiguous(inputBuffers[argument.getArgNumber()])) {
-        reason = "an input buffer is not a contiguous memref of whole-byte "
-                 "scalars";
+        reason = "an input buffer is not a contiguous memref of 1-, 2-, 4- or "
+                 "8-byte scalars";
         return failure();
       }
       continue;
