@@ -100,6 +100,10 @@ sweep=$(awk -v s="$short" -v l="$long" -v n=$((many - few)) \
 roof=$(awk -v b="$sweep_bw" 'BEGIN {print b / 8}')
 printf "heat3d T = 1, one sweep (steps %d minus %d): %.3f GCells/s, %.0f%% of the roofline %.3f (copy %.2f GB/s, the best of this run)\n" \
   "$many" "$few" "$sweep" "$(awk -v a="$sweep" -v r="$roof" 'BEGIN {print 100 * a / r}')" "$roof" "$sweep_bw"
+# The same sweep in one process, interleaved with the copy (sweep_ab.sh):
+# no page placement differs between the two, so this is the steadier ratio.
+"$root/bench/sweep_ab.sh" -r 9 "--schedule=t=1" |
+  awk '/^v0: median/ {sub(/^v0: /, ""); print "heat3d T = 1, one sweep in one process with the copy: " $0}'
 echo "copy bandwidth: $bw GB/s (STREAM copy, OpenMP, $(nproc) cores); GCells/s columns; roofline = bandwidth / bytes per cell and step"
 
 # The plot needs gnuplot (Debian gnuplot-nox); install it like the other
