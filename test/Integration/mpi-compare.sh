@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # mpi-compare.sh MPIRUN PROGRAM.c STEPS DISTRIBUTE K "NP..." [flags...]
 # Builds PROGRAM.c with `stencilcc --mpi -DDISTRIBUTE=... --schedule=k=K`
-# and with plain clang -O2 (pragmas ignored), runs the first under
+# (K may carry more schedule keys: 3,nt=1) and with plain clang -O2
+# (pragmas ignored), runs the first under
 # `MPIRUN -np N` for each N and the second serially, and requires the whole
 # output to be identical apart from the timing lines: the checksums are
 # printed with 10 digits, so the arrays agree bit for bit in practice.
