@@ -19,8 +19,13 @@ def ConvertStencilToLoops : Pass<"convert-stencil-to-loops", "ModuleOp"> {
     Each apply becomes an `scf.parallel` over tiles of the grid — the
     schedule's `tile` (or `wg`), or `default-tile` — with `scf.for` loops
     over the points of a tile; the innermost loop runs along contiguous
-    memory so LLVM can vectorize it. `convert-scf-to-openmp` turns the
-    parallel loops into OpenMP work-sharing loops.
+    memory so LLVM can vectorize it. With the schedule's
+    `streaming_stores`, sweeps without time blocking emit that loop as
+    vectors themselves: whole cache lines of the first output written with
+    aligned non-temporal stores, masked vectors for the partial lines at
+    both ends (a body that is not element-wise keeps the scalar loop, with
+    a warning). `convert-scf-to-openmp` turns the parallel loops into
+    OpenMP work-sharing loops.
 
     An apply that writes a buffer it also reads at an offset, or whose
     output field is still needed after it, would need a fresh buffer; the
