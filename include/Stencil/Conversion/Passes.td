@@ -47,7 +47,8 @@ def ConvertStencilToLoops : Pass<"convert-stencil-to-loops", "ModuleOp"> {
       "without time blocking: before each row of a tile, the rows this many "
       "bytes ahead in the tile's row order are prefetched, at the leading "
       "offset of every buffer read and for writing in every buffer written "
-      "(one request per cache line). 0 turns it off.">
+      "(not with streaming stores, which bypass the cache; one request per "
+      "cache line). 0 turns it off.">
   ];
 }
 
