@@ -50,7 +50,7 @@ using namespace mlir::stencil::lowering;
 
 void lowering::emitPoint(OpBuilder &builder, Location loc, ApplyOp apply,
                          ValueRange point, LoadFn load, StoreFn store,
-                         ScalarFn scalar) {
+                         ScalarFn scalar, CloneFn clone) {
   Block *body = apply.getBodyBlock();
   IRMapping mapping;
   for (auto [index, input] : llvm::enumerate(apply.getInputs()))
@@ -84,7 +84,10 @@ void lowering::emitPoint(OpBuilder &builder, Location loc, ApplyOp apply,
         store(builder, ret.getLoc(), output, mapping.lookupOrDefault(value));
       continue;
     }
-    builder.clone(op, mapping);
+    if (clone)
+      clone(builder, op, mapping);
+    else
+      builder.clone(op, mapping);
   }
 }
 

@@ -14,6 +14,7 @@
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/IR/Builders.h"
+#include "mlir/IR/IRMapping.h"
 
 namespace mlir::stencil::lowering {
 
@@ -43,13 +44,17 @@ using StoreFn =
     function_ref<void(OpBuilder &, Location, unsigned output, Value value)>;
 /// The value of scalar input `input` of an apply, inside the point loop.
 using ScalarFn = function_ref<Value(OpBuilder &, Location, unsigned input)>;
+/// Emits body op `op` (neither an access nor the return) with the values
+/// `mapping` gives for its operands, and maps its results.
+using CloneFn = function_ref<void(OpBuilder &, Operation &op, IRMapping &)>;
 
 /// Emits the body of `apply` for the grid point `point`: accesses become
 /// `load` at point + offset, the returned values go to `store`, every other
-/// op is cloned; scalar inputs come from `scalar`, or are used as they are.
+/// op goes to `clone` (default: cloned as it is); scalar inputs come from
+/// `scalar`, or are used as they are.
 void emitPoint(OpBuilder &builder, Location loc, ApplyOp apply,
                ValueRange point, LoadFn load, StoreFn store,
-               ScalarFn scalar = nullptr);
+               ScalarFn scalar = nullptr, CloneFn clone = nullptr);
 
 /// The radius per axis and side of the accesses of `calc` to the inputs
 /// that `carriedInput` marks (>= 0): the halo a time block needs.

@@ -124,88 +124,80 @@ static bool hasIntegerDivision(ApplyOp apply) {
 /// The body of `apply` on the `lanes` points starting at `point`: all of
 /// them, the first output stored non-temporally to a line boundary, or,
 /// with `mask`, the lanes it enables, all outputs stored through the cache.
-static void emitVectorPoints(OpBuilder &builder, Location loc, ApplyOp apply,
+/// emitPoint walks the body; values computed from accesses become vectors,
+/// the others stay scalars (LICM hoists them) and are broadcast, once, where
+/// a vector op uses them.
+static void emitVectorPoints(OpBuilder &builder, ApplyOp apply,
                              ValueRange point, int64_t lanes, Value mask,
                              ArrayRef<Value> inputBuffers,
                              ArrayRef<Value> outputBuffers) {
-  Block *body = apply.getBodyBlock();
-  llvm::DenseSet<Value> varying = getVaryingValues(apply);
-  // Uniform values stay scalars (LICM hoists them); varying ones are
-  // vectors. A uniform value used by a varying op is broadcast once.
-  IRMapping scalars, vectors;
-  for (auto [index, input] : llvm::enumerate(apply.getInputs()))
-    if (!llvm::isa<FieldType>(input.getType()))
-      scalars.map(body->getArgument(index), input);
   auto vectorOf = [&](Type type) { return VectorType::get({lanes}, type); };
-  auto asVector = [&](Value value) -> Value {
-    if (Value vector = vectors.lookupOrNull(value))
-      return vector;
-    Value scalar = scalars.lookupOrDefault(value);
-    Value splat = vector::BroadcastOp::create(
-        builder, loc, vectorOf(scalar.getType()), scalar);
-    vectors.map(value, splat);
+  llvm::DenseSet<Value> vectors;
+  DenseMap<Value, Value> splats;
+  auto asVector = [&](OpBuilder &b, Location l, Value value) -> Value {
+    if (vectors.contains(value))
+      return value;
+    Value &splat = splats[value];
+    if (!splat)
+      splat =
+          vector::BroadcastOp::create(b, l, vectorOf(value.getType()), value);
     return splat;
   };
-  for (Operation &op : *body) {
-    if (auto access = llvm::dyn_cast<AccessOp>(op)) {
-      SmallVector<Value, 3> at;
-      for (auto [axis, offset] : llvm::enumerate(access.getOffset()))
-        at.push_back(offset == 0
-                         ? point[axis]
-                         : arith::AddIOp::create(builder, loc, point[axis],
-                                                 arith::ConstantIndexOp::create(
-                                                     builder, loc, offset)));
-      auto argument = llvm::cast<BlockArgument>(access.getField());
-      Value buffer = inputBuffers[argument.getArgNumber()];
-      VectorType type = vectorOf(access.getResult().getType());
-      Value loaded;
-      if (mask) {
-        // Masked-off lanes read nothing, so they never fault past the row.
-        Value zeros = arith::ConstantOp::create(builder, loc, type,
-                                                builder.getZeroAttr(type));
-        loaded = vector::MaskedLoadOp::create(builder, access.getLoc(), type,
-                                              buffer, at, mask, zeros);
-      } else {
-        loaded =
-            vector::LoadOp::create(builder, access.getLoc(), type, buffer, at);
-      }
-      vectors.map(access.getResult(), loaded);
-      continue;
+  auto load = [&](OpBuilder &b, Location l, unsigned input,
+                  ValueRange at) -> Value {
+    Value buffer = inputBuffers[input];
+    VectorType type =
+        vectorOf(llvm::cast<MemRefType>(buffer.getType()).getElementType());
+    Value loaded;
+    if (mask) {
+      // Masked-off lanes read nothing, so they never fault past the row.
+      Value zeros = arith::ConstantOp::create(b, l, type, b.getZeroAttr(type));
+      loaded =
+          vector::MaskedLoadOp::create(b, l, type, buffer, at, mask, zeros);
+    } else {
+      loaded = vector::LoadOp::create(b, l, type, buffer, at);
     }
-    if (auto ret = llvm::dyn_cast<ReturnOp>(op)) {
-      for (auto [output, value] : llvm::enumerate(ret.getValues())) {
-        if (mask) {
-          vector::MaskedStoreOp::create(builder, ret.getLoc(),
-                                        outputBuffers[output], point, mask,
-                                        asVector(value));
-          continue;
-        }
-        // Only the first output's lines are aligned (the row starts at its
-        // line boundary); the others store through the cache.
-        bool streaming = output == 0;
-        vector::StoreOp::create(
-            builder, ret.getLoc(), asVector(value), outputBuffers[output],
-            point, /*nontemporal=*/streaming,
-            streaming ? llvm::MaybeAlign(kLineBytes) : llvm::MaybeAlign());
-      }
-      continue;
+    vectors.insert(loaded);
+    return loaded;
+  };
+  auto store = [&](OpBuilder &b, Location l, unsigned output, Value value) {
+    Value vector = asVector(b, l, value);
+    if (mask) {
+      vector::MaskedStoreOp::create(b, l, outputBuffers[output], point, mask,
+                                    vector);
+      return;
     }
-    if (llvm::none_of(op.getResults(),
-                      [&](Value v) { return varying.contains(v); })) {
-      builder.clone(op, scalars);
-      continue;
+    // Only the first output's lines are aligned (the row starts at its line
+    // boundary); the others store through the cache.
+    bool streaming = output == 0;
+    vector::StoreOp::create(
+        b, l, vector, outputBuffers[output], point, /*nontemporal=*/streaming,
+        streaming ? llvm::MaybeAlign(kLineBytes) : llvm::MaybeAlign());
+  };
+  auto widen = [&](OpBuilder &b, Operation &op, IRMapping &mapping) {
+    if (llvm::none_of(op.getOperands(), [&](Value operand) {
+          return vectors.contains(mapping.lookupOrDefault(operand));
+        })) {
+      b.clone(op, mapping);
+      return;
     }
+    // checkStreamingRows admitted only element-wise ops on scalars here.
     OperationState state(op.getLoc(), op.getName());
     for (Value operand : op.getOperands())
-      state.addOperands(asVector(operand));
+      state.addOperands(
+          asVector(b, op.getLoc(), mapping.lookupOrDefault(operand)));
     for (Type type : op.getResultTypes())
       state.addTypes(vectorOf(type));
     state.addAttributes(op.getAttrs());
-    Operation *widened = builder.create(state);
+    Operation *widened = b.create(state);
     for (auto [result, vector] :
-         llvm::zip(op.getResults(), widened->getResults()))
-      vectors.map(result, vector);
-  }
+         llvm::zip(op.getResults(), widened->getResults())) {
+      mapping.map(result, vector);
+      vectors.insert(vector);
+    }
+  };
+  emitPoint(builder, apply.getLoc(), apply, point, load, store,
+            /*scalar=*/nullptr, widen);
 }
 
 void lowering::emitStreamingRow(OpBuilder &builder, Location loc, ApplyOp apply,
@@ -260,7 +252,7 @@ void lowering::emitStreamingRow(OpBuilder &builder, Location loc, ApplyOp apply,
       Value count = arith::SubIOp::create(builder, loc, upper, lower);
       Value mask = vector::CreateMaskOp::create(
           builder, loc, VectorType::get({lanes}, builder.getI1Type()), count);
-      emitVectorPoints(builder, loc, apply, point, lanes, mask, inputBuffers,
+      emitVectorPoints(builder, apply, point, lanes, mask, inputBuffers,
                        outputBuffers);
       return;
     }
@@ -278,7 +270,7 @@ void lowering::emitStreamingRow(OpBuilder &builder, Location loc, ApplyOp apply,
       [&](OpBuilder &b, Location l, Value column, ValueRange) {
         SmallVector<Value, 3> point(row);
         point.push_back(column);
-        emitVectorPoints(b, l, apply, point, lanes,
+        emitVectorPoints(b, apply, point, lanes,
                          /*mask=*/Value(), inputBuffers, outputBuffers);
         scf::YieldOp::create(b, l);
       });
