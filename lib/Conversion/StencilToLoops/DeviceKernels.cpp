@@ -207,8 +207,8 @@ void lowering::emitDeviceTimeBlock(
         [&](OpBuilder &nb, Location nl, ValueRange point) {
           emitTimeBlockPoint(
               nb, nl, block, point, inputBuffer,
-              [&](OpBuilder &lb, Location ll, unsigned pair,
-                  ValueRange at) -> Value {
+              [&](OpBuilder &lb, Location ll, unsigned pair, ValueRange at,
+                  ArrayRef<int64_t>) -> Value {
                 return memref::LoadOp::create(lb, ll, local(pair, current),
                                               box.toLocal(lb, ll, at));
               },

@@ -75,8 +75,9 @@ void lowering::emitPoint(OpBuilder &builder, Location loc, ApplyOp apply,
       SmallVector<Value, 3> indices;
       for (auto [axis, offset] : llvm::enumerate(access.getOffset()))
         indices.push_back(index(axis, offset));
-      mapping.map(access.getResult(), load(builder, access.getLoc(),
-                                           argument.getArgNumber(), indices));
+      mapping.map(access.getResult(),
+                  load(builder, access.getLoc(), argument.getArgNumber(),
+                       indices, access.getOffset()));
       continue;
     }
     if (auto ret = llvm::dyn_cast<ReturnOp>(op)) {
@@ -94,19 +95,23 @@ void lowering::emitPoint(OpBuilder &builder, Location loc, ApplyOp apply,
 void lowering::emitTimeBlockPoint(
     OpBuilder &builder, Location loc, const TimeBlock &block, ValueRange point,
     function_ref<Value(unsigned input)> inputBuffer, CarriedLoadFn load,
-    CarriedStoreFn store, ScalarFn scalar) {
+    CarriedStoreFn store, ScalarFn scalar, CloneFn clone,
+    LoadFn uncarriedLoad) {
   emitPoint(
       builder, loc, block.calc, point,
-      [&](OpBuilder &b, Location l, unsigned input, ValueRange at) -> Value {
+      [&](OpBuilder &b, Location l, unsigned input, ValueRange at,
+          ArrayRef<int64_t> offset) -> Value {
         int pair = block.carriedInput[input];
-        if (pair < 0)
-          return memref::LoadOp::create(b, l, inputBuffer(input), at);
-        return load(b, l, pair, at);
+        if (pair >= 0)
+          return load(b, l, pair, at, offset);
+        if (uncarriedLoad)
+          return uncarriedLoad(b, l, input, at, offset);
+        return memref::LoadOp::create(b, l, inputBuffer(input), at);
       },
       [&](OpBuilder &b, Location l, unsigned output, Value value) {
         store(b, l, block.outputPair[output], value);
       },
-      scalar);
+      scalar, clone);
 }
 
 void lowering::getCarriedRadius(ApplyOp calc, ArrayRef<int> carriedInput,
@@ -925,7 +930,8 @@ LogicalResult FunctionLowering::lowerApply(ApplyOp apply) {
   auto emitApplyPoint = [&](OpBuilder &b, Location l, ValueRange point) {
     emitPoint(
         b, l, apply, point,
-        [&](OpBuilder &lb, Location ll, unsigned input, ValueRange at) {
+        [&](OpBuilder &lb, Location ll, unsigned input, ValueRange at,
+            ArrayRef<int64_t>) {
           return memref::LoadOp::create(
               lb, ll, buffers.lookup(apply.getInputs()[input]), at);
         },
@@ -971,7 +977,7 @@ void FunctionLowering::lowerApplyOnHost(OpBuilder &builder, ApplyOp apply,
   bool streaming = schedule && schedule.getStreamingStores();
   std::string reason;
   if (streaming &&
-      failed(checkStreamingRows(apply, inputBuffers, outputBuffers, reason))) {
+      failed(checkVectorRows(apply, inputBuffers, outputBuffers, reason))) {
     apply.emitWarning("streaming_stores ignored: ") << reason;
     streaming = false;
   }

@@ -14,7 +14,9 @@
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/IR/Builders.h"
+#include "mlir/IR/BuiltinTypes.h"
 #include "mlir/IR/IRMapping.h"
+#include "llvm/ADT/DenseSet.h"
 
 namespace mlir::stencil::lowering {
 
@@ -36,9 +38,11 @@ struct Options {
 /// Lowers the stencil ops of `func`; errors are reported on the ops.
 LogicalResult lowerFunction(func::FuncOp func, const Options &options);
 
-/// Reads field input `input` of an apply at `indices` (global coordinates).
+/// Reads field input `input` of an apply at `indices` (global coordinates),
+/// the point plus the access's `offset`.
 using LoadFn =
-    function_ref<Value(OpBuilder &, Location, unsigned input, ValueRange)>;
+    function_ref<Value(OpBuilder &, Location, unsigned input,
+                       ValueRange indices, ArrayRef<int64_t> offset)>;
 /// Writes the value an apply returns for output `output` at the point.
 using StoreFn =
     function_ref<void(OpBuilder &, Location, unsigned output, Value value)>;
@@ -86,21 +90,25 @@ struct TimeBlock {
   ArrayRef<int64_t> lower, upper;
 };
 
-/// Where a step of a time block reads carried pair `pair` at `at`, and
-/// where it writes its value of pair `pair` at the point.
+/// Where a step of a time block reads carried pair `pair` at `at` (the
+/// point plus `offset`), and where it writes its value of pair `pair` at the
+/// point.
 using CarriedLoadFn =
-    function_ref<Value(OpBuilder &, Location, unsigned pair, ValueRange at)>;
+    function_ref<Value(OpBuilder &, Location, unsigned pair, ValueRange at,
+                       ArrayRef<int64_t> offset)>;
 using CarriedStoreFn =
     function_ref<void(OpBuilder &, Location, unsigned pair, Value value)>;
 
 /// emitPoint for one step of `block`: inputs that are not carried are read
-/// from `inputBuffer`, carried ones through `load`, and each output goes to
-/// `store` of the pair it writes.
+/// through `uncarriedLoad` (default: a scalar load of `inputBuffer`),
+/// carried ones through `load`, and each output goes to `store` of the pair
+/// it writes; `scalar` and `clone` are emitPoint's.
 void emitTimeBlockPoint(OpBuilder &builder, Location loc,
                         const TimeBlock &block, ValueRange point,
                         function_ref<Value(unsigned input)> inputBuffer,
                         CarriedLoadFn load, CarriedStoreFn store,
-                        ScalarFn scalar = nullptr);
+                        ScalarFn scalar = nullptr, CloneFn clone = nullptr,
+                        LoadFn uncarriedLoad = nullptr);
 
 /// The bytes of workgroup memory `emitDeviceTimeBlock` uses for `tile`.
 int64_t getTimeBlockWorkgroupBytes(const TimeBlock &block,
@@ -220,13 +228,52 @@ private:
   Value rowsAhead;
 };
 
-/// Whether the rows of a host sweep of `apply` can be emitted by
-/// emitStreamingRow: every buffer is a memref contiguous along its rows and
-/// every op computed from accesses is element-wise on scalars. On failure,
-/// `reason` says what is missing.
-LogicalResult checkStreamingRows(ApplyOp apply, ArrayRef<Value> inputBuffers,
-                                 ArrayRef<Value> outputBuffers,
-                                 std::string &reason);
+/// Whether the rows of a host sweep of `apply` can be emitted as vectors by
+/// RowVectorizer (VectorRows.cpp): every buffer is a memref contiguous
+/// along its rows and every op computed from accesses is element-wise on
+/// scalars. On failure, `reason` says what is missing.
+LogicalResult checkVectorRows(ApplyOp apply, ArrayRef<Value> inputBuffers,
+                              ArrayRef<Value> outputBuffers,
+                              std::string &reason);
+
+/// Whether the body of `apply` may run on lanes that hold no point (masked
+/// off): false when it divides integers, which traps on what such lanes
+/// hold.
+bool canMaskLanes(ApplyOp apply);
+
+/// The body of an apply, which checkVectorRows admitted, on a vector of
+/// `lanes` consecutive points of a row, through emitPoint: values computed
+/// from accesses become vectors, the others stay scalars (LICM hoists them)
+/// and are broadcast, once, where a vector op uses them. One per vector of
+/// points emitted: it caches the broadcasts.
+class RowVectorizer {
+public:
+  explicit RowVectorizer(int64_t lanes) : lanes(lanes) {}
+  VectorType getVectorType(Type element) const;
+  /// Counts `vector` among the row's vectors, and returns it.
+  Value add(Value vector) {
+    vectors.insert(vector);
+    return vector;
+  }
+  /// `value` as a vector: itself, or a broadcast of the scalar.
+  Value asVector(OpBuilder &builder, Location loc, Value value);
+  /// The `lanes` elements of `buffer` from `at` on; with `mask`, only the
+  /// lanes it enables (the others read nothing and are zero).
+  Value load(OpBuilder &builder, Location loc, Value buffer, ValueRange at,
+             Value mask = nullptr);
+  /// Stores `value` as a vector at `at`: with `mask`, the lanes it enables;
+  /// or, `nontemporal`, to a whole aligned line past the cache.
+  void store(OpBuilder &builder, Location loc, Value value, Value buffer,
+             ValueRange at, Value mask = nullptr, bool nontemporal = false);
+  /// emitPoint's CloneFn: `op` on vectors when one of its operands is one,
+  /// else cloned as it is.
+  void widen(OpBuilder &builder, Operation &op, IRMapping &mapping);
+
+private:
+  int64_t lanes;
+  llvm::DenseSet<Value> vectors;
+  DenseMap<Value, Value> splats;
+};
 
 /// The points `row` x [from, to) of `apply`, the innermost axis a cache line
 /// of points at a time, the first output written with aligned non-temporal

@@ -129,7 +129,7 @@ void lowering::emitOverlappedTimeBlock(
                 emitTimeBlockPoint(
                     nb, nl, block, point, inputBuffer,
                     [&](OpBuilder &lb, Location ll, unsigned pair,
-                        ValueRange at) -> Value {
+                        ValueRange at, ArrayRef<int64_t>) -> Value {
                       return memref::LoadOp::create(lb, ll,
                                                     privates[pair][current],
                                                     box.toLocal(lb, ll, at));

@@ -198,8 +198,8 @@ void PipelinedTimeBlock::emitRow(OpBuilder &b, Value row, Value s,
       [&](OpBuilder &nb, Location nl, ValueRange point) {
         emitTimeBlockPoint(
             nb, nl, block, point, inputBuffer,
-            [&](OpBuilder &lb, Location ll, unsigned pair,
-                ValueRange at) -> Value {
+            [&](OpBuilder &lb, Location ll, unsigned pair, ValueRange at,
+                ArrayRef<int64_t>) -> Value {
               if (level == Level::First)
                 return memref::LoadOp::create(lb, ll, block.sources[pair], at);
               return memref::LoadOp::create(lb, ll, rings[pair],

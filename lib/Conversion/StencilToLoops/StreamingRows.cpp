@@ -18,86 +18,10 @@
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/Vector/IR/VectorOps.h"
-#include "mlir/IR/IRMapping.h"
 
 using namespace mlir;
 using namespace mlir::stencil;
 using namespace mlir::stencil::lowering;
-
-/// Scalars a vector of them can hold: integers of whole bytes and floats.
-static bool isVectorElement(Type type) {
-  if (auto integer = llvm::dyn_cast<IntegerType>(type))
-    return integer.getWidth() % 8 == 0;
-  return llvm::isa<FloatType, IndexType>(type);
-}
-
-/// Buffers whose innermost axis is contiguous, of an element of 1, 2, 4 or
-/// 8 bytes (so that whole vectors fill whole cache lines).
-static bool isRowContiguous(Value buffer) {
-  auto type = llvm::dyn_cast_if_present<MemRefType>(buffer.getType());
-  if (!type || !type.getLayout().isIdentity() ||
-      !llvm::isa<IntegerType, FloatType>(type.getElementType()))
-    return false;
-  unsigned bits = type.getElementTypeBitWidth();
-  return bits >= 8 && bits <= 64 && llvm::isPowerOf2_32(bits);
-}
-
-/// Body values that differ between the points of a row: those computed
-/// from accesses, by operands or inside regions.
-static llvm::DenseSet<Value> getVaryingValues(ApplyOp apply) {
-  llvm::DenseSet<Value> varying;
-  for (Operation &op : *apply.getBodyBlock()) {
-    bool usesVarying =
-        op.walk([&](Operation *nested) {
-            return llvm::any_of(nested->getOperands(),
-                                [&](Value v) { return varying.contains(v); })
-                       ? WalkResult::interrupt()
-                       : WalkResult::advance();
-          }).wasInterrupted();
-    if (llvm::isa<AccessOp>(op) || usesVarying)
-      varying.insert(op.result_begin(), op.result_end());
-  }
-  return varying;
-}
-
-LogicalResult lowering::checkStreamingRows(ApplyOp apply,
-                                           ArrayRef<Value> inputBuffers,
-                                           ArrayRef<Value> outputBuffers,
-                                           std::string &reason) {
-  for (Value buffer : outputBuffers)
-    if (!isRowContiguous(buffer)) {
-      reason = "an output buffer is not a contiguous memref of 1-, 2-, 4- or "
-               "8-byte scalars";
-      return failure();
-    }
-  Block *body = apply.getBodyBlock();
-  llvm::DenseSet<Value> varying = getVaryingValues(apply);
-  for (Operation &op : *body) {
-    if (auto access = llvm::dyn_cast<AccessOp>(op)) {
-      auto argument = llvm::cast<BlockArgument>(access.getField());
-      if (!isRowContiguous(inputBuffers[argument.getArgNumber()])) {
-        reason = "an input buffer is not a contiguous memref of 1-, 2-, 4- or "
-                 "8-byte scalars";
-        return failure();
-      }
-      continue;
-    }
-    if (llvm::isa<ReturnOp>(op) || llvm::none_of(op.getResults(), [&](Value v) {
-          return varying.contains(v);
-        }))
-      continue;
-    // Varying values are computed lane by lane: only element-wise ops on
-    // scalars widen to vectors.
-    if (!op.hasTrait<OpTrait::Elementwise>() || op.getNumRegions() != 0 ||
-        !llvm::all_of(op.getResultTypes(), isVectorElement) ||
-        !llvm::all_of(op.getOperandTypes(), isVectorElement)) {
-      reason = "'" + op.getName().getStringRef().str() +
-               "' in its body is not an element-wise op on scalars";
-      return failure();
-    }
-  }
-  return success();
-}
 
 /// `index` as a linear element offset into `buffer` (identity layout).
 static Value getLinearOffset(OpBuilder &builder, Location loc, Value buffer,
@@ -112,92 +36,30 @@ static Value getLinearOffset(OpBuilder &builder, Location loc, Value buffer,
   return offset;
 }
 
-/// Integer division traps on the zeros that masked-off lanes load.
-static bool hasIntegerDivision(ApplyOp apply) {
-  return llvm::any_of(*apply.getBodyBlock(), [](Operation &op) {
-    return llvm::isa<arith::DivSIOp, arith::DivUIOp, arith::RemSIOp,
-                     arith::RemUIOp, arith::CeilDivSIOp, arith::CeilDivUIOp,
-                     arith::FloorDivSIOp>(op);
-  });
-}
-
 /// The body of `apply` on the `lanes` points starting at `point`: all of
 /// them, the first output stored non-temporally to a line boundary, or,
 /// with `mask`, the lanes it enables, all outputs stored through the cache.
-/// emitPoint walks the body; values computed from accesses become vectors,
-/// the others stay scalars (LICM hoists them) and are broadcast, once, where
-/// a vector op uses them.
 static void emitVectorPoints(OpBuilder &builder, ApplyOp apply,
                              ValueRange point, int64_t lanes, Value mask,
                              ArrayRef<Value> inputBuffers,
                              ArrayRef<Value> outputBuffers) {
-  auto vectorOf = [&](Type type) { return VectorType::get({lanes}, type); };
-  llvm::DenseSet<Value> vectors;
-  DenseMap<Value, Value> splats;
-  auto asVector = [&](OpBuilder &b, Location l, Value value) -> Value {
-    if (vectors.contains(value))
-      return value;
-    Value &splat = splats[value];
-    if (!splat)
-      splat =
-          vector::BroadcastOp::create(b, l, vectorOf(value.getType()), value);
-    return splat;
-  };
-  auto load = [&](OpBuilder &b, Location l, unsigned input,
-                  ValueRange at) -> Value {
-    Value buffer = inputBuffers[input];
-    VectorType type =
-        vectorOf(llvm::cast<MemRefType>(buffer.getType()).getElementType());
-    Value loaded;
-    if (mask) {
-      // Masked-off lanes read nothing, so they never fault past the row.
-      Value zeros = arith::ConstantOp::create(b, l, type, b.getZeroAttr(type));
-      loaded =
-          vector::MaskedLoadOp::create(b, l, type, buffer, at, mask, zeros);
-    } else {
-      loaded = vector::LoadOp::create(b, l, type, buffer, at);
-    }
-    vectors.insert(loaded);
-    return loaded;
-  };
-  auto store = [&](OpBuilder &b, Location l, unsigned output, Value value) {
-    Value vector = asVector(b, l, value);
-    if (mask) {
-      vector::MaskedStoreOp::create(b, l, outputBuffers[output], point, mask,
-                                    vector);
-      return;
-    }
-    // Only the first output's lines are aligned (the row starts at its line
-    // boundary); the others store through the cache.
-    bool streaming = output == 0;
-    vector::StoreOp::create(
-        b, l, vector, outputBuffers[output], point, /*nontemporal=*/streaming,
-        streaming ? llvm::MaybeAlign(kLineBytes) : llvm::MaybeAlign());
-  };
-  auto widen = [&](OpBuilder &b, Operation &op, IRMapping &mapping) {
-    if (llvm::none_of(op.getOperands(), [&](Value operand) {
-          return vectors.contains(mapping.lookupOrDefault(operand));
-        })) {
-      b.clone(op, mapping);
-      return;
-    }
-    // checkStreamingRows admitted only element-wise ops on scalars here.
-    OperationState state(op.getLoc(), op.getName());
-    for (Value operand : op.getOperands())
-      state.addOperands(
-          asVector(b, op.getLoc(), mapping.lookupOrDefault(operand)));
-    for (Type type : op.getResultTypes())
-      state.addTypes(vectorOf(type));
-    state.addAttributes(op.getAttrs());
-    Operation *widened = b.create(state);
-    for (auto [result, vector] :
-         llvm::zip(op.getResults(), widened->getResults())) {
-      mapping.map(result, vector);
-      vectors.insert(vector);
-    }
-  };
-  emitPoint(builder, apply.getLoc(), apply, point, load, store,
-            /*scalar=*/nullptr, widen);
+  RowVectorizer vectorizer(lanes);
+  emitPoint(
+      builder, apply.getLoc(), apply, point,
+      [&](OpBuilder &b, Location l, unsigned input, ValueRange at,
+          ArrayRef<int64_t>) {
+        return vectorizer.load(b, l, inputBuffers[input], at, mask);
+      },
+      [&](OpBuilder &b, Location l, unsigned output, Value value) {
+        // Only the first output's lines are aligned (the row starts at its
+        // line boundary); the others store through the cache.
+        vectorizer.store(b, l, value, outputBuffers[output], point, mask,
+                         /*nontemporal=*/!mask && output == 0);
+      },
+      /*scalar=*/nullptr,
+      [&](OpBuilder &b, Operation &op, IRMapping &mapping) {
+        vectorizer.widen(b, op, mapping);
+      });
 }
 
 void lowering::emitStreamingRow(OpBuilder &builder, Location loc, ApplyOp apply,
@@ -244,7 +106,7 @@ void lowering::emitStreamingRow(OpBuilder &builder, Location loc, ApplyOp apply,
 
   // The partial lines at both ends: one masked vector each (an empty mask
   // touches no memory), or scalar points where masked-off lanes could trap.
-  bool masked = !hasIntegerDivision(apply);
+  bool masked = canMaskLanes(apply);
   auto partialLine = [&](Value lower, Value upper) {
     if (masked) {
       SmallVector<Value, 3> point(row);
