@@ -43,6 +43,8 @@ public:
       rowAlignment = std::max(
           rowAlignment,
           getElementsPerLine(llvm::cast<MemRefType>(source.getType())));
+    for (unsigned axis = 1; axis < rank; ++axis)
+      spansInnerAxes &= tile[axis] >= block.upper[axis] - block.lower[axis];
     for (unsigned axis = 0; axis < rank; ++axis) {
       lower.push_back(constant(builder, block.lower[axis]));
       upper.push_back(constant(builder, block.upper[axis]));
@@ -125,6 +127,10 @@ private:
   /// The ring column of the tile's first column is a multiple of this: a
   /// cache line of every ring's elements.
   int64_t rowAlignment = 1;
+  /// Whether each tile spans the grid along every axis but the outermost:
+  /// its rows then lie end to end in memory, a stream that the hardware
+  /// prefetcher follows on its own.
+  bool spansInnerAxes = true;
   /// Per carried pair: results of levels 1 .. T - 1, `slots` rows each.
   SmallVector<Value> rings;
 };
@@ -188,9 +194,9 @@ void PipelinedTimeBlock::emitRow(OpBuilder &b, Value row, Value s,
     from.push_back(arith::MaxSIOp::create(b, loc, low, lower[axis]));
     to.push_back(arith::MinSIOp::create(b, loc, high, upper[axis]));
   }
-  if (level == Level::First)
+  if (level == Level::First && !spansInnerAxes)
     prefetchNextRow(b, block.sources, row, from, to, /*isWrite=*/false);
-  else if (level == Level::Last)
+  else if (level == Level::Last && !spansInnerAxes)
     prefetchNextRow(b, block.destinations, row, from, to, /*isWrite=*/true);
   SmallVector<Value> ones(rank, constant(b, 1));
   scf::buildLoopNest(
