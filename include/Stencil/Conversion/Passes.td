@@ -27,6 +27,15 @@ def ConvertStencilToLoops : Pass<"convert-stencil-to-loops", "ModuleOp"> {
     a warning). `convert-scf-to-openmp` turns the parallel loops into
     OpenMP work-sharing loops.
 
+    A time loop whose schedule has `time_block` T > 1 runs in blocks of T
+    steps: overlapped tiles on 1-D grids, pipelined row sweeps with ring
+    buffers between the steps on 2-D and 3-D grids. The rows of an
+    element-wise body there are vectors of one cache line that load each
+    vector of a ring row once and shift the accesses along the row out of
+    the vectors they keep from one vector to the next; the partial vectors
+    at the row ends are masked (scalar points when the body divides
+    integers).
+
     An apply that writes a buffer it also reads at an offset, or whose
     output field is still needed after it, would need a fresh buffer; the
     pass reports it instead of producing wrong code.

@@ -19,6 +19,7 @@
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/Dialect/Vector/IR/VectorOps.h"
 
 using namespace mlir;
 using namespace mlir::stencil;
@@ -45,6 +46,7 @@ public:
           getElementsPerLine(llvm::cast<MemRefType>(source.getType())));
     for (unsigned axis = 1; axis < rank; ++axis)
       spansInnerAxes &= tile[axis] >= block.upper[axis] - block.lower[axis];
+    planVectorRows();
     for (unsigned axis = 0; axis < rank; ++axis) {
       lower.push_back(constant(builder, block.lower[axis]));
       upper.push_back(constant(builder, block.upper[axis]));
@@ -87,19 +89,42 @@ private:
     return {low, high};
   }
 
-  /// The ring slot of `row` in level `s`'s buffer (as index [s - 1, slot]),
-  /// followed by the point's offsets from the tile's ring origin.
-  SmallVector<Value, 4> getRingIndices(OpBuilder &b, Value levelIndex,
-                                       ValueRange point) const {
+  /// The ring indices of the row `outer` (a point's indices but the
+  /// innermost) of level `levelIndex` (s - 1), at ring column `column`: the
+  /// row's slot, then the offsets from the tile's ring origin.
+  SmallVector<Value, 4> getRingIndicesAtColumn(OpBuilder &b, Value levelIndex,
+                                               ValueRange outer,
+                                               Value column) const {
     SmallVector<Value, 4> indices{
         levelIndex,
-        arith::RemUIOp::create(b, loc, point[0], constant(b, slots))};
-    for (unsigned axis = 1; axis < rank; ++axis)
-      indices.push_back(sub(b, point[axis], ringOrigin[axis - 1]));
+        arith::RemUIOp::create(b, loc, outer[0], constant(b, slots))};
+    for (unsigned axis = 1; axis + 1 < rank; ++axis)
+      indices.push_back(sub(b, outer[axis], ringOrigin[axis - 1]));
+    indices.push_back(column);
     return indices;
   }
+  /// The ring indices of `point` in level `levelIndex`.
+  SmallVector<Value, 4> getRingIndices(OpBuilder &b, Value levelIndex,
+                                       ValueRange point) const {
+    return getRingIndicesAtColumn(b, levelIndex, point.drop_back(),
+                                  sub(b, point.back(), ringOrigin.back()));
+  }
+  /// A vector of `lanes` elements of carried pair `pair`.
+  VectorType getRingVectorType(unsigned pair) const {
+    return VectorType::get(
+        {lanes},
+        llvm::cast<MemRefType>(rings[pair].getType()).getElementType());
+  }
 
-  /// One ring per carried pair, for `levels` = depth - 1 levels.
+  void planVectorRows();
+  void emitVectorRow(OpBuilder &b, ValueRange outer, Value from, Value to,
+                     Level level, Value levelIndex, Value readIndex,
+                     PointFn scalarPoint);
+  void emitVectorPoints(OpBuilder &b, ValueRange outer, Value column,
+                        Value mask, Level level, Value levelIndex,
+                        Value readIndex, ArrayRef<Value> window);
+
+  /// One ring per carried pair, of `levels` levels (T - 1, or one more).
   SmallVector<Value> allocateRings(OpBuilder &b, Value levels);
   void prefetchNextRow(OpBuilder &b, ValueRange buffers, Value row,
                        ValueRange from, ValueRange to, bool isWrite);
@@ -133,6 +158,23 @@ private:
   bool spansInnerAxes = true;
   /// Per carried pair: results of levels 1 .. T - 1, `slots` rows each.
   SmallVector<Value> rings;
+
+  /// Vector rows: whether the levels run their rows as vectors of `lanes`
+  /// points, and whether their partial vectors at the row ends may be
+  /// masked (else they are scalar points).
+  bool vectorRows = false;
+  bool maskEnds = false;
+  int64_t lanes = 1;
+  /// A ring row that the accesses of a level read along the innermost axis
+  /// at the offsets [low, high]: the vectors of ring columns [c + first x
+  /// lanes, c + (last + 1) x lanes) hold them for the vector at column c.
+  struct RingStream {
+    unsigned pair;
+    /// The access's offsets along the axes but the innermost.
+    SmallVector<int64_t, 2> outerOffset;
+    int64_t first, last;
+  };
+  SmallVector<RingStream> streams;
 };
 
 } // namespace
@@ -199,28 +241,35 @@ void PipelinedTimeBlock::emitRow(OpBuilder &b, Value row, Value s,
   else if (level == Level::Last && !spansInnerAxes)
     prefetchNextRow(b, block.destinations, row, from, to, /*isWrite=*/true);
   SmallVector<Value> ones(rank, constant(b, 1));
-  scf::buildLoopNest(
-      b, loc, from, to, ones,
-      [&](OpBuilder &nb, Location nl, ValueRange point) {
-        emitTimeBlockPoint(
-            nb, nl, block, point, inputBuffer,
-            [&](OpBuilder &lb, Location ll, unsigned pair, ValueRange at,
-                ArrayRef<int64_t>) -> Value {
-              if (level == Level::First)
-                return memref::LoadOp::create(lb, ll, block.sources[pair], at);
-              return memref::LoadOp::create(lb, ll, rings[pair],
-                                            getRingIndices(lb, readIndex, at));
-            },
-            [&](OpBuilder &sb, Location sl, unsigned pair, Value value) {
-              if (level == Level::Last) {
-                memref::StoreOp::create(sb, sl, value, block.destinations[pair],
-                                        point);
-                return;
-              }
-              memref::StoreOp::create(sb, sl, value, rings[pair],
-                                      getRingIndices(sb, levelIndex, point));
-            });
-      });
+  auto emitScalarPoint = [&](OpBuilder &nb, Location nl, ValueRange point) {
+    emitTimeBlockPoint(
+        nb, nl, block, point, inputBuffer,
+        [&](OpBuilder &lb, Location ll, unsigned pair, ValueRange at,
+            ArrayRef<int64_t>) -> Value {
+          if (level == Level::First)
+            return memref::LoadOp::create(lb, ll, block.sources[pair], at);
+          return memref::LoadOp::create(lb, ll, rings[pair],
+                                        getRingIndices(lb, readIndex, at));
+        },
+        [&](OpBuilder &sb, Location sl, unsigned pair, Value value) {
+          if (level == Level::Last) {
+            memref::StoreOp::create(sb, sl, value, block.destinations[pair],
+                                    point);
+            return;
+          }
+          memref::StoreOp::create(sb, sl, value, rings[pair],
+                                  getRingIndices(sb, levelIndex, point));
+        });
+  };
+  if (vectorRows)
+    scf::buildLoopNest(b, loc, ArrayRef(from).drop_back(),
+                       ArrayRef(to).drop_back(), ArrayRef(ones).drop_back(),
+                       [&](OpBuilder &nb, Location, ValueRange outer) {
+                         emitVectorRow(nb, outer, from.back(), to.back(), level,
+                                       levelIndex, readIndex, emitScalarPoint);
+                       });
+  else
+    scf::buildLoopNest(b, loc, from, to, ones, emitScalarPoint);
   if (level == Level::Last)
     return;
   // The cells the next level reads outside the grid: the boundary, which
@@ -261,6 +310,202 @@ void PipelinedTimeBlock::emitLevel(OpBuilder &b, Value wave, Value s,
     to.push_back(readHigh);
   }
   copyBoxToRing(copy, sub(copy, s, constant(copy, 1)), from, to);
+}
+
+void PipelinedTimeBlock::planVectorRows() {
+  // The loop vectorizer would load every offset along a ring row on its own,
+  // two of three of them straddling two lines; a vector row loads each line
+  // of a ring row once and shifts the neighbours' vectors out of the lines it
+  // keeps in registers.
+  SmallVector<Value> inputBuffers, outputBuffers(block.destinations);
+  for (auto [input, pair] : llvm::enumerate(block.carriedInput))
+    inputBuffers.push_back(pair >= 0 ? block.sources[pair]
+                                     : inputBuffer(input));
+  std::string reason;
+  ApplyOp calc = block.calc;
+  if (failed(checkVectorRows(calc, inputBuffers, outputBuffers, reason)))
+    return;
+  vectorRows = true;
+  maskEnds = canMaskLanes(calc);
+  lanes = kLineBytes;
+  for (Value source : block.sources)
+    lanes = std::min(
+        lanes, getElementsPerLine(llvm::cast<MemRefType>(source.getType())));
+  calc.getBodyBlock()->walk([&](AccessOp access) {
+    auto argument = llvm::cast<BlockArgument>(access.getField());
+    int pair = block.carriedInput[argument.getArgNumber()];
+    if (pair < 0)
+      return;
+    ArrayRef<int64_t> offset = access.getOffset();
+    SmallVector<int64_t, 2> outerOffset(offset.drop_back());
+    int64_t first = llvm::divideFloorSigned(offset.back(), lanes);
+    int64_t last = llvm::divideCeilSigned(offset.back(), lanes);
+    for (RingStream &stream : streams)
+      if (stream.pair == static_cast<unsigned>(pair) &&
+          stream.outerOffset == outerOffset) {
+        stream.first = std::min(stream.first, first);
+        stream.last = std::max(stream.last, last);
+        return;
+      }
+    streams.push_back({static_cast<unsigned>(pair), outerOffset, first, last});
+  });
+}
+
+void PipelinedTimeBlock::emitVectorPoints(OpBuilder &b, ValueRange outer,
+                                          Value column, Value mask, Level level,
+                                          Value levelIndex, Value readIndex,
+                                          ArrayRef<Value> window) {
+  SmallVector<Value, 3> point(outer);
+  point.push_back(add(b, column, ringOrigin.back()));
+  RowVectorizer vectorizer(lanes);
+  emitTimeBlockPoint(
+      b, loc, block, point, inputBuffer,
+      [&](OpBuilder &lb, Location ll, unsigned pair, ValueRange at,
+          ArrayRef<int64_t> offset) -> Value {
+        if (level == Level::First)
+          return vectorizer.load(lb, ll, block.sources[pair], at, mask);
+        if (window.empty())
+          return vectorizer.load(lb, ll, rings[pair],
+                                 getRingIndices(lb, readIndex, at), mask);
+        // The access's vector out of the stream's vectors in the window:
+        // the one it starts in, shifted by the lanes it starts after.
+        ArrayRef<Value> vectors = window;
+        for (const RingStream &stream : streams) {
+          if (stream.pair != pair ||
+              ArrayRef(stream.outerOffset) != offset.drop_back()) {
+            vectors = vectors.drop_front(stream.last - stream.first + 1);
+            continue;
+          }
+          int64_t start = llvm::divideFloorSigned(offset.back(), lanes);
+          int64_t shift = offset.back() - start * lanes;
+          Value low = vectors[start - stream.first];
+          if (shift == 0)
+            return vectorizer.add(low);
+          Value high = vectors[start - stream.first + 1];
+          SmallVector<int64_t, 16> lanesOf;
+          for (int64_t lane = 0; lane < lanes; ++lane)
+            lanesOf.push_back(shift + lane);
+          return vectorizer.add(
+              vector::ShuffleOp::create(lb, ll, low, high, lanesOf));
+        }
+        llvm_unreachable("every carried access has a stream");
+      },
+      [&](OpBuilder &sb, Location sl, unsigned pair, Value value) {
+        if (level == Level::Last) {
+          vectorizer.store(sb, sl, value, block.destinations[pair], point,
+                           mask);
+          return;
+        }
+        vectorizer.store(sb, sl, value, rings[pair],
+                         getRingIndicesAtColumn(sb, levelIndex, outer, column),
+                         mask);
+      },
+      /*scalar=*/nullptr,
+      [&](OpBuilder &cb, Operation &op, IRMapping &mapping) {
+        vectorizer.widen(cb, op, mapping);
+      },
+      [&](OpBuilder &lb, Location ll, unsigned input, ValueRange at,
+          ArrayRef<int64_t>) {
+        return vectorizer.load(lb, ll, inputBuffer(input), at, mask);
+      });
+}
+
+void PipelinedTimeBlock::emitVectorRow(OpBuilder &b, ValueRange outer,
+                                       Value from, Value to, Level level,
+                                       Value levelIndex, Value readIndex,
+                                       PointFn scalarPoint) {
+  // Ring columns: their vectors of `lanes` start at multiples of `lanes`,
+  // where every ring row starts a cache line. Whole vectors run from the
+  // first such column at or after `from`; the partial vectors at both ends
+  // start at `from` and at the end of the whole ones.
+  Value columnOrigin = ringOrigin.back();
+  Value fromColumn = sub(b, from, columnOrigin);
+  Value toColumn = sub(b, to, columnOrigin);
+  Value vectorLanes = constant(b, lanes);
+  Value bodyFrom = arith::MinSIOp::create(
+      b, loc,
+      arith::MulIOp::create(
+          b, loc, arith::CeilDivSIOp::create(b, loc, fromColumn, vectorLanes),
+          vectorLanes),
+      toColumn);
+  Value bodyTo = add(b, bodyFrom,
+                     arith::MulIOp::create(
+                         b, loc,
+                         arith::DivSIOp::create(
+                             b, loc, sub(b, toColumn, bodyFrom), vectorLanes),
+                         vectorLanes));
+  auto partialVector = [&](Value lower, Value upper) {
+    if (maskEnds) {
+      Value count = sub(b, upper, lower);
+      Value mask = vector::CreateMaskOp::create(
+          b, loc, VectorType::get({lanes}, b.getI1Type()), count);
+      emitVectorPoints(b, outer, lower, mask, level, levelIndex, readIndex,
+                       /*window=*/{});
+      return;
+    }
+    scf::ForOp::create(b, loc, add(b, lower, columnOrigin),
+                       add(b, upper, columnOrigin), constant(b, 1),
+                       ValueRange(),
+                       [&](OpBuilder &pb, Location pl, Value x, ValueRange) {
+                         SmallVector<Value, 3> point(outer);
+                         point.push_back(x);
+                         scalarPoint(pb, pl, point);
+                         scf::YieldOp::create(pb, pl);
+                       });
+  };
+  partialVector(fromColumn, bodyFrom);
+
+  // The whole vectors. The first level reads the sources at their offsets.
+  // The others keep, per stream, the vectors of the ring row from `first`
+  // to `last` around the current one, loading only the last of them.
+  bool windowed = level != Level::First;
+  SmallVector<SmallVector<Value, 3>> streamRows;
+  SmallVector<Value> initial;
+  if (windowed) {
+    for (const RingStream &stream : streams) {
+      SmallVector<Value, 3> row(outer);
+      for (auto [axis, offset] : llvm::enumerate(stream.outerOffset))
+        if (offset != 0)
+          row[axis] = add(b, row[axis], constant(b, offset));
+      streamRows.push_back(row);
+      // The vectors before the last one for the first vector of points. A
+      // vector wholly before the ring row holds nothing any point reads
+      // and is loaded from its start instead.
+      for (int64_t k = stream.first; k < stream.last; ++k) {
+        Value column = arith::MaxSIOp::create(
+            b, loc, add(b, bodyFrom, constant(b, k * lanes)), constant(b, 0));
+        initial.push_back(vector::LoadOp::create(
+            b, loc, getRingVectorType(stream.pair), rings[stream.pair],
+            getRingIndicesAtColumn(b, readIndex, row, column)));
+      }
+    }
+  }
+  scf::ForOp::create(
+      b, loc, bodyFrom, bodyTo, vectorLanes, initial,
+      [&](OpBuilder &vb, Location vl, Value column, ValueRange carried) {
+        SmallVector<Value> window, next;
+        for (auto [stream, row] : llvm::zip_equal(
+                 windowed ? ArrayRef(streams) : ArrayRef<RingStream>(),
+                 streamRows)) {
+          ValueRange kept = carried.take_front(stream.last - stream.first);
+          carried = carried.drop_front(kept.size());
+          llvm::append_range(window, kept);
+          Value last = vector::LoadOp::create(
+              vb, vl, getRingVectorType(stream.pair), rings[stream.pair],
+              getRingIndicesAtColumn(
+                  vb, readIndex, row,
+                  add(vb, column, constant(vb, stream.last * lanes))));
+          window.push_back(last);
+          if (!kept.empty()) {
+            llvm::append_range(next, kept.drop_front());
+            next.push_back(last);
+          }
+        }
+        emitVectorPoints(vb, outer, column, /*mask=*/Value(), level, levelIndex,
+                         readIndex, window);
+        scf::YieldOp::create(vb, vl, next);
+      });
+  partialVector(bodyTo, toColumn);
 }
 
 SmallVector<Value> PipelinedTimeBlock::allocateRings(OpBuilder &b,
@@ -326,7 +571,12 @@ void PipelinedTimeBlock::emit(OpBuilder &builder) {
           rowOrigin = sub(b, origin[rank - 1],
                           arith::MulIOp::create(b, loc, before, perLine));
         }
-        rings = allocateRings(b, depthBefore);
+        // Vector rows load whole vectors past the last column a level reads,
+        // into the next ring row; a spare level keeps those of the last row
+        // inside the allocation, where a wider row would change the layout
+        // that the padding above chose.
+        bool overreads = vectorRows && radiusHigh.back() > 0;
+        rings = allocateRings(b, overreads ? depth : depthBefore);
         Value firstWave = getReadRange(b, 0, depthBefore).first;
         Value endWave = add(b, tileEnd[0], mul(b, depthBefore, radiusHigh[0]));
         scf::ForOp::create(

@@ -8,6 +8,7 @@
 // more, run as one shallower block instead of one sweep each.
 // CHECK-LABEL: func.func @pipelined(
 // CHECK-SAME: %[[A:[^:]*]]: memref<10x12xf32>, %[[B:[^:]*]]: memref<10x12xf32>, %[[K:[^:]*]]: memref<10x12xf32>, %[[N:[^:]*]]: index)
+// CHECK-DAG: %[[CM1:.*]] = arith.constant -1 : index
 // CHECK-DAG: %[[C0:.*]] = arith.constant 0 : index
 // CHECK-DAG: %[[C1:.*]] = arith.constant 1 : index
 // CHECK-DAG: %[[C2:.*]] = arith.constant 2 : index
@@ -15,6 +16,7 @@
 // CHECK-DAG: %[[C4:.*]] = arith.constant 4 : index
 // CHECK-DAG: %[[C9:.*]] = arith.constant 9 : index
 // CHECK-DAG: %[[C10:.*]] = arith.constant 10 : index
+// CHECK-DAG: %[[C16:.*]] = arith.constant 16 : index
 // CHECK: %[[STEPS:.*]] = arith.maxsi %[[N]], %[[C0]]
 // CHECK: %[[FULL:.*]] = arith.divsi %[[STEPS]], %[[C3]]
 // CHECK: %[[REST:.*]] = arith.subi %[[STEPS]], %{{.*}}
@@ -33,7 +35,10 @@
 // A ring row spans the widest level's columns, the tile's 10 plus the
 // radius 1 that step 1 reads beyond it (grown by (3 - 1) x 1 only up to the
 // grid's ring), 11, padded to an odd number of 64-byte lines: 16 floats.
-// CHECK: %[[RING:.*]] = memref.alloc(%[[LEVELS]]) {alignment = 64 : i64} : memref<?x3x16xf32>
+// The vector rows below read whole vectors up to 15 columns past a row's
+// last, into the next row; a spare level, depth in all, keeps that inside
+// the ring.
+// CHECK: %[[RING:.*]] = memref.alloc(%[[DEPTH]]) {alignment = 64 : i64} : memref<?x3x16xf32>
 // The first wave: the band start less (depth - 1) rows, or the top boundary row.
 // CHECK: %[[LO:.*]] = arith.subi %[[BAND]], %[[LEVELS]]
 // CHECK: %[[FIRST:.*]] = arith.maxsi %[[LO]], %[[C0]]
@@ -45,14 +50,29 @@
 // CHECK: scf.if
 // CHECK: scf.if
 // CHECK-NOT: memref.prefetch
+// Each row runs as vectors of 16 points: from ring column 0 (grid column 1)
+// a masked vector up to the first multiple of 16 (empty here), the whole
+// vectors, and a masked vector for the rest (all 10 columns here).
 // CHECK: scf.for %[[I1:.*]] = %[[W]] to
-// CHECK: scf.for %[[J1:.*]] = %[[C1]] to
-// CHECK: memref.load %[[X]]
-// CHECK: memref.load %[[K]]
-// Ring columns count from the ring's first column, here the grid's first.
+// CHECK: %[[TO1:.*]] = arith.subi %{{.*}}, %[[C1]]
+// CHECK: %[[BODY1:.*]] = arith.minsi %[[TO1]], %[[C0]]
+// CHECK: %[[HEAD1:.*]] = vector.create_mask %[[BODY1]] : vector<16xi1>
+// CHECK: %[[N1:.*]] = arith.addi %[[I1]], %[[CM1]]
+// CHECK: vector.maskedload %[[X]][%[[N1]], %[[C1]]], %[[HEAD1]]
+// CHECK: vector.maskedload %[[K]][%[[I1]], %[[C1]]], %[[HEAD1]]
+// CHECK: arith.mulf %{{.*}} : vector<16xf32>
 // CHECK: %[[SLOT1:.*]] = arith.remui %[[I1]], %[[C3]]
-// CHECK: %[[COL1:.*]] = arith.subi %[[J1]], %[[C1]]
-// CHECK: memref.store %{{.*}}, %[[RING]][%[[C0]], %[[SLOT1]], %[[COL1]]]
+// CHECK: vector.maskedstore %[[RING]][%[[C0]], %[[SLOT1]], %[[C0]]], %[[HEAD1]]
+// Step 1 reads the source at each access's offset.
+// CHECK: scf.for %[[J1:.*]] = %[[BODY1]] to %{{.*}} step %[[C16]] {
+// CHECK: %[[XJ1:.*]] = arith.addi %[[J1]], %[[C1]]
+// CHECK: vector.load %[[X]][%[[N1]], %[[XJ1]]] : memref<10x12xf32>, vector<16xf32>
+// CHECK: %[[EJ1:.*]] = arith.addi %[[J1]], %[[C2]]
+// CHECK: vector.load %[[X]][%[[I1]], %[[EJ1]]]
+// CHECK: vector.store %{{.*}}, %[[RING]][%[[C0]], %[[SLOT1]], %[[J1]]] : memref<?x3x16xf32>, vector<16xf32>
+// CHECK: }
+// CHECK: vector.create_mask
+// CHECK: vector.maskedstore %[[RING]][%[[C0]], %[[SLOT1]],
 // The column the next step reads beyond the grid (x[0, 1] at column 10) is
 // the boundary, copied.
 // CHECK: memref.load %[[X]]
@@ -66,8 +86,30 @@
 // CHECK: %[[OUT:.*]] = arith.subi %[[S]], %[[C1]]
 // CHECK: %[[ROW:.*]] = arith.subi %[[W]], %[[OUT]]
 // CHECK: %[[IN:.*]] = arith.subi %[[S]], %[[C2]]
-// CHECK: memref.load %[[RING]][%[[IN]],
-// CHECK: memref.store %{{.*}}, %[[RING]][%[[OUT]],
+// CHECK: scf.for %[[I2:.*]] = %[[ROW]] to
+// CHECK: %[[UP:.*]] = arith.remui %{{.*}}, %[[C3]]
+// CHECK: vector.maskedload %[[RING]][%[[IN]], %[[UP]],
+// CHECK: %[[DOWN:.*]] = arith.remui %{{.*}}, %[[C3]]
+// CHECK: %[[MID:.*]] = arith.remui %[[I2]], %[[C3]]
+// CHECK: vector.maskedstore %[[RING]][%[[OUT]], %[[MID]],
+// Their whole vectors load each vector of a ring row once: x[0, 1] of the
+// vector at column j is lanes 1 .. 16 of the vectors at j and j + 16, the
+// one at j carried over from the previous vector, which loaded it as its
+// j + 16. x[-1, 0] and x[1, 0] are whole vectors of their rows.
+// CHECK: %[[FIRSTCOL:.*]] = arith.maxsi %[[BODY2:.*]], %[[C0]]
+// CHECK: %[[CARRY0:.*]] = vector.load %[[RING]][%[[IN]], %[[MID]], %[[FIRSTCOL]]]
+// CHECK: scf.for %[[J2:.*]] = %[[BODY2]] to %{{.*}} step %[[C16]] iter_args(%[[CARRIED:.*]] = %[[CARRY0]]) -> (vector<16xf32>) {
+// CHECK: %[[NV:.*]] = vector.load %[[RING]][%[[IN]], %[[UP]], %[[J2]]]
+// CHECK: %[[SV:.*]] = vector.load %[[RING]][%[[IN]], %[[DOWN]], %[[J2]]]
+// CHECK: %[[NEXTCOL:.*]] = arith.addi %[[J2]], %[[C16]]
+// CHECK: %[[NEXTV:.*]] = vector.load %[[RING]][%[[IN]], %[[MID]], %[[NEXTCOL]]]
+// CHECK: %[[EV:.*]] = vector.shuffle %[[CARRIED]], %[[NEXTV]] [1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16]
+// CHECK: %[[KV:.*]] = vector.load %[[K]][%[[I2]],
+// CHECK: %[[SUM:.*]] = arith.addf %[[NV]], %[[SV]] : vector<16xf32>
+// CHECK: %[[SUM2:.*]] = arith.addf %[[SUM]], %[[EV]] : vector<16xf32>
+// CHECK: %[[PROD:.*]] = arith.mulf %[[SUM2]], %[[KV]] : vector<16xf32>
+// CHECK: vector.store %[[PROD]], %[[RING]][%[[OUT]], %[[MID]], %[[J2]]]
+// CHECK: scf.yield %[[NEXTV]] : vector<16xf32>
 // The last step: row w - (depth - 1), in the band only, into the destination.
 // CHECK: %[[LASTROW:.*]] = arith.subi %[[W]], %[[LEVELS]]
 // CHECK: %[[GE:.*]] = arith.cmpi sge, %[[LASTROW]], %[[BAND]]
@@ -76,8 +118,10 @@
 // CHECK: scf.if %[[INBAND]] {
 // CHECK: %[[PREV:.*]] = arith.subi %[[DEPTH]], %[[C2]]
 // CHECK-NOT: memref.prefetch
-// CHECK: memref.load %[[RING]][%[[PREV]],
-// CHECK: memref.store %{{.*}}, %[[Y]][
+// Its row of 10 points is one masked vector.
+// CHECK: %[[TEN:.*]] = vector.constant_mask [10] : vector<16xi1>
+// CHECK: vector.maskedload %[[RING]][%[[PREV]],
+// CHECK: vector.maskedstore %[[Y]][%{{.*}}, %[[C1]]], %[[TEN]]
 // CHECK: memref.dealloc %[[RING]]
 // CHECK: scf.yield %[[Y]], %[[X]]
 // One more step alone only when a single step remains.
@@ -132,12 +176,13 @@ func.func @pipelined(%A: memref<10x12xf32>, %B: memref<10x12xf32>, %K: memref<10
 // CHECK: scf.for %[[PY:.*]] = %{{.*}} to
 // CHECK: scf.for %[[PX:.*]] = %{{.*}} to %{{.*}} step %{{.*}} {
 // CHECK: memref.prefetch %{{.*}}[%[[NEXT]], %[[PY]], %[[PX]]], read, locality<3>, data
+// Step 1's rows along x are vectors; a ring row's columns count from the
+// tile's first x.
 // CHECK: scf.for %{{[^ ]*}} = %{{.*}} to
-// CHECK-NEXT: scf.for %[[PY:[^ ]*]] = %{{.*}} to
-// CHECK-NEXT: scf.for %[[PX:[^ ]*]] = %{{.*}} to
-// CHECK: %[[RY:.*]] = arith.subi %[[PY]], %[[OY]]
-// CHECK: %[[RX:.*]] = arith.subi %[[PX]], %[[OX]]
-// CHECK: memref.store %{{.*}}, %[[RING3]][%{{.*}}, %{{.*}}, %[[RY]], %[[RX]]]
+// CHECK-NEXT: scf.for %[[RYI:[^ ]*]] = %{{.*}} to
+// CHECK-NEXT: %[[FROMCOL:.*]] = arith.subi %{{.*}}, %[[OX]]
+// CHECK: %[[RY:.*]] = arith.subi %[[RYI]], %[[OY]]
+// CHECK: vector.maskedstore %[[RING3]][%{{.*}}, %{{.*}}, %[[RY]], %[[FROMCOL]]]
 // The last step asks for the destination's, for writing.
 // CHECK: memref.prefetch %{{.*}}, write, locality<3>, data
 !g = !stencil.field<5x6x8xf32>
@@ -172,6 +217,7 @@ func.func @pipelined_3d(%A: memref<5x6x8xf32>, %B: memref<5x6x8xf32>, %n: index)
 // level of this tile, which spans the grid. The room for that line makes a
 // row 40 + 15 columns wide, padded to 5 lines (80 floats).
 // CHECK-LABEL: func.func @aligned_rows(
+// CHECK-DAG: %[[CM16:.*]] = arith.constant -16 : index
 // CHECK-DAG: %[[C0:.*]] = arith.constant 0 : index
 // CHECK-DAG: %[[C1:.*]] = arith.constant 1 : index
 // CHECK-DAG: %[[C2:.*]] = arith.constant 2 : index
@@ -185,15 +231,35 @@ func.func @pipelined_3d(%A: memref<5x6x8xf32>, %B: memref<5x6x8xf32>, %n: index)
 // CHECK: %[[BEFORE:.*]] = arith.muli %[[LINES]], %[[C16]]
 // CHECK: %[[ORIGIN:.*]] = arith.subi %[[C1]], %[[BEFORE]]
 // CHECK: %[[RING:.*]] = memref.alloc(%{{.*}}) {alignment = 64 : i64} : memref<?x2x80xf32>
-// The middle levels read and write ring columns counted from there.
+// The middle levels read and write ring columns counted from there. Their
+// whole vectors start at multiples of 16 (from the first at or after the
+// row's first column), at line boundaries; each reads the vectors of its
+// own ring row before, at and after it, and shifts x[0, -1] and x[0, 1]
+// out of them. Each loop carries two to the next vector and loads one.
 // CHECK: scf.for %{{.*}} = %[[C2]] to %{{.*}} step %[[C1]] {
 // CHECK: scf.for %{{.*}} = %{{.*}} to %{{.*}} step %[[C1]] {
-// CHECK-NEXT: scf.for %[[J:.*]] = %{{.*}} to %{{.*}} step %[[C1]] {
-// CHECK: %[[WEST:.*]] = arith.addi %[[J]], %{{.*}}
-// CHECK: %[[WESTCOL:.*]] = arith.subi %[[WEST]], %[[ORIGIN]]
-// CHECK: memref.load %[[RING]][%{{.*}}, %{{.*}}, %[[WESTCOL]]]
-// CHECK: %[[COL:.*]] = arith.subi %[[J]], %[[ORIGIN]]
-// CHECK: memref.store %{{.*}}, %[[RING]][%{{.*}}, %{{.*}}, %[[COL]]]
+// CHECK-NEXT: %[[FROMCOL:.*]] = arith.subi %{{.*}}, %[[ORIGIN]]
+// CHECK-NEXT: %[[TOCOL:.*]] = arith.subi %{{.*}}, %[[ORIGIN]]
+// CHECK-NEXT: %[[VECS:.*]] = arith.ceildivsi %[[FROMCOL]], %[[C16]]
+// CHECK-NEXT: %[[ALIGNED:.*]] = arith.muli %[[VECS]], %[[C16]]
+// CHECK-NEXT: %[[BODY:.*]] = arith.minsi %[[ALIGNED]], %[[TOCOL]]
+// The partial vector before it, masked.
+// CHECK: %[[HEAD:.*]] = vector.create_mask
+// CHECK: %[[SLOT:.*]] = arith.remui
+// CHECK: vector.maskedstore %[[RING]][%{{.*}}, %[[SLOT]], %[[FROMCOL]]], %[[HEAD]]
+// CHECK: %[[BEFORE:.*]] = arith.addi %[[BODY]], %[[CM16]]
+// CHECK: %[[BEFORECOL:.*]] = arith.maxsi %[[BEFORE]], %[[C0]]
+// CHECK: %[[V0:.*]] = vector.load %[[RING]][%{{.*}}, %[[SLOT]], %[[BEFORECOL]]]
+// CHECK: %[[ATCOL:.*]] = arith.maxsi %[[BODY]], %[[C0]]
+// CHECK: %[[V1:.*]] = vector.load %[[RING]][%{{.*}}, %[[SLOT]], %[[ATCOL]]]
+// CHECK: scf.for %[[J:.*]] = %[[BODY]] to %{{.*}} step %[[C16]] iter_args(%[[PREV:.*]] = %[[V0]], %[[CUR:.*]] = %[[V1]])
+// CHECK: %[[NEXTCOL:.*]] = arith.addi %[[J]], %[[C16]]
+// CHECK: %[[NEXT:.*]] = vector.load %[[RING]][%{{.*}}, %[[SLOT]], %[[NEXTCOL]]]
+// CHECK: %[[WEST:.*]] = vector.shuffle %[[PREV]], %[[CUR]] [15, 16, 17, 18, 19, 20, 21, 22, 23, 24, 25, 26, 27, 28, 29, 30]
+// CHECK: %[[EAST:.*]] = vector.shuffle %[[CUR]], %[[NEXT]] [1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16]
+// CHECK: arith.addf %[[WEST]], %[[EAST]] : vector<16xf32>
+// CHECK: vector.store %{{.*}}, %[[RING]][%{{.*}}, %[[SLOT]], %[[J]]]
+// CHECK: scf.yield %[[CUR]], %[[NEXT]]
 !h = !stencil.field<10x40xf32>
 func.func @aligned_rows(%A: memref<10x40xf32>, %B: memref<10x40xf32>, %n: index) {
   %a = stencil.load %A : memref<10x40xf32> -> !h
@@ -217,5 +283,80 @@ func.func @aligned_rows(%A: memref<10x40xf32>, %B: memref<10x40xf32>, %n: index)
   }
   stencil.store %r#0 to %A : !h to memref<10x40xf32>
   stencil.store %r#1 to %B : !h to memref<10x40xf32>
+  return
+}
+
+// -----
+
+// A body that divides integers: the partial vectors at the row ends are
+// scalar points, as masked-off lanes would divide by zero; whole vectors
+// divide vectors.
+// CHECK-LABEL: func.func @integer_division(
+// CHECK: scf.for %{{.*}} = %{{.*}} to %{{.*}} step %{{.*}} {
+// CHECK: memref.load
+// CHECK: arith.divsi %{{.*}} : i32
+// CHECK: arith.divsi %{{.*}} : vector<16xi32>
+// CHECK-NOT: vector.mask
+// CHECK: return
+!i = !stencil.field<10x40xf32>
+func.func @integer_division(%A: memref<10x40xf32>, %B: memref<10x40xf32>, %n: index) {
+  %a = stencil.load %A : memref<10x40xf32> -> !i
+  %b = stencil.load %B : memref<10x40xf32> -> !i
+  %g = stencil.grid [1, 1] to [9, 39] : !stencil.grid<2>
+  %r:2 = stencil.iterate %n iter_args(%ak = %a, %bk = %b) : !i, !i
+      attributes {schedule = #stencil.schedule<wg = [4, 38], time_block = 3>} {
+    %calc = stencil.apply on %g ins(%x = %ak : !i) outs(%bk : !i) {
+      %w = stencil.access %x[0, -1] : !i
+      %u = stencil.access %x[-1, 0] : !i
+      %wi = arith.fptosi %w : f32 to i32
+      %ui = arith.fptosi %u : f32 to i32
+      %q = arith.divsi %wi, %ui : i32
+      %v = arith.sitofp %q : i32 to f32
+      stencil.return %v : f32
+    }
+    %copy = stencil.apply on %g ins(%y = %calc : !i) outs(%ak : !i) {
+      %v = stencil.access %y[0, 0] : !i
+      stencil.return %v : f32
+    }
+    stencil.yield %copy, %calc : !i, !i
+  }
+  stencil.store %r#0 to %A : !i to memref<10x40xf32>
+  stencil.store %r#1 to %B : !i to memref<10x40xf32>
+  return
+}
+
+// -----
+
+// A body op that is not element-wise keeps scalar rows, for LLVM's loop
+// vectorizer (the canonicalizer then inlines the region).
+// CHECK-LABEL: func.func @scalar_rows(
+// CHECK-NOT: vector.
+// CHECK: memref.load
+// CHECK: arith.addf %{{.*}} : f32
+// CHECK-NOT: vector.
+// CHECK: return
+!s = !stencil.field<10x40xf32>
+func.func @scalar_rows(%A: memref<10x40xf32>, %B: memref<10x40xf32>, %n: index) {
+  %a = stencil.load %A : memref<10x40xf32> -> !s
+  %b = stencil.load %B : memref<10x40xf32> -> !s
+  %g = stencil.grid [1, 1] to [9, 39] : !stencil.grid<2>
+  %r:2 = stencil.iterate %n iter_args(%ak = %a, %bk = %b) : !s, !s
+      attributes {schedule = #stencil.schedule<wg = [4, 38], time_block = 3>} {
+    %calc = stencil.apply on %g ins(%x = %ak : !s) outs(%bk : !s) {
+      %w = stencil.access %x[-1, 1] : !s
+      %v = scf.execute_region -> f32 {
+        %d = arith.addf %w, %w : f32
+        scf.yield %d : f32
+      }
+      stencil.return %v : f32
+    }
+    %copy = stencil.apply on %g ins(%y = %calc : !s) outs(%ak : !s) {
+      %v = stencil.access %y[0, 0] : !s
+      stencil.return %v : f32
+    }
+    stencil.yield %copy, %calc : !s, !s
+  }
+  stencil.store %r#0 to %A : !s to memref<10x40xf32>
+  stencil.store %r#1 to %B : !s to memref<10x40xf32>
   return
 }
