@@ -5,7 +5,9 @@
 # separate processes differ by more than the changes we look for.
 #   bench/sweep_ab.sh [-r rounds] "flags of v0" ["flags of v1" ...]
 # e.g. bench/sweep_ab.sh "--schedule=t=1" "--schedule=t=1,wg=254x254x127"
-# Variants built from another checkout: STENCILCC=/path/to/stencilcc.
+# Variants built from another checkout: STENCILCC=/path/to/stencilcc for
+# all, or a variant's flags starting with "STENCILCC=/path/to/stencilcc "
+# for that one, e.g. "STENCILCC=/tmp/old/build/bin/stencilcc --schedule=t=2".
 set -euo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 rounds=9
@@ -26,9 +28,15 @@ fi
 objects=()
 n=0
 for flags in "$@"; do
+  compiler="$STENCILCC"
+  if [[ "$flags" == STENCILCC=* ]]; then
+    compiler="${flags%% *}"
+    compiler="${compiler#STENCILCC=}"
+    flags="${flags#STENCILCC="$compiler"}"
+  fi
   # Word splitting of the flags is intended: one string per variant.
   # shellcheck disable=SC2086
-  "$STENCILCC" "$root/examples/heat3d.c" $flags --emit=obj -o "$out/v$n.o"
+  "$compiler" "$root/examples/heat3d.c" $flags --emit=obj -o "$out/v$n.o"
   objcopy --redefine-sym "stencil_main_0=v$n" "$out/v$n.o"
   echo "v$n: stencilcc $flags"
   objects+=("$out/v$n.o")
