@@ -236,6 +236,11 @@ LogicalResult checkVectorRows(ApplyOp apply, ArrayRef<Value> inputBuffers,
                               ArrayRef<Value> outputBuffers,
                               std::string &reason);
 
+/// The points `row` x [from, to) of a row, one at a time through `point`
+/// (the partial vectors of rows whose bodies cannot mask lanes).
+void emitScalarRow(OpBuilder &builder, Location loc, ValueRange row, Value from,
+                   Value to, PointFn point);
+
 /// Whether the body of `apply` may run on lanes that hold no point (masked
 /// off): false when it divides integers, which traps on what such lanes
 /// hold.

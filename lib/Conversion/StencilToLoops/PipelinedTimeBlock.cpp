@@ -443,15 +443,8 @@ void PipelinedTimeBlock::emitVectorRow(OpBuilder &b, ValueRange outer,
                        /*window=*/{});
       return;
     }
-    scf::ForOp::create(b, loc, add(b, lower, columnOrigin),
-                       add(b, upper, columnOrigin), constant(b, 1),
-                       ValueRange(),
-                       [&](OpBuilder &pb, Location pl, Value x, ValueRange) {
-                         SmallVector<Value, 3> point(outer);
-                         point.push_back(x);
-                         scalarPoint(pb, pl, point);
-                         scf::YieldOp::create(pb, pl);
-                       });
+    emitScalarRow(b, loc, outer, add(b, lower, columnOrigin),
+                  add(b, upper, columnOrigin), scalarPoint);
   };
   partialVector(fromColumn, bodyFrom);
 

@@ -118,13 +118,7 @@ void lowering::emitStreamingRow(OpBuilder &builder, Location loc, ApplyOp apply,
                        outputBuffers);
       return;
     }
-    scf::ForOp::create(builder, loc, lower, upper, constant(1), ValueRange(),
-                       [&](OpBuilder &b, Location l, Value column, ValueRange) {
-                         SmallVector<Value, 3> point(row);
-                         point.push_back(column);
-                         scalarPoint(b, l, point);
-                         scf::YieldOp::create(b, l);
-                       });
+    emitScalarRow(builder, loc, row, lower, upper, scalarPoint);
   };
   partialLine(from, bodyFrom);
   scf::ForOp::create(

@@ -11,6 +11,7 @@
 #include "Lowering.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/Vector/IR/VectorOps.h"
 #include "llvm/ADT/DenseSet.h"
 
@@ -91,6 +92,18 @@ LogicalResult lowering::checkVectorRows(ApplyOp apply,
     }
   }
   return success();
+}
+
+void lowering::emitScalarRow(OpBuilder &builder, Location loc, ValueRange row,
+                             Value from, Value to, PointFn point) {
+  scf::ForOp::create(
+      builder, loc, from, to, arith::ConstantIndexOp::create(builder, loc, 1),
+      ValueRange(), [&](OpBuilder &b, Location l, Value column, ValueRange) {
+        SmallVector<Value, 3> at(row);
+        at.push_back(column);
+        point(b, l, at);
+        scf::YieldOp::create(b, l);
+      });
 }
 
 bool lowering::canMaskLanes(ApplyOp apply) {
