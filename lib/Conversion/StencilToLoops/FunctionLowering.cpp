@@ -262,14 +262,7 @@ void emitBoxLoop(OpBuilder &builder, Location loc, ValueRange lower,
               b, l, arith::AddIOp::create(b, l, from, chunk), upper.back());
           row.clear();
         }
-        scf::ForOp::create(
-            b, l, from, to, one, ValueRange(),
-            [&](OpBuilder &ib, Location il, Value column, ValueRange) {
-              SmallVector<Value, 3> point(row);
-              point.push_back(column);
-              body(ib, il, point);
-              scf::YieldOp::create(ib, il);
-            });
+        emitScalarRow(b, l, row, from, to, body, one);
       });
 }
 
@@ -1025,14 +1018,8 @@ void FunctionLowering::lowerApplyOnHost(OpBuilder &builder, ApplyOp apply,
                              emitApplyPoint);
             return;
           }
-          scf::buildLoopNest(
-              nested, nestedLoc, ArrayRef(tileLower).take_back(),
-              ArrayRef(tileUpper).take_back(), ones.back(),
-              [&](OpBuilder &inner, Location innerLoc, ValueRange column) {
-                SmallVector<Value, 3> point(row);
-                llvm::append_range(point, column);
-                emitApplyPoint(inner, innerLoc, point);
-              });
+          emitScalarRow(nested, nestedLoc, row, tileLower.back(),
+                        tileUpper.back(), emitApplyPoint, ones.back());
         });
     if (streaming)
       emitStreamingFence(inTile, loc);

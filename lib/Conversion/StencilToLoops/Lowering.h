@@ -236,10 +236,11 @@ LogicalResult checkVectorRows(ApplyOp apply, ArrayRef<Value> inputBuffers,
                               ArrayRef<Value> outputBuffers,
                               std::string &reason);
 
-/// The points `row` x [from, to) of a row, one at a time through `point`
-/// (the partial vectors of rows whose bodies cannot mask lanes).
+/// The points `row` x [from, to) of a row (`row` indexes the axes but the
+/// innermost), one at a time through `point`, in an `scf.for` whose step is
+/// `one` (an index constant 1, created here when null).
 void emitScalarRow(OpBuilder &builder, Location loc, ValueRange row, Value from,
-                   Value to, PointFn point);
+                   Value to, PointFn point, Value one = nullptr);
 
 /// Whether the body of `apply` may run on lanes that hold no point (masked
 /// off): false when it divides integers, which traps on what such lanes

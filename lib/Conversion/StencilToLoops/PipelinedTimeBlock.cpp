@@ -109,6 +109,23 @@ private:
     return getRingIndicesAtColumn(b, levelIndex, point.drop_back(),
                                   sub(b, point.back(), ringOrigin.back()));
   }
+  /// Where level `level` reads carried pair `pair` at `at` (the previous
+  /// level's ring at `readIndex`, or the source), and where it writes its
+  /// value at `point` (its ring at `levelIndex`, or the destination).
+  std::pair<Value, SmallVector<Value, 4>>
+  getReadTarget(OpBuilder &b, Level level, Value readIndex, unsigned pair,
+                ValueRange at) const {
+    if (level == Level::First)
+      return {block.sources[pair], SmallVector<Value, 4>(at)};
+    return {rings[pair], getRingIndices(b, readIndex, at)};
+  }
+  std::pair<Value, SmallVector<Value, 4>>
+  getWriteTarget(OpBuilder &b, Level level, Value levelIndex, unsigned pair,
+                 ValueRange point) const {
+    if (level == Level::Last)
+      return {block.destinations[pair], SmallVector<Value, 4>(point)};
+    return {rings[pair], getRingIndices(b, levelIndex, point)};
+  }
   /// A vector of `lanes` elements of carried pair `pair`.
   VectorType getRingVectorType(unsigned pair) const {
     return VectorType::get(
@@ -246,19 +263,14 @@ void PipelinedTimeBlock::emitRow(OpBuilder &b, Value row, Value s,
         nb, nl, block, point, inputBuffer,
         [&](OpBuilder &lb, Location ll, unsigned pair, ValueRange at,
             ArrayRef<int64_t>) -> Value {
-          if (level == Level::First)
-            return memref::LoadOp::create(lb, ll, block.sources[pair], at);
-          return memref::LoadOp::create(lb, ll, rings[pair],
-                                        getRingIndices(lb, readIndex, at));
+          auto [buffer, indices] =
+              getReadTarget(lb, level, readIndex, pair, at);
+          return memref::LoadOp::create(lb, ll, buffer, indices);
         },
         [&](OpBuilder &sb, Location sl, unsigned pair, Value value) {
-          if (level == Level::Last) {
-            memref::StoreOp::create(sb, sl, value, block.destinations[pair],
-                                    point);
-            return;
-          }
-          memref::StoreOp::create(sb, sl, value, rings[pair],
-                                  getRingIndices(sb, levelIndex, point));
+          auto [buffer, indices] =
+              getWriteTarget(sb, level, levelIndex, pair, point);
+          memref::StoreOp::create(sb, sl, value, buffer, indices);
         });
   };
   if (vectorRows)
@@ -362,11 +374,11 @@ void PipelinedTimeBlock::emitVectorPoints(OpBuilder &b, ValueRange outer,
       b, loc, block, point, inputBuffer,
       [&](OpBuilder &lb, Location ll, unsigned pair, ValueRange at,
           ArrayRef<int64_t> offset) -> Value {
-        if (level == Level::First)
-          return vectorizer.load(lb, ll, block.sources[pair], at, mask);
-        if (window.empty())
-          return vectorizer.load(lb, ll, rings[pair],
-                                 getRingIndices(lb, readIndex, at), mask);
+        if (level == Level::First || window.empty()) {
+          auto [buffer, indices] =
+              getReadTarget(lb, level, readIndex, pair, at);
+          return vectorizer.load(lb, ll, buffer, indices, mask);
+        }
         // The access's vector out of the stream's vectors in the window:
         // the one it starts in, shifted by the lanes it starts after.
         ArrayRef<Value> vectors = window;
@@ -391,14 +403,9 @@ void PipelinedTimeBlock::emitVectorPoints(OpBuilder &b, ValueRange outer,
         llvm_unreachable("every carried access has a stream");
       },
       [&](OpBuilder &sb, Location sl, unsigned pair, Value value) {
-        if (level == Level::Last) {
-          vectorizer.store(sb, sl, value, block.destinations[pair], point,
-                           mask);
-          return;
-        }
-        vectorizer.store(sb, sl, value, rings[pair],
-                         getRingIndicesAtColumn(sb, levelIndex, outer, column),
-                         mask);
+        auto [buffer, indices] =
+            getWriteTarget(sb, level, levelIndex, pair, point);
+        vectorizer.store(sb, sl, value, buffer, indices, mask);
       },
       /*scalar=*/nullptr,
       [&](OpBuilder &cb, Operation &op, IRMapping &mapping) {
@@ -451,10 +458,9 @@ void PipelinedTimeBlock::emitVectorRow(OpBuilder &b, ValueRange outer,
   // The whole vectors. The first level reads the sources at their offsets.
   // The others keep, per stream, the vectors of the ring row from `first`
   // to `last` around the current one, loading only the last of them.
-  bool windowed = level != Level::First;
   SmallVector<SmallVector<Value, 3>> streamRows;
   SmallVector<Value> initial;
-  if (windowed) {
+  if (level != Level::First) {
     for (const RingStream &stream : streams) {
       SmallVector<Value, 3> row(outer);
       for (auto [axis, offset] : llvm::enumerate(stream.outerOffset))
@@ -477,9 +483,8 @@ void PipelinedTimeBlock::emitVectorRow(OpBuilder &b, ValueRange outer,
       b, loc, bodyFrom, bodyTo, vectorLanes, initial,
       [&](OpBuilder &vb, Location vl, Value column, ValueRange carried) {
         SmallVector<Value> window, next;
-        for (auto [stream, row] : llvm::zip_equal(
-                 windowed ? ArrayRef(streams) : ArrayRef<RingStream>(),
-                 streamRows)) {
+        // No stream rows, and so no window, on the first level.
+        for (auto [stream, row] : llvm::zip(streams, streamRows)) {
           ValueRange kept = carried.take_front(stream.last - stream.first);
           carried = carried.drop_front(kept.size());
           llvm::append_range(window, kept);

@@ -95,15 +95,16 @@ LogicalResult lowering::checkVectorRows(ApplyOp apply,
 }
 
 void lowering::emitScalarRow(OpBuilder &builder, Location loc, ValueRange row,
-                             Value from, Value to, PointFn point) {
-  scf::ForOp::create(
-      builder, loc, from, to, arith::ConstantIndexOp::create(builder, loc, 1),
-      ValueRange(), [&](OpBuilder &b, Location l, Value column, ValueRange) {
-        SmallVector<Value, 3> at(row);
-        at.push_back(column);
-        point(b, l, at);
-        scf::YieldOp::create(b, l);
-      });
+                             Value from, Value to, PointFn point, Value one) {
+  if (!one)
+    one = arith::ConstantIndexOp::create(builder, loc, 1);
+  scf::ForOp::create(builder, loc, from, to, one, ValueRange(),
+                     [&](OpBuilder &b, Location l, Value column, ValueRange) {
+                       SmallVector<Value, 3> at(row);
+                       at.push_back(column);
+                       point(b, l, at);
+                       scf::YieldOp::create(b, l);
+                     });
 }
 
 bool lowering::canMaskLanes(ApplyOp apply) {
