@@ -4,8 +4,8 @@
  * and the async tokens of the host code to calls of these functions, and
  * the LLVM translation of gpu.binary loads each embedded kernel module with
  * mgpuModuleLoad (or mgpuModuleLoadJIT for PTX) in a global constructor.
- * stencil-mlir implements them once per backend: cuda_runtime.c (CUDA
- * driver API), hip_runtime.c (HIP) and vulkan_runtime.c (Vulkan compute).
+ * stencil-mlir implements them in cuda_hip_runtime.c (the CUDA driver API,
+ * or HIP with STENCIL_GPU_HIP) and vulkan_runtime.c (Vulkan compute).
  * The signatures follow what gpu-to-llvm in MLIR 22 emits; the pipeline
  * uses bare pointers for kernel arguments, so `params[i]` points at a
  * device pointer or a scalar (Vulkan: at a pointer and then its size).
