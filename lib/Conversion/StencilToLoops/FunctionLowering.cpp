@@ -560,6 +560,9 @@ private:
   using BoxEmitter = function_ref<void(OpBuilder &, ValueRange, ValueRange)>;
   std::function<void(OpBuilder &, ValueRange, ValueRange, BoxEmitter)>
       applyPlan;
+  /// Per destination buffer of the swap loop being lowered, the source
+  /// whose cells outside the grid (its ring) are kept equal to its own.
+  DenseMap<Value, Value> ringSources;
 };
 
 LogicalResult FunctionLowering::checkDeviceSupport() {
@@ -1013,9 +1016,11 @@ void FunctionLowering::lowerApplyOnHost(OpBuilder &builder, ApplyOp apply,
         [&](OpBuilder &nested, Location nestedLoc, ValueRange row) {
           prefetcher.emitRow(nested, row);
           if (streaming) {
+            StreamingRing ring{ringSources.lookup(outputBuffers.front()),
+                               lower.back(), upper.back()};
             emitStreamingRow(nested, nestedLoc, apply, row, tileLower.back(),
                              tileUpper.back(), inputBuffers, outputBuffers,
-                             emitApplyPoint);
+                             emitApplyPoint, ring.source ? &ring : nullptr);
             return;
           }
           emitScalarRow(nested, nestedLoc, row, tileLower.back(),
@@ -1274,7 +1279,15 @@ FunctionLowering::lowerCopySectionAsSwap(IterateOp iterate,
   ScheduleAttr outerSchedule = loopSchedule;
   if (iterate.getScheduleAttr())
     loopSchedule = iterate.getScheduleAttr();
+  // The rings were aligned above and no sweep writes them, so each step's
+  // destination ring equals its source's. Not so for a distributed loop,
+  // whose exchanges refresh the sources' halos only.
+  if (section.exchanges.empty())
+    for (unsigned k = 0; k < count; ++k)
+      ringSources[forOp.getRegionIterArgs()[count + k]] =
+          forOp.getRegionIterArgs()[k];
   LogicalResult lowered = lowerApply(calc);
+  ringSources.clear();
   loopSchedule = outerSchedule;
   applyPlan = nullptr;
   if (failed(lowered))

@@ -39,10 +39,13 @@ static Value getLinearOffset(OpBuilder &builder, Location loc, Value buffer,
 /// The body of `apply` on the `lanes` points starting at `point`: all of
 /// them, the first output stored non-temporally to a line boundary, or,
 /// with `mask`, the lanes it enables, all outputs stored through the cache.
+/// With a mask and `ringSource`, the first output's line is stored whole
+/// and non-temporally, its masked-off lanes taken from `ringSource`.
 static void emitVectorPoints(OpBuilder &builder, ApplyOp apply,
                              ValueRange point, int64_t lanes, Value mask,
                              ArrayRef<Value> inputBuffers,
-                             ArrayRef<Value> outputBuffers) {
+                             ArrayRef<Value> outputBuffers,
+                             Value ringSource = nullptr) {
   RowVectorizer vectorizer(lanes);
   emitPoint(
       builder, apply.getLoc(), apply, point,
@@ -53,6 +56,17 @@ static void emitVectorPoints(OpBuilder &builder, ApplyOp apply,
       [&](OpBuilder &b, Location l, unsigned output, Value value) {
         // Only the first output's lines are aligned (the row starts at its
         // line boundary); the others store through the cache.
+        if (mask && ringSource && output == 0) {
+          Value computed = vectorizer.asVector(b, l, value);
+          Value ringCells = vector::LoadOp::create(
+              b, l, llvm::cast<VectorType>(computed.getType()), ringSource,
+              point);
+          vector::StoreOp::create(
+              b, l, arith::SelectOp::create(b, l, mask, computed, ringCells),
+              outputBuffers[output], point, /*nontemporal=*/true,
+              llvm::MaybeAlign(kLineBytes));
+          return;
+        }
         vectorizer.store(b, l, value, outputBuffers[output], point, mask,
                          /*nontemporal=*/!mask && output == 0);
       },
@@ -66,7 +80,8 @@ void lowering::emitStreamingRow(OpBuilder &builder, Location loc, ApplyOp apply,
                                 ValueRange row, Value from, Value to,
                                 ArrayRef<Value> inputBuffers,
                                 ArrayRef<Value> outputBuffers,
-                                PointFn scalarPoint) {
+                                PointFn scalarPoint,
+                                const StreamingRing *ring) {
   auto constant = [&](int64_t value) -> Value {
     return arith::ConstantIndexOp::create(builder, loc, value);
   };
@@ -92,10 +107,9 @@ void lowering::emitStreamingRow(OpBuilder &builder, Location loc, ApplyOp apply,
           arith::RemUIOp::create(builder, loc, address, line)),
       line);
   Value length = arith::SubIOp::create(builder, loc, to, from);
-  Value head = arith::MinSIOp::create(
-      builder, loc,
-      arith::DivUIOp::create(builder, loc, headBytes, constant(elementBytes)),
-      length);
+  Value alignedHead =
+      arith::DivUIOp::create(builder, loc, headBytes, constant(elementBytes));
+  Value head = arith::MinSIOp::create(builder, loc, alignedHead, length);
   Value bodyFrom = arith::AddIOp::create(builder, loc, from, head);
   Value lines = arith::DivUIOp::create(
       builder, loc, arith::SubIOp::create(builder, loc, to, bodyFrom),
@@ -120,7 +134,76 @@ void lowering::emitStreamingRow(OpBuilder &builder, Location loc, ApplyOp apply,
     }
     emitScalarRow(builder, loc, row, lower, upper, scalarPoint);
   };
-  partialLine(from, bodyFrom);
+  // An end line stored whole: lanes [first, last) computed, the others
+  // copied from the ring's source.
+  auto maskType = VectorType::get({lanes}, builder.getI1Type());
+  auto wholeLine = [&](OpBuilder &b, Value lineStart, Value first, Value last) {
+    auto prefix = [&](Value count) -> Value {
+      return vector::CreateMaskOp::create(b, loc, maskType, count);
+    };
+    Value allLanes = arith::ConstantOp::create(
+        b, loc, DenseElementsAttr::get(maskType, true));
+    Value mask = arith::AndIOp::create(
+        b, loc, prefix(last),
+        arith::XOrIOp::create(b, loc, prefix(first), allLanes));
+    SmallVector<Value, 3> point(row);
+    point.push_back(lineStart);
+    emitVectorPoints(b, apply, point, lanes, mask, inputBuffers, outputBuffers,
+                     ring->source);
+  };
+  // Either `whole` when `useWhole` holds, or the partial line
+  // [lower, upper).
+  auto endLine = [&](Value useWhole, function_ref<void(OpBuilder &)> whole,
+                     Value lower, Value upper) {
+    auto choice = scf::IfOp::create(builder, loc, useWhole,
+                                    /*withElseRegion=*/true);
+    OpBuilder thenBuilder = choice.getThenBodyBuilder();
+    whole(thenBuilder);
+    OpBuilder::InsertionGuard guard(builder);
+    builder.setInsertionPoint(choice.elseBlock()->getTerminator());
+    partialLine(lower, upper);
+  };
+  auto cmp = [&](arith::CmpIPredicate predicate, Value lhs, Value rhs) {
+    return arith::CmpIOp::create(builder, loc, predicate, lhs, rhs);
+  };
+  auto both = [&](Value lhs, Value rhs) -> Value {
+    return arith::AndIOp::create(builder, loc, lhs, rhs);
+  };
+  // Whole end lines need the ring's cells of the same row on their other
+  // lanes, and lanes that may compute garbage (masked-off loads read 0).
+  bool ringEnds = ring && masked;
+  Value rowSize, touchesUpper;
+  if (ringEnds) {
+    rowSize = memref::DimOp::create(builder, loc, output, row.size());
+    touchesUpper = cmp(arith::CmpIPredicate::eq, to, ring->gridUpper);
+  }
+  if (ringEnds) {
+    // The line holding `from`, when `from` is not at a line boundary: its
+    // cells before `from` must be the ring's, inside the row; so must those
+    // from `to` on if the row ends in it.
+    Value lineEnd = arith::AddIOp::create(builder, loc, from, alignedHead);
+    Value lineStart =
+        arith::SubIOp::create(builder, loc, lineEnd, constant(lanes));
+    Value rightCovered = arith::OrIOp::create(
+        builder, loc, cmp(arith::CmpIPredicate::sle, lineEnd, to),
+        both(touchesUpper, cmp(arith::CmpIPredicate::sle, lineEnd, rowSize)));
+    Value useWhole =
+        both(both(cmp(arith::CmpIPredicate::sgt, alignedHead, constant(0)),
+                  cmp(arith::CmpIPredicate::eq, from, ring->gridLower)),
+             both(cmp(arith::CmpIPredicate::sge, lineStart, constant(0)),
+                  rightCovered));
+    endLine(
+        useWhole,
+        [&](OpBuilder &b) {
+          Value last = arith::MinSIOp::create(b, loc, to, lineEnd);
+          wholeLine(b, lineStart,
+                    arith::SubIOp::create(b, loc, from, lineStart),
+                    arith::SubIOp::create(b, loc, last, lineStart));
+        },
+        from, bodyFrom);
+  } else {
+    partialLine(from, bodyFrom);
+  }
   scf::ForOp::create(
       builder, loc, bodyFrom, bodyTo, constant(lanes), ValueRange(),
       [&](OpBuilder &b, Location l, Value column, ValueRange) {
@@ -130,7 +213,23 @@ void lowering::emitStreamingRow(OpBuilder &builder, Location loc, ApplyOp apply,
                          /*mask=*/Value(), inputBuffers, outputBuffers);
         scf::YieldOp::create(b, l);
       });
-  partialLine(bodyTo, to);
+  if (!ringEnds) {
+    partialLine(bodyTo, to);
+    return;
+  }
+  // The line after the last whole one, when the row ends at the grid's
+  // upper bound inside it and the line lies inside the row.
+  Value tailEnd = arith::AddIOp::create(builder, loc, bodyTo, constant(lanes));
+  Value useWhole =
+      both(both(touchesUpper, cmp(arith::CmpIPredicate::slt, bodyTo, to)),
+           cmp(arith::CmpIPredicate::sle, tailEnd, rowSize));
+  endLine(
+      useWhole,
+      [&](OpBuilder &b) {
+        wholeLine(b, bodyTo, arith::ConstantIndexOp::create(b, loc, 0),
+                  arith::SubIOp::create(b, loc, to, bodyTo));
+      },
+      bodyTo, to);
 }
 
 void lowering::emitStreamingFence(OpBuilder &builder, Location loc) {
