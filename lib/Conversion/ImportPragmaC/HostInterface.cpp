@@ -3,6 +3,7 @@
 #include "HostInterface.h"
 
 #include "clang/AST/ASTContext.h"
+#include "clang/AST/Attr.h"
 #include "clang/Basic/SourceManager.h"
 #include "clang/Lex/Lexer.h"
 #include "clang/Rewrite/Core/Rewriter.h"
@@ -146,11 +147,51 @@ mlir::stencil::pragma_c::buildManifest(ASTContext &context,
   return llvm::formatv("{0:2}", llvm::json::Value(std::move(manifest)));
 }
 
+/// The alignment the host program gives the arrays of the regions it
+/// defines: a cache line. The lowered sweeps store whole lines; rows that
+/// start at line boundaries (any row of a multiple of 64 bytes, in an array
+/// aligned to 64) need no partial line but at the ring, and those lines are
+/// stored whole too (StreamingRows.cpp). Left to the compiler, an array's
+/// alignment changes with whatever else the program links.
+constexpr unsigned kArrayAlignment = 64;
+
+/// Gives the arrays of `regions` defined in the main file with static
+/// storage duration kArrayAlignment, unless they ask for their own: an
+/// attribute before the definition, which applies to each of its
+/// declarators.
+static void alignRegionArrays(ASTContext &context, Rewriter &rewriter,
+                              llvm::ArrayRef<StencilRegion> regions) {
+  SourceManager &sm = context.getSourceManager();
+  llvm::SmallPtrSet<const void *, 8> done;
+  for (const StencilRegion &region : regions)
+    for (const RegionArray &array : region.arrays) {
+      // The definition, which may follow the declaration the region saw;
+      // arrays defined in another file keep their alignment.
+      if (!array.decl)
+        continue;
+      const VarDecl *decl = array.decl->getDefinition();
+      for (const VarDecl *redecl : array.decl->redecls())
+        if (!decl)
+          decl = redecl->getActingDefinition();
+      if (!decl || !decl->hasGlobalStorage() || decl->hasAttr<AlignedAttr>() ||
+          !context.getAsConstantArrayType(decl->getType()))
+        continue;
+      SourceLocation begin = decl->getBeginLoc();
+      if (begin.isInvalid() || begin.isMacroID() || !sm.isInMainFile(begin) ||
+          !done.insert(begin.getPtrEncoding()).second)
+        continue;
+      rewriter.InsertTextBefore(begin, "__attribute__((aligned(" +
+                                           std::to_string(kArrayAlignment) +
+                                           "))) ");
+    }
+}
+
 std::string
 mlir::stencil::pragma_c::rewriteSource(ASTContext &context,
                                        llvm::ArrayRef<StencilRegion> regions) {
   SourceManager &sm = context.getSourceManager();
   Rewriter rewriter(sm, context.getLangOpts());
+  alignRegionArrays(context, rewriter, regions);
   for (const StencilRegion &region : regions) {
     std::string steps = getStepCount(context, region);
     std::string text;
