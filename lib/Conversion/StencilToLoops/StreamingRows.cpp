@@ -5,10 +5,13 @@
 // per line written where two would do. Non-temporal stores of whole, aligned
 // lines skip that read. LLVM's loop vectorizer does not vectorize scalar
 // stores that carry a non-temporal hint, so the rows are emitted here as
-// vectors of one cache line: scalar points up to the first line boundary of
-// the first output, then whole lines (`vector.load` of every access, the
+// vectors of one cache line: the partial line up to the first line boundary
+// of the first output, then whole lines (`vector.load` of every access, the
 // body's element-wise ops on vectors, an aligned `vector.store
-// {nontemporal}`), then scalar points to the end of the row.
+// {nontemporal}`), then the partial line to the end of the row. The partial
+// lines are masked stores through the cache, except where the line's other
+// cells are ring cells whose values are known (StreamingRing): then the
+// line is stored whole too.
 //
 //===----------------------------------------------------------------------===//
 
@@ -169,15 +172,13 @@ void lowering::emitStreamingRow(OpBuilder &builder, Location loc, ApplyOp apply,
   auto both = [&](Value lhs, Value rhs) -> Value {
     return arith::AndIOp::create(builder, loc, lhs, rhs);
   };
-  // Whole end lines need the ring's cells of the same row on their other
-  // lanes, and lanes that may compute garbage (masked-off loads read 0).
+  // A whole end line runs the body on its masked-off lanes too (on the
+  // zeros their loads give), so the body must allow that.
   bool ringEnds = ring && masked;
   Value rowSize, touchesUpper;
   if (ringEnds) {
     rowSize = memref::DimOp::create(builder, loc, output, row.size());
     touchesUpper = cmp(arith::CmpIPredicate::eq, to, ring->gridUpper);
-  }
-  if (ringEnds) {
     // The line holding `from`, when `from` is not at a line boundary: its
     // cells before `from` must be the ring's, inside the row; so must those
     // from `to` on if the row ends in it.
