@@ -1018,6 +1018,12 @@ void FunctionLowering::lowerApplyOnHost(OpBuilder &builder, ApplyOp apply,
           if (streaming) {
             StreamingRing ring{ringSources.lookup(outputBuffers.front()),
                                lower.back(), upper.back()};
+            if (rank >= 2) {
+              ring.rowGridLower = lower[rank - 2];
+              ring.rowGridUpper = upper[rank - 2];
+              ring.rowTileLower = tileLower[rank - 2];
+              ring.rowTileUpper = tileUpper[rank - 2];
+            }
             emitStreamingRow(nested, nestedLoc, apply, row, tileLower.back(),
                              tileUpper.back(), inputBuffers, outputBuffers,
                              emitApplyPoint, ring.source ? &ring : nullptr);

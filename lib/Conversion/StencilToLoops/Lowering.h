@@ -284,20 +284,24 @@ private:
 /// What a streamed row may assume about the cells of its first output that
 /// lie outside the grid (the ring): they equal `source`'s, because the time
 /// loop's swap keeps the two rings alike (lowerCopySectionAsSwap). The grid
-/// spans [gridLower, gridUpper) along the innermost axis.
+/// spans [gridLower, gridUpper) along the innermost axis; for grids of two
+/// or more axes, [rowGridLower, rowGridUpper) along the next one, where the
+/// current tile spans [rowTileLower, rowTileUpper).
 struct StreamingRing {
   Value source;
   Value gridLower, gridUpper;
+  Value rowGridLower, rowGridUpper, rowTileLower, rowTileUpper;
 };
 
 /// The points `row` x [from, to) of `apply`, the innermost axis a cache line
 /// of points at a time, the first output written with aligned non-temporal
 /// stores (StreamingRows.cpp). The partial lines at both ends are masked
 /// vectors stored through the cache, or scalar points (`scalarPoint`) where
-/// masked-off lanes could trap. With `ring`, an end line whose other cells
-/// are ring cells of the same row is stored whole and non-temporally
-/// instead, those cells copied from `ring->source`: a cached store there
-/// reads the line from memory first, and the stores behind it wait.
+/// masked-off lanes could trap. With `ring`, an end line whose cells are
+/// all points of the tile (in this row or the next to it) or ring cells is
+/// stored whole and non-temporally instead, the ring cells copied from
+/// `ring->source`: a cached store there reads the line from memory first,
+/// and the stores behind it wait.
 void emitStreamingRow(OpBuilder &builder, Location loc, ApplyOp apply,
                       ValueRange row, Value from, Value to,
                       ArrayRef<Value> inputBuffers,

@@ -79,6 +79,186 @@ static void emitVectorPoints(OpBuilder &builder, ApplyOp apply,
       });
 }
 
+/// The whole lines [from, to) of a row, `lanes` points each, stored
+/// non-temporally.
+static void emitLineLoop(OpBuilder &builder, Location loc, ApplyOp apply,
+                         ValueRange row, Value from, Value to, int64_t lanes,
+                         ArrayRef<Value> inputBuffers,
+                         ArrayRef<Value> outputBuffers) {
+  scf::ForOp::create(
+      builder, loc, from, to,
+      arith::ConstantIndexOp::create(builder, loc, lanes), ValueRange(),
+      [&](OpBuilder &b, Location l, Value column, ValueRange) {
+        SmallVector<Value, 3> point(row);
+        point.push_back(column);
+        emitVectorPoints(b, apply, point, lanes,
+                         /*mask=*/Value(), inputBuffers, outputBuffers);
+        scf::YieldOp::create(b, l);
+      });
+}
+
+namespace {
+/// Which cells of a line around a row of a streamed tile are its points
+/// and which are ring cells (StreamingRing), for storing the line whole.
+/// A line starts at a column of the row: before 0 it begins in the previous
+/// row, and it may end in the next one.
+class RingLines {
+public:
+  struct Line {
+    /// Whether the line may be stored whole.
+    Value whole;
+    /// Its lanes that hold points of the tile.
+    Value computed;
+    /// Whether it holds points of the next row, and that row is the tile's.
+    Value nextRowsHead;
+  };
+
+  RingLines(OpBuilder &builder, Location loc, ApplyOp apply,
+            const StreamingRing &ring, ValueRange row, Value from, Value to,
+            int64_t lanes, ArrayRef<Value> inputBuffers, Value output)
+      : loc(loc), ring(ring), row(row), from(from), to(to), lanes(lanes) {
+    unsigned rank = row.size() + 1;
+    rowSize = memref::DimOp::create(builder, loc, output, rank - 1);
+    if (rank >= 2)
+      rows = memref::DimOp::create(builder, loc, output, rank - 2);
+    // The masked loads of a line start at its first lane's point plus the
+    // access's offset; that address must lie inside its buffer, even for a
+    // masked-off lane. Per buffer, how far below a point the reads reach
+    // in linear order (static shapes only; otherwise no line is whole).
+    Block *body = apply.getBodyBlock();
+    for (auto [index, buffer] : llvm::enumerate(inputBuffers)) {
+      auto type = llvm::dyn_cast_or_null<MemRefType>(buffer ? buffer.getType()
+                                                            : Type());
+      if (!type)
+        continue;
+      SmallVector<int64_t, 3> lowest(type.getRank(), 0);
+      for (Operation *user : body->getArgument(index).getUsers())
+        if (auto access = llvm::dyn_cast<FieldAccessOpInterface>(user))
+          for (auto [low, offset] : llvm::zip(lowest, access.getAccessOffset()))
+            low = std::min(low, offset);
+      if (!type.hasStaticShape()) {
+        staticShapes = false;
+        continue;
+      }
+      int64_t stride = 1, reach = 0;
+      for (int axis = type.getRank() - 1; axis >= 0; --axis) {
+        reach -= lowest[axis] * stride;
+        stride *= type.getDimSize(axis);
+      }
+      if (reach > 0)
+        reaches.push_back({buffer, reach});
+    }
+  }
+
+  Line classify(OpBuilder &builder, Value start) const {
+    auto indexType = builder.getIndexType();
+    auto vectorType = VectorType::get({lanes}, indexType);
+    auto constant = [&](int64_t value) -> Value {
+      return arith::ConstantIndexOp::create(builder, loc, value);
+    };
+    auto splat = [&](Value value) -> Value {
+      return vector::BroadcastOp::create(
+          builder, loc, VectorType::get({lanes}, value.getType()), value);
+    };
+    auto cmp = [&](arith::CmpIPredicate predicate, Value lhs, Value rhs) {
+      return arith::CmpIOp::create(builder, loc, predicate, lhs, rhs)
+          .getResult();
+    };
+    auto both = [&](Value lhs, Value rhs) -> Value {
+      return arith::AndIOp::create(builder, loc, lhs, rhs);
+    };
+    auto either = [&](Value lhs, Value rhs) -> Value {
+      return arith::OrIOp::create(builder, loc, lhs, rhs);
+    };
+    auto select = [&](Value condition, Value lhs, Value rhs) -> Value {
+      return arith::SelectOp::create(builder, loc, condition, lhs, rhs);
+    };
+    auto within = [&](Value value, Value lower, Value upper) {
+      return both(cmp(arith::CmpIPredicate::sge, value, lower),
+                  cmp(arith::CmpIPredicate::slt, value, upper));
+    };
+    using P = arith::CmpIPredicate;
+    Value lineEnd = arith::AddIOp::create(builder, loc, start, constant(lanes));
+    // The line spans at most the rows next to this one, and those exist
+    // (in the same plane: the previous row of a plane's first row is the
+    // last of another plane).
+    Value whole = cmp(P::sge, rowSize, constant(lanes));
+    Value previousRow, nextRow;
+    if (rows) {
+      previousRow =
+          arith::SubIOp::create(builder, loc, row.back(), constant(1));
+      nextRow = arith::AddIOp::create(builder, loc, row.back(), constant(1));
+      whole = both(whole, either(cmp(P::sge, start, constant(0)),
+                                 cmp(P::sge, previousRow, constant(0))));
+      whole = both(whole, either(cmp(P::sle, lineEnd, rowSize),
+                                 cmp(P::slt, nextRow, rows)));
+    } else {
+      whole = both(whole, both(cmp(P::sge, start, constant(0)),
+                               cmp(P::sle, lineEnd, rowSize)));
+    }
+    if (!staticShapes)
+      whole = arith::ConstantIntOp::create(builder, loc, 0, 1);
+    // Every read of the line stays inside its buffer.
+    SmallVector<Value, 3> first(row);
+    first.push_back(start);
+    for (auto [buffer, reach] : reaches)
+      whole =
+          both(whole, cmp(P::sge, getLinearOffset(builder, loc, buffer, first),
+                          constant(reach)));
+
+    // Per lane: its column in its own row, and whether that row is one of
+    // the grid's and of the tile's.
+    Value columns = arith::AddIOp::create(
+        builder, loc, vector::StepOp::create(builder, loc, vectorType),
+        splat(start));
+    Value back = cmp(P::slt, columns, splat(constant(0)));
+    Value on = cmp(P::sge, columns, splat(rowSize));
+    Value column = select(
+        back, arith::AddIOp::create(builder, loc, columns, splat(rowSize)),
+        select(on, arith::SubIOp::create(builder, loc, columns, splat(rowSize)),
+               columns));
+    Value yes = splat(arith::ConstantIntOp::create(builder, loc, 1, 1));
+    Value gridRow = yes, tileRow = yes;
+    Value nextRowsHead = arith::ConstantIntOp::create(builder, loc, 0, 1);
+    if (rows) {
+      auto laneRow = [&](Value previous, Value next) {
+        return select(back, splat(previous), select(on, splat(next), yes));
+      };
+      gridRow =
+          laneRow(within(previousRow, ring.rowGridLower, ring.rowGridUpper),
+                  within(nextRow, ring.rowGridLower, ring.rowGridUpper));
+      Value nextInTile = within(nextRow, ring.rowTileLower, ring.rowTileUpper);
+      tileRow =
+          laneRow(within(previousRow, ring.rowTileLower, ring.rowTileUpper),
+                  nextInTile);
+      nextRowsHead = both(
+          nextInTile, cmp(P::sgt, lineEnd,
+                          arith::AddIOp::create(builder, loc, rowSize, from)));
+    }
+    Value computed = both(tileRow, within(column, splat(from), splat(to)));
+    Value gridCell = both(
+        gridRow, within(column, splat(ring.gridLower), splat(ring.gridUpper)));
+    Value allowed =
+        either(computed, arith::XOrIOp::create(builder, loc, gridCell, yes));
+    whole = both(whole, vector::ReductionOp::create(
+                            builder, loc, vector::CombiningKind::AND, allowed));
+    return {whole, computed, nextRowsHead};
+  }
+
+private:
+  Location loc;
+  const StreamingRing &ring;
+  ValueRange row;
+  Value from, to;
+  int64_t lanes;
+  /// The output's row length, and its number of rows (grids of 2 or more
+  /// axes).
+  Value rowSize, rows;
+  bool staticShapes = true;
+  SmallVector<std::pair<Value, int64_t>> reaches;
+};
+} // namespace
+
 void lowering::emitStreamingRow(OpBuilder &builder, Location loc, ApplyOp apply,
                                 ValueRange row, Value from, Value to,
                                 ArrayRef<Value> inputBuffers,
@@ -137,100 +317,61 @@ void lowering::emitStreamingRow(OpBuilder &builder, Location loc, ApplyOp apply,
     }
     emitScalarRow(builder, loc, row, lower, upper, scalarPoint);
   };
-  // An end line stored whole: lanes [first, last) computed, the others
-  // copied from the ring's source.
-  auto maskType = VectorType::get({lanes}, builder.getI1Type());
-  auto wholeLine = [&](OpBuilder &b, Value lineStart, Value first, Value last) {
-    auto prefix = [&](Value count) -> Value {
-      return vector::CreateMaskOp::create(b, loc, maskType, count);
-    };
-    Value allLanes = arith::ConstantOp::create(
-        b, loc, DenseElementsAttr::get(maskType, true));
-    Value mask = arith::AndIOp::create(
-        b, loc, prefix(last),
-        arith::XOrIOp::create(b, loc, prefix(first), allLanes));
+  if (!ring || !masked) {
+    partialLine(from, bodyFrom);
+    emitLineLoop(builder, loc, apply, row, bodyFrom, bodyTo, lanes,
+                 inputBuffers, outputBuffers);
+    partialLine(bodyTo, to);
+    return;
+  }
+  // With the ring's values known, an end line is stored whole where every
+  // cell of it is either a point of this tile (computed, also in the
+  // neighbouring rows) or a ring cell (copied from the source). Nobody else
+  // writes such a line; where a line holds another tile's points, its
+  // masked store stays. The body runs on the lanes of ring cells too (on
+  // the zeros their masked loads give), hence `masked`.
+  RingLines ringLines(builder, loc, apply, *ring, row, from, to, lanes,
+                      inputBuffers, output);
+  auto endLine = [&](Value start, Value cond, Value lower, Value upper,
+                     bool isTail) {
+    RingLines::Line line = ringLines.classify(builder, start);
+    auto choice = scf::IfOp::create(
+        builder, loc, arith::AndIOp::create(builder, loc, cond, line.whole),
+        /*withElseRegion=*/true);
+    OpBuilder whole = choice.getThenBodyBuilder();
+    if (isTail) {
+      // A tail line that reaches into the next row of the tile is that
+      // row's head line, which it stores whole as well: leave it to it.
+      auto own = scf::IfOp::create(
+          whole, loc,
+          arith::XOrIOp::create(whole, loc, line.nextRowsHead,
+                                arith::ConstantIntOp::create(whole, loc, 1, 1)),
+          /*withElseRegion=*/false);
+      whole = own.getThenBodyBuilder();
+    }
     SmallVector<Value, 3> point(row);
-    point.push_back(lineStart);
-    emitVectorPoints(b, apply, point, lanes, mask, inputBuffers, outputBuffers,
-                     ring->source);
-  };
-  // Either `whole` when `useWhole` holds, or the partial line
-  // [lower, upper).
-  auto endLine = [&](Value useWhole, function_ref<void(OpBuilder &)> whole,
-                     Value lower, Value upper) {
-    auto choice = scf::IfOp::create(builder, loc, useWhole,
-                                    /*withElseRegion=*/true);
-    OpBuilder thenBuilder = choice.getThenBodyBuilder();
-    whole(thenBuilder);
+    point.push_back(start);
+    emitVectorPoints(whole, apply, point, lanes, line.computed, inputBuffers,
+                     outputBuffers, ring->source);
     OpBuilder::InsertionGuard guard(builder);
     builder.setInsertionPoint(choice.elseBlock()->getTerminator());
     partialLine(lower, upper);
   };
-  auto cmp = [&](arith::CmpIPredicate predicate, Value lhs, Value rhs) {
-    return arith::CmpIOp::create(builder, loc, predicate, lhs, rhs);
-  };
-  auto both = [&](Value lhs, Value rhs) -> Value {
-    return arith::AndIOp::create(builder, loc, lhs, rhs);
-  };
-  // A whole end line runs the body on its masked-off lanes too (on the
-  // zeros their loads give), so the body must allow that.
-  bool ringEnds = ring && masked;
-  Value rowSize, touchesUpper;
-  if (ringEnds) {
-    rowSize = memref::DimOp::create(builder, loc, output, row.size());
-    touchesUpper = cmp(arith::CmpIPredicate::eq, to, ring->gridUpper);
-    // The line holding `from`, when `from` is not at a line boundary: its
-    // cells before `from` must be the ring's, inside the row; so must those
-    // from `to` on if the row ends in it.
-    Value lineEnd = arith::AddIOp::create(builder, loc, from, alignedHead);
-    Value lineStart =
-        arith::SubIOp::create(builder, loc, lineEnd, constant(lanes));
-    Value rightCovered = arith::OrIOp::create(
-        builder, loc, cmp(arith::CmpIPredicate::sle, lineEnd, to),
-        both(touchesUpper, cmp(arith::CmpIPredicate::sle, lineEnd, rowSize)));
-    Value useWhole =
-        both(both(cmp(arith::CmpIPredicate::sgt, alignedHead, constant(0)),
-                  cmp(arith::CmpIPredicate::eq, from, ring->gridLower)),
-             both(cmp(arith::CmpIPredicate::sge, lineStart, constant(0)),
-                  rightCovered));
-    endLine(
-        useWhole,
-        [&](OpBuilder &b) {
-          Value last = arith::MinSIOp::create(b, loc, to, lineEnd);
-          wholeLine(b, lineStart,
-                    arith::SubIOp::create(b, loc, from, lineStart),
-                    arith::SubIOp::create(b, loc, last, lineStart));
-        },
-        from, bodyFrom);
-  } else {
-    partialLine(from, bodyFrom);
-  }
-  scf::ForOp::create(
-      builder, loc, bodyFrom, bodyTo, constant(lanes), ValueRange(),
-      [&](OpBuilder &b, Location l, Value column, ValueRange) {
-        SmallVector<Value, 3> point(row);
-        point.push_back(column);
-        emitVectorPoints(b, apply, point, lanes,
-                         /*mask=*/Value(), inputBuffers, outputBuffers);
-        scf::YieldOp::create(b, l);
-      });
-  if (!ringEnds) {
-    partialLine(bodyTo, to);
-    return;
-  }
-  // The line after the last whole one, when the row ends at the grid's
-  // upper bound inside it and the line lies inside the row.
-  Value tailEnd = arith::AddIOp::create(builder, loc, bodyTo, constant(lanes));
-  Value useWhole =
-      both(both(touchesUpper, cmp(arith::CmpIPredicate::slt, bodyTo, to)),
-           cmp(arith::CmpIPredicate::sle, tailEnd, rowSize));
-  endLine(
-      useWhole,
-      [&](OpBuilder &b) {
-        wholeLine(b, bodyTo, arith::ConstantIndexOp::create(b, loc, 0),
-                  arith::SubIOp::create(b, loc, to, bodyTo));
-      },
-      bodyTo, to);
+  // The head line starts `lanes - alignedHead` points before `from`, when
+  // `from` is not at a line boundary; the tail line at `bodyTo`.
+  Value headStart = arith::SubIOp::create(
+      builder, loc, arith::AddIOp::create(builder, loc, from, alignedHead),
+      constant(lanes));
+  endLine(headStart,
+          arith::CmpIOp::create(builder, loc, arith::CmpIPredicate::sgt,
+                                alignedHead, constant(0)),
+          from, bodyFrom, /*isTail=*/false);
+  emitLineLoop(builder, loc, apply, row, bodyFrom, bodyTo, lanes, inputBuffers,
+               outputBuffers);
+  endLine(bodyTo,
+          arith::CmpIOp::create(builder, loc, arith::CmpIPredicate::slt, bodyTo,
+                                to),
+          bodyTo, to, /*isTail=*/true);
 }
 
 void lowering::emitStreamingFence(OpBuilder &builder, Location loc) {

@@ -84,28 +84,48 @@ func.func @sweep2d(%A: memref<6x100xf32>, %B: memref<6x100xf32>, %s: f32) {
 !f2 = !stencil.field<6x64xf32>
 
 // In a swapped time loop the destination's ring equals the source's, so an
-// end line whose other cells are ring cells of the same row is stored whole
-// and non-temporally, those cells loaded from the source; a cached store
-// would first read the line. The head line qualifies when it starts inside
-// the row (and the tile starts at the grid's lower bound, always here), the
-// tail line when it ends inside the row. Otherwise the masked stores stay.
+// end line is stored whole and non-temporally where each of its cells is a
+// point of the tile (in this row or a neighbouring row of the tile) or a
+// ring cell, whose value is loaded from the source; a cached store would
+// first read the line. Per lane: its column in its own row (the line may
+// begin in the previous row and end in the next), whether that row is in
+// the grid and in the tile, and whether the column is in the tile's and in
+// the grid's; all lanes must be computed or ring cells. The reads of the
+// line must stay inside A: (0, -1) reaches one point back. Otherwise the
+// masked store stays. A tail line that reaches the next row's points is
+// that row's head line, stored by it.
 // CHECK-LABEL: func.func @swap2d(
 // CHECK-DAG: %[[C16:.*]] = arith.constant 16 : index
-// CHECK-DAG: %[[C63:.*]] = arith.constant 63 : index
-// CHECK-DAG: %[[C64:.*]] = arith.constant 64 : index
 // CHECK: scf.for %{{.*}} iter_args(%[[SRC:[^ ]*]] = %{{[^,]*}}, %[[DST:[^ ]*]] = %{{[^)]*}})
-// CHECK: scf.parallel
-// CHECK: scf.for %[[I:[^ ]*]] =
+// CHECK: scf.parallel (%[[T:[^)]*]]) =
+// CHECK: %[[TEND:.*]] = arith.minsi %{{.*}}, %c5 : index
+// CHECK: scf.for %[[I:[^ ]*]] = %[[T]] to %[[TEND]]
+// CHECK: %[[ROWSTART:.*]] = arith.muli %[[I]], %c64 : index
 // CHECK: %[[HEAD:.*]] = arith.divui %{{.*}}, %c4 : index
 // CHECK: %[[FROM:.*]] = arith.addi %{{.*}}, %c1 : index
 // CHECK: %[[TO:.*]] = arith.addi %[[FROM]], %{{.*}} : index
 // CHECK: %[[START:.*]] = arith.addi %[[HEAD]], %c-15 : index
-// CHECK: %[[INSIDE:.*]] = arith.cmpi sge, %[[START]], %c0 : index
+// CHECK: %[[HASHEAD:.*]] = arith.cmpi sgt, %[[HEAD]], %c0 : index
+// CHECK: %[[LINEAR:.*]] = arith.addi %[[ROWSTART]], %[[START]] : index
+// CHECK: %[[INSIDE:.*]] = arith.cmpi sge, %[[LINEAR]], %c1 : index
+// CHECK: %[[STEP:.*]] = vector.step : vector<16xindex>
+// CHECK: %[[COLUMNS:.*]] = arith.addi %[[STEP]], %{{.*}} : vector<16xindex>
+// CHECK: %[[BACK:.*]] = arith.cmpi slt, %[[COLUMNS]], %{{.*}} : vector<16xindex>
+// CHECK: %[[ON:.*]] = arith.cmpi sge, %[[COLUMNS]], %{{.*}} : vector<16xindex>
+// CHECK: %[[GRIDROW:.*]] = arith.select %[[BACK]], %{{.*}}, %{{.*}} : vector<16xi1>, vector<16xi1>
+// CHECK: arith.cmpi sge, %[[NEXT:.*]], %[[T]] : index
+// CHECK: arith.cmpi slt, %[[NEXT]], %[[TEND]] : index
+// CHECK: %[[NEXTINTILE:.*]] = arith.andi %{{.*}}, %{{.*}} : i1
+// CHECK: %[[TILEROW:.*]] = arith.select %[[BACK]], %{{.*}}, %{{.*}} : vector<16xi1>, vector<16xi1>
+// CHECK: %[[COMPUTED:.*]] = arith.andi %[[TILEROW]], %{{.*}} : vector<16xi1>
+// CHECK: %[[GRIDCELL:.*]] = arith.andi %[[GRIDROW]], %{{.*}} : vector<16xi1>
+// CHECK: %[[RINGCELL:.*]] = arith.xori %[[GRIDCELL]], %{{.*}} : vector<16xi1>
+// CHECK: %[[ALLOWED:.*]] = arith.ori %[[COMPUTED]], %[[RINGCELL]] : vector<16xi1>
+// CHECK: %[[ALL:.*]] = vector.reduction <and>, %[[ALLOWED]] : vector<16xi1> into i1
 // CHECK: scf.if %{{.*}} {
-// CHECK: %[[MASK:.*]] = arith.andi %{{.*}}, %{{.*}} : vector<16xi1>
-// CHECK: vector.maskedload %[[SRC]][%[[I]], %{{.*}}], %[[MASK]]
+// CHECK: vector.maskedload %[[SRC]][%[[I]], %{{.*}}], %[[COMPUTED]]
 // CHECK: %[[RING:.*]] = vector.load %[[SRC]][%[[I]], %[[START]]]
-// CHECK: %[[LINE:.*]] = arith.select %[[MASK]], %{{.*}}, %[[RING]] : vector<16xi1>, vector<16xf32>
+// CHECK: %[[LINE:.*]] = arith.select %[[COMPUTED]], %{{.*}}, %[[RING]] : vector<16xi1>, vector<16xf32>
 // CHECK: vector.store %[[LINE]], %[[DST]][%[[I]], %[[START]]] {alignment = 64 : i64, nontemporal = true}
 // CHECK: } else {
 // CHECK: vector.maskedstore %[[DST]][%[[I]], %c1]
@@ -114,10 +134,11 @@ func.func @sweep2d(%A: memref<6x100xf32>, %B: memref<6x100xf32>, %s: f32) {
 // CHECK: vector.store %{{.*}}, %[[DST]]{{.*}} {alignment = 64 : i64, nontemporal = true}
 // CHECK: }
 // CHECK: %[[TAILEND:.*]] = arith.addi %[[TO]], %[[C16]] : index
-// CHECK: %[[SHORT:.*]] = arith.cmpi slt, %[[TO]], %[[C63]] : index
-// CHECK: %[[INROW:.*]] = arith.cmpi sle, %[[TAILEND]], %[[C64]] : index
-// CHECK: %[[TAILWHOLE:.*]] = arith.andi %[[SHORT]], %[[INROW]] : i1
-// CHECK: scf.if %[[TAILWHOLE]] {
+// CHECK: %[[NEXTHEAD:.*]] = arith.andi %[[NEXTINTILE]], %{{.*}} : i1
+// CHECK: vector.reduction <and>
+// CHECK: scf.if %{{.*}} {
+// CHECK-NEXT: %[[OWN:.*]] = arith.xori %[[NEXTHEAD]], %true : i1
+// CHECK-NEXT: scf.if %[[OWN]] {
 // CHECK: %[[TAILRING:.*]] = vector.load %[[SRC]][%[[I]], %[[TO]]]
 // CHECK: %[[TAILLINE:.*]] = arith.select %{{.*}}, %{{.*}}, %[[TAILRING]]
 // CHECK: vector.store %[[TAILLINE]], %[[DST]][%[[I]], %[[TO]]] {alignment = 64 : i64, nontemporal = true}
@@ -152,18 +173,17 @@ func.func @swap2d(%A: memref<6x64xf32>, %B: memref<6x64xf32>, %s: f32, %n: index
 
 !f2 = !stencil.field<6x64xf32>
 
-// Tiles that split the rows: only a tile that starts at the grid's lower
-// bound may store its head line whole, and only one that ends at its upper
-// bound its tail line; the cells beyond the others belong to the next tile.
+// Tiles that split the rows: a lane is computed only inside the tile's
+// columns [J, JEND); the cells beyond them belong to the next tile, and
+// lines that hold them keep the masked stores.
 // CHECK-LABEL: func.func @swap2d_split(
 // CHECK: scf.parallel (%{{.*}}, %[[J:[^)]*]]) =
 // CHECK: %[[JEND:.*]] = arith.minsi %{{.*}}, %c63 : index
-// CHECK: %[[ATUPPER:.*]] = arith.cmpi eq, %[[JEND]], %c63 : index
-// CHECK: %[[ATLOWER:.*]] = arith.cmpi eq, %[[J]], %c1 : index
-// CHECK: arith.andi %{{.*}}, %[[ATLOWER]] : i1
-// CHECK: scf.if
-// CHECK: scf.for
-// CHECK: arith.andi %[[ATUPPER]], %{{.*}} : i1
+// CHECK: %[[JV:.*]] = vector.broadcast %[[J]] : index to vector<16xindex>
+// CHECK: %[[JENDV:.*]] = vector.broadcast %[[JEND]] : index to vector<16xindex>
+// CHECK: arith.cmpi sge, %[[COLUMN:.*]], %[[JV]] : vector<16xindex>
+// CHECK: arith.cmpi slt, %[[COLUMN]], %[[JENDV]] : vector<16xindex>
+// CHECK: vector.reduction <and>
 // CHECK: scf.if
 func.func @swap2d_split(%A: memref<6x64xf32>, %B: memref<6x64xf32>, %s: f32, %n: index) {
   %a = stencil.load %A : memref<6x64xf32> -> !f2

@@ -1,9 +1,10 @@
-/* Rows that start at cache-line boundaries (64-byte aligned arrays, rows of
- * a multiple of 64 bytes), whose first and last lines hold ring cells: the
- * streamed sweep stores those lines whole, the ring cells taken from the
- * source (StreamingRows.cpp). LO and HI are the ring's widths along x. With
- * SAME_RING both arrays start with the same ring; otherwise B's differs,
- * and the C program leaves B's own. Usage: aligned-rows STEPS */
+/* A 2-D sweep over 64-byte aligned arrays for the whole end lines of
+ * streamed rows (StreamingRows.cpp): with the default NX of 64 floats every
+ * row starts at a cache-line boundary and its first and last lines hold
+ * ring cells; other NX make rows start anywhere in a line. LO and HI are
+ * the ring's widths along x. With SAME_RING both arrays start with the same
+ * ring; otherwise B's differs, and the C program leaves B's own.
+ * Usage: ring-lines STEPS */
 #include <stdio.h>
 #include <stdlib.h>
 
