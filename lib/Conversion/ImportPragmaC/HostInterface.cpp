@@ -150,9 +150,9 @@ mlir::stencil::pragma_c::buildManifest(ASTContext &context,
 /// The alignment the host program gives the arrays of the regions it
 /// defines: a cache line. The lowered sweeps store whole lines; rows that
 /// start at line boundaries (any row of a multiple of 64 bytes, in an array
-/// aligned to 64) need no partial line but at the ring, and those lines are
-/// stored whole too (StreamingRows.cpp). Left to the compiler, an array's
-/// alignment changes with whatever else the program links.
+/// aligned to 64) share no line with their neighbours (StreamingRows.cpp).
+/// Left to the compiler, an array's alignment changes with whatever else
+/// the program links, and the sweeps' speed with it.
 constexpr unsigned kArrayAlignment = 64;
 
 /// Gives the arrays of `regions` defined in the main file with static
