@@ -31,6 +31,7 @@
 #include "llvm/IR/LLVMContext.h"
 #include "llvm/IR/Module.h"
 #include "llvm/Support/FileSystem.h"
+#include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/Path.h"
 #include "llvm/Support/Program.h"
 #include "llvm/Support/WithColor.h"
@@ -86,7 +87,7 @@ const char *const usage =
     "[--save-temps] [-v]\n"
     "                 [-I dir] [-D name[=value]] [-U name] [-std=...] "
     "[-O<n>] [other clang flags]\n"
-    "                 prog.c [-o prog]\n";
+    "                 prog.c [more.c lib.o lib.a ...] [-o prog]\n";
 
 struct Options {
   std::string target = "cpu";
@@ -106,7 +107,11 @@ struct Options {
   /// The rank count the exchange-depth model assumes (--mpi-ranks).
   int64_t mpiRanks = 4;
   std::string emit = "exe";
+  /// The C file whose regions are compiled: the first `.c` input.
   std::string input;
+  /// The other inputs (C files without regions, objects, libraries), given
+  /// to the host compile and link as they are.
+  std::vector<std::string> moreInputs;
   std::string output;
   bool saveTemps = false;
   bool verbose = false;
@@ -124,6 +129,27 @@ bool error(const llvm::Twine &message) {
 /// -march= / -mcpu=: the user chose the CPU the code is compiled for.
 bool isCPUChoice(StringRef arg) {
   return arg.starts_with("-march=") || arg.starts_with("-mcpu=");
+}
+
+/// Whether C source text has a `#pragma stencil` line (whitespace allowed
+/// around `#` and between the words; comments and macros are not looked
+/// into, which errs towards finding one).
+bool hasStencilPragma(StringRef text) {
+  while (!text.empty()) {
+    auto [line, rest] = text.split('\n');
+    text = rest;
+    line = line.ltrim();
+    if (!line.consume_front("#"))
+      continue;
+    line = line.ltrim();
+    if (!line.consume_front("pragma"))
+      continue;
+    StringRef words = line.ltrim();
+    if (words.size() < line.size() && words.starts_with("stencil") &&
+        (words.size() == 7 || (!llvm::isAlnum(words[7]) && words[7] != '_')))
+      return true;
+  }
+  return false;
 }
 
 bool usageError(const llvm::Twine &message) {
@@ -284,15 +310,20 @@ bool parseArgs(ArrayRef<const char *> args, Options &options, bool &help) {
       return usageError("unknown option '" + arg + "'");
     } else if (arg.starts_with("-")) {
       options.hostArgs.push_back(arg.str());
-    } else {
-      if (!options.input.empty())
-        return usageError("one input file only, got '" + options.input +
-                          "' and '" + arg + "'");
+    } else if (options.input.empty() && arg.ends_with(".c")) {
       options.input = arg.str();
+    } else {
+      options.moreInputs.push_back(arg.str());
     }
   }
   if (options.input.empty())
-    return usageError("no input file");
+    return usageError(options.moreInputs.empty()
+                          ? "no input file"
+                          : "no C input file (prog.c) among the inputs");
+  if (!options.moreInputs.empty() && options.emit != "exe")
+    return usageError("--emit=" + options.emit + " compiles '" + options.input +
+                      "' only; '" + options.moreInputs.front() +
+                      "' is for linking an executable");
   if (options.target != "cpu" && options.target != "cuda" &&
       options.target != "rocm" && options.target != "vulkan")
     return usageError("--target=" + options.target +
@@ -501,6 +532,26 @@ int mlir::stencil::runStencilCC(ArrayRef<const char *> args) {
   MLIRContext context(registry);
   context.loadAllAvailableDialects();
 
+  // One file's regions per executable: their functions are named after
+  // the enclosing function and a count, which two files could share.
+  for (const std::string &more : options.moreInputs) {
+    if (!StringRef(more).ends_with(".c"))
+      continue;
+    llvm::ErrorOr<std::unique_ptr<llvm::MemoryBuffer>> text =
+        llvm::MemoryBuffer::getFile(more);
+    if (!text) {
+      error("cannot read '" + more + "': " + text.getError().message());
+      return 1;
+    }
+    if (hasStencilPragma((*text)->getBuffer())) {
+      error("'" + more +
+            "' has #pragma stencil lines too; stencilcc compiles "
+            "the regions of one C file per executable ('" +
+            options.input + "')");
+      return 1;
+    }
+  }
+
   PragmaCImportOptions importOptions;
   importOptions.clangArgs = options.preprocessorArgs;
   PragmaCImportResult imported;
@@ -677,6 +728,7 @@ int mlir::stencil::runStencilCC(ArrayRef<const char *> args) {
   llvm::append_range(command, options.preprocessorArgs);
   llvm::append_range(command, options.hostArgs);
   command.push_back(imported.numRegions > 0 ? hostPath : options.input);
+  llvm::append_range(command, options.moreInputs);
   if (!objectPath.empty())
     command.push_back(objectPath);
   if (gpuTarget) {
