@@ -112,6 +112,9 @@ struct Options {
   /// The other inputs (C files without regions, objects, libraries), given
   /// to the host compile and link as they are.
   std::vector<std::string> moreInputs;
+  /// Those inputs and the linker flags (-l, -L, -Xlinker, -Wl,), in the
+  /// order given, for the link after the host program.
+  std::vector<std::string> linkArgs;
   std::string output;
   bool saveTemps = false;
   bool verbose = false;
@@ -306,6 +309,26 @@ bool parseArgs(ArrayRef<const char *> args, Options &options, bool &help) {
       options.preprocessorArgs.push_back(flag + *rest);
     } else if (arg.starts_with("-std=")) {
       options.preprocessorArgs.push_back(arg.str());
+    } else if (arg == "-include" || arg == "-isystem" || arg == "-iquote" ||
+               arg == "-idirafter") {
+      // Preprocessor flags whose value is the next argument.
+      std::string flag = arg.str();
+      std::optional<std::string> next = value(flag);
+      if (!next)
+        return false;
+      options.preprocessorArgs.push_back(flag);
+      options.preprocessorArgs.push_back(*next);
+    } else if (arg.starts_with("-l") || arg.starts_with("-L") ||
+               arg == "-Xlinker" || arg.starts_with("-Wl,")) {
+      // Linker inputs and flags keep their order among the inputs: a static
+      // library must follow what refers to it.
+      options.linkArgs.push_back(arg.str());
+      if (arg == "-l" || arg == "-L" || arg == "-Xlinker") {
+        std::optional<std::string> next = value(arg);
+        if (!next)
+          return false;
+        options.linkArgs.push_back(*next);
+      }
     } else if (arg.starts_with("--")) {
       return usageError("unknown option '" + arg + "'");
     } else if (arg.starts_with("-")) {
@@ -314,6 +337,7 @@ bool parseArgs(ArrayRef<const char *> args, Options &options, bool &help) {
       options.input = arg.str();
     } else {
       options.moreInputs.push_back(arg.str());
+      options.linkArgs.push_back(arg.str());
     }
   }
   if (options.input.empty())
@@ -728,7 +752,7 @@ int mlir::stencil::runStencilCC(ArrayRef<const char *> args) {
   llvm::append_range(command, options.preprocessorArgs);
   llvm::append_range(command, options.hostArgs);
   command.push_back(imported.numRegions > 0 ? hostPath : options.input);
-  llvm::append_range(command, options.moreInputs);
+  llvm::append_range(command, options.linkArgs);
   if (!objectPath.empty())
     command.push_back(objectPath);
   if (gpuTarget) {
