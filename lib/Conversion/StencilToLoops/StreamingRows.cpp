@@ -97,6 +97,38 @@ static void emitLineLoop(OpBuilder &builder, Location loc, ApplyOp apply,
       });
 }
 
+/// The masked loads of a line start at its first lane's point plus the
+/// access's offset; that address must lie inside its buffer, even for a
+/// masked-off lane. Per buffer `apply` reads, how far below a point the
+/// reads reach in linear order (the buffers that reach back only); none
+/// when a buffer read has a dynamic shape.
+static std::optional<SmallVector<std::pair<Value, int64_t>>>
+getReadReaches(ApplyOp apply, ArrayRef<Value> inputBuffers) {
+  SmallVector<std::pair<Value, int64_t>> reaches;
+  Block *body = apply.getBodyBlock();
+  for (auto [index, buffer] : llvm::enumerate(inputBuffers)) {
+    auto type =
+        llvm::dyn_cast_or_null<MemRefType>(buffer ? buffer.getType() : Type());
+    if (!type)
+      continue;
+    if (!type.hasStaticShape())
+      return std::nullopt;
+    SmallVector<int64_t, 3> lowest(type.getRank(), 0);
+    for (Operation *user : body->getArgument(index).getUsers())
+      if (auto access = llvm::dyn_cast<FieldAccessOpInterface>(user))
+        for (auto [low, offset] : llvm::zip(lowest, access.getAccessOffset()))
+          low = std::min(low, offset);
+    int64_t stride = 1, reach = 0;
+    for (int axis = type.getRank() - 1; axis >= 0; --axis) {
+      reach -= lowest[axis] * stride;
+      stride *= type.getDimSize(axis);
+    }
+    if (reach > 0)
+      reaches.push_back({buffer, reach});
+  }
+  return reaches;
+}
+
 namespace {
 /// Which cells of a line around a row of a streamed tile are its points
 /// and which are ring cells (StreamingRing), for storing the line whole.
@@ -113,41 +145,17 @@ public:
     Value nextRowsHead;
   };
 
-  RingLines(OpBuilder &builder, Location loc, ApplyOp apply,
-            const StreamingRing &ring, ValueRange row, Value from, Value to,
-            int64_t lanes, ArrayRef<Value> inputBuffers, Value output)
-      : loc(loc), ring(ring), row(row), from(from), to(to), lanes(lanes) {
+  /// `reaches`: per buffer read, how far below a point its reads reach in
+  /// linear order (getReadReaches).
+  RingLines(OpBuilder &builder, Location loc, const StreamingRing &ring,
+            ValueRange row, Value from, Value to, int64_t lanes,
+            SmallVector<std::pair<Value, int64_t>> reaches, Value output)
+      : loc(loc), ring(ring), row(row), from(from), to(to), lanes(lanes),
+        reaches(std::move(reaches)) {
     unsigned rank = row.size() + 1;
     rowSize = memref::DimOp::create(builder, loc, output, rank - 1);
     if (rank >= 2)
       rows = memref::DimOp::create(builder, loc, output, rank - 2);
-    // The masked loads of a line start at its first lane's point plus the
-    // access's offset; that address must lie inside its buffer, even for a
-    // masked-off lane. Per buffer, how far below a point the reads reach
-    // in linear order (static shapes only; otherwise no line is whole).
-    Block *body = apply.getBodyBlock();
-    for (auto [index, buffer] : llvm::enumerate(inputBuffers)) {
-      auto type = llvm::dyn_cast_or_null<MemRefType>(buffer ? buffer.getType()
-                                                            : Type());
-      if (!type)
-        continue;
-      SmallVector<int64_t, 3> lowest(type.getRank(), 0);
-      for (Operation *user : body->getArgument(index).getUsers())
-        if (auto access = llvm::dyn_cast<FieldAccessOpInterface>(user))
-          for (auto [low, offset] : llvm::zip(lowest, access.getAccessOffset()))
-            low = std::min(low, offset);
-      if (!type.hasStaticShape()) {
-        staticShapes = false;
-        continue;
-      }
-      int64_t stride = 1, reach = 0;
-      for (int axis = type.getRank() - 1; axis >= 0; --axis) {
-        reach -= lowest[axis] * stride;
-        stride *= type.getDimSize(axis);
-      }
-      if (reach > 0)
-        reaches.push_back({buffer, reach});
-    }
   }
 
   Line classify(OpBuilder &builder, Value start) const {
@@ -196,8 +204,6 @@ public:
       whole = both(whole, both(cmp(P::sge, start, constant(0)),
                                cmp(P::sle, lineEnd, rowSize)));
     }
-    if (!staticShapes)
-      whole = arith::ConstantIntOp::create(builder, loc, 0, 1);
     // Every read of the line stays inside its buffer.
     SmallVector<Value, 3> first(row);
     first.push_back(start);
@@ -254,7 +260,6 @@ private:
   /// The output's row length, and its number of rows (grids of 2 or more
   /// axes).
   Value rowSize, rows;
-  bool staticShapes = true;
   SmallVector<std::pair<Value, int64_t>> reaches;
 };
 } // namespace
@@ -271,7 +276,7 @@ void lowering::emitStreamingRow(OpBuilder &builder, Location loc, ApplyOp apply,
   Value output = outputBuffers.front();
   auto type = llvm::cast<MemRefType>(output.getType());
   int64_t elementBytes = type.getElementTypeBitWidth() / 8;
-  int64_t lanes = std::max<int64_t>(1, kLineBytes / elementBytes);
+  int64_t lanes = getElementsPerLine(type);
   // Points before the first line boundary of the output row: the distance
   // of its first byte to the next multiple of kLineBytes, in elements.
   SmallVector<Value, 3> first(row);
@@ -317,7 +322,10 @@ void lowering::emitStreamingRow(OpBuilder &builder, Location loc, ApplyOp apply,
     }
     emitScalarRow(builder, loc, row, lower, upper, scalarPoint);
   };
-  if (!ring || !masked) {
+  std::optional<SmallVector<std::pair<Value, int64_t>>> reaches;
+  if (ring && masked)
+    reaches = getReadReaches(apply, inputBuffers);
+  if (!reaches) {
     partialLine(from, bodyFrom);
     emitLineLoop(builder, loc, apply, row, bodyFrom, bodyTo, lanes,
                  inputBuffers, outputBuffers);
@@ -329,9 +337,10 @@ void lowering::emitStreamingRow(OpBuilder &builder, Location loc, ApplyOp apply,
   // neighbouring rows) or a ring cell (copied from the source). Nobody else
   // writes such a line; where a line holds another tile's points, its
   // masked store stays. The body runs on the lanes of ring cells too (on
-  // the zeros their masked loads give), hence `masked`.
-  RingLines ringLines(builder, loc, apply, *ring, row, from, to, lanes,
-                      inputBuffers, output);
+  // the zeros their masked loads give), hence `masked`. The reads must
+  // have static shapes, for how far back they reach.
+  RingLines ringLines(builder, loc, *ring, row, from, to, lanes,
+                      std::move(*reaches), output);
   auto endLine = [&](Value start, Value cond, Value lower, Value upper,
                      bool isTail) {
     RingLines::Line line = ringLines.classify(builder, start);
