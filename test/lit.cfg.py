@@ -31,6 +31,15 @@ llvm_config.with_environment("PATH", config.stencil_tools_dir,
 config.substitutions.append(
     ("%clang", os.path.join(config.llvm_tools_dir, "clang")))
 llvm_config.add_tool_substitutions(["mlir-translate"], [config.llvm_tools_dir])
+config.substitutions.append(("%stencil_tools_dir", config.stencil_tools_dir))
+
+# The bin/ directory of a second build made by another C++ compiler
+# (scripts/test.sh passes --param other_build=...): the IR both emit must be
+# the same.
+other_build = lit_config.params.get("other_build")
+if other_build:
+    config.available_features.add("other-build")
+    config.substitutions.append(("%other_build_bin", other_build))
 
 # MPI integration tests need mpirun and the runtime's MPI part.
 import shutil

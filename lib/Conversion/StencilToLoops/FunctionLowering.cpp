@@ -741,8 +741,10 @@ Value FunctionLowering::ringsDiffer(OpBuilder &builder, Location loc, Value a,
                        ? v
                        : arith::BitcastOp::create(nb, nl, bits, v).getResult();
           };
+          Value bitsOfA = asBits(a);
+          Value bitsOfB = asBits(b);
           Value differs = arith::CmpIOp::create(
-              nb, nl, arith::CmpIPredicate::ne, asBits(a), asBits(b));
+              nb, nl, arith::CmpIPredicate::ne, bitsOfA, bitsOfB);
           auto ifOp = scf::IfOp::create(nb, nl, differs);
           OpBuilder then = ifOp.getThenBodyBuilder();
           memref::AtomicRMWOp::create(then, nl, arith::AtomicRMWKind::assign,

@@ -69,10 +69,11 @@ private:
     return arith::MulIOp::create(b, loc, x, constant(b, y));
   }
   Value inRange(OpBuilder &b, Value x, Value from, Value to) const {
-    return arith::AndIOp::create(
-        b, loc,
-        arith::CmpIOp::create(b, loc, arith::CmpIPredicate::sge, x, from),
-        arith::CmpIOp::create(b, loc, arith::CmpIPredicate::slt, x, to));
+    Value atLeast =
+        arith::CmpIOp::create(b, loc, arith::CmpIPredicate::sge, x, from);
+    Value below =
+        arith::CmpIOp::create(b, loc, arith::CmpIPredicate::slt, x, to);
+    return arith::AndIOp::create(b, loc, atLeast, below);
   }
 
   /// The box of level `s` (at `shrink` = T - s) that the next level reads
@@ -80,12 +81,12 @@ private:
   /// its radius-deep ring.
   std::pair<Value, Value> getReadRange(OpBuilder &b, unsigned axis,
                                        Value shrink) const {
+    Value grownLow = sub(b, origin[axis], mul(b, shrink, radiusLow[axis]));
     Value low = arith::MaxSIOp::create(
-        b, loc, sub(b, origin[axis], mul(b, shrink, radiusLow[axis])),
-        constant(b, block.lower[axis] - radiusLow[axis]));
+        b, loc, grownLow, constant(b, block.lower[axis] - radiusLow[axis]));
+    Value grownHigh = add(b, tileEnd[axis], mul(b, shrink, radiusHigh[axis]));
     Value high = arith::MinSIOp::create(
-        b, loc, add(b, tileEnd[axis], mul(b, shrink, radiusHigh[axis])),
-        constant(b, block.upper[axis] + radiusHigh[axis]));
+        b, loc, grownHigh, constant(b, block.upper[axis] + radiusHigh[axis]));
     return {low, high};
   }
 
@@ -450,8 +451,9 @@ void PipelinedTimeBlock::emitVectorRow(OpBuilder &b, ValueRange outer,
                        /*window=*/{});
       return;
     }
-    emitScalarRow(b, loc, outer, add(b, lower, columnOrigin),
-                  add(b, upper, columnOrigin), scalarPoint);
+    Value rowFrom = add(b, lower, columnOrigin);
+    Value rowTo = add(b, upper, columnOrigin);
+    emitScalarRow(b, loc, outer, rowFrom, rowTo, scalarPoint);
   };
   partialVector(fromColumn, bodyFrom);
 
@@ -471,8 +473,8 @@ void PipelinedTimeBlock::emitVectorRow(OpBuilder &b, ValueRange outer,
       // vector wholly before the ring row holds nothing any point reads
       // and is loaded from its start instead.
       for (int64_t k = stream.first; k < stream.last; ++k) {
-        Value column = arith::MaxSIOp::create(
-            b, loc, add(b, bodyFrom, constant(b, k * lanes)), constant(b, 0));
+        Value shifted = add(b, bodyFrom, constant(b, k * lanes));
+        Value column = arith::MaxSIOp::create(b, loc, shifted, constant(b, 0));
         initial.push_back(vector::LoadOp::create(
             b, loc, getRingVectorType(stream.pair), rings[stream.pair],
             getRingIndicesAtColumn(b, readIndex, row, column)));

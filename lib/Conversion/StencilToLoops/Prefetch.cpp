@@ -104,13 +104,11 @@ void RowPrefetcher::beginTile(OpBuilder &builder, ValueRange lower,
   Value one = arith::ConstantIndexOp::create(builder, loc, 1);
   Value rowLength =
       arith::SubIOp::create(builder, loc, upper.back(), lower.back());
-  rowsAhead = arith::MaxSIOp::create(
-      builder, loc,
-      arith::CeilDivSIOp::create(
-          builder, loc,
-          arith::ConstantIndexOp::create(builder, loc, distanceElements),
-          arith::MaxSIOp::create(builder, loc, rowLength, one)),
-      one);
+  Value distance =
+      arith::ConstantIndexOp::create(builder, loc, distanceElements);
+  Value nonEmptyRow = arith::MaxSIOp::create(builder, loc, rowLength, one);
+  Value rows = arith::CeilDivSIOp::create(builder, loc, distance, nonEmptyRow);
+  rowsAhead = arith::MaxSIOp::create(builder, loc, rows, one);
 }
 
 void RowPrefetcher::emitRow(OpBuilder &builder, ValueRange row) {

@@ -182,8 +182,9 @@ public:
       return arith::SelectOp::create(builder, loc, condition, lhs, rhs);
     };
     auto within = [&](Value value, Value lower, Value upper) {
-      return both(cmp(arith::CmpIPredicate::sge, value, lower),
-                  cmp(arith::CmpIPredicate::slt, value, upper));
+      Value atLeast = cmp(arith::CmpIPredicate::sge, value, lower);
+      Value below = cmp(arith::CmpIPredicate::slt, value, upper);
+      return both(atLeast, below);
     };
     using P = arith::CmpIPredicate;
     Value lineEnd = arith::AddIOp::create(builder, loc, start, constant(lanes));
@@ -196,58 +197,68 @@ public:
       previousRow =
           arith::SubIOp::create(builder, loc, row.back(), constant(1));
       nextRow = arith::AddIOp::create(builder, loc, row.back(), constant(1));
-      whole = both(whole, either(cmp(P::sge, start, constant(0)),
-                                 cmp(P::sge, previousRow, constant(0))));
-      whole = both(whole, either(cmp(P::sle, lineEnd, rowSize),
-                                 cmp(P::slt, nextRow, rows)));
+      Value startsInRow = cmp(P::sge, start, constant(0));
+      Value hasPreviousRow = cmp(P::sge, previousRow, constant(0));
+      whole = both(whole, either(startsInRow, hasPreviousRow));
+      Value endsInRow = cmp(P::sle, lineEnd, rowSize);
+      Value hasNextRow = cmp(P::slt, nextRow, rows);
+      whole = both(whole, either(endsInRow, hasNextRow));
     } else {
-      whole = both(whole, both(cmp(P::sge, start, constant(0)),
-                               cmp(P::sle, lineEnd, rowSize)));
+      Value startsInRow = cmp(P::sge, start, constant(0));
+      Value endsInRow = cmp(P::sle, lineEnd, rowSize);
+      whole = both(whole, both(startsInRow, endsInRow));
     }
     // Every read of the line stays inside its buffer.
     SmallVector<Value, 3> first(row);
     first.push_back(start);
-    for (auto [buffer, reach] : reaches)
-      whole =
-          both(whole, cmp(P::sge, getLinearOffset(builder, loc, buffer, first),
-                          constant(reach)));
+    for (auto [buffer, reach] : reaches) {
+      Value offset = getLinearOffset(builder, loc, buffer, first);
+      whole = both(whole, cmp(P::sge, offset, constant(reach)));
+    }
 
     // Per lane: its column in its own row, and whether that row is one of
     // the grid's and of the tile's.
-    Value columns = arith::AddIOp::create(
-        builder, loc, vector::StepOp::create(builder, loc, vectorType),
-        splat(start));
+    Value steps = vector::StepOp::create(builder, loc, vectorType);
+    Value columns = arith::AddIOp::create(builder, loc, steps, splat(start));
     Value back = cmp(P::slt, columns, splat(constant(0)));
     Value on = cmp(P::sge, columns, splat(rowSize));
-    Value column = select(
-        back, arith::AddIOp::create(builder, loc, columns, splat(rowSize)),
-        select(on, arith::SubIOp::create(builder, loc, columns, splat(rowSize)),
-               columns));
+    Value inPreviousRow =
+        arith::AddIOp::create(builder, loc, columns, splat(rowSize));
+    Value inNextRow =
+        arith::SubIOp::create(builder, loc, columns, splat(rowSize));
+    Value column = select(back, inPreviousRow, select(on, inNextRow, columns));
     Value yes = splat(arith::ConstantIntOp::create(builder, loc, 1, 1));
     Value gridRow = yes, tileRow = yes;
     Value nextRowsHead = arith::ConstantIntOp::create(builder, loc, 0, 1);
     if (rows) {
       auto laneRow = [&](Value previous, Value next) {
-        return select(back, splat(previous), select(on, splat(next), yes));
+        Value previousLanes = splat(previous);
+        Value nextLanes = splat(next);
+        return select(back, previousLanes, select(on, nextLanes, yes));
       };
-      gridRow =
-          laneRow(within(previousRow, ring.rowGridLower, ring.rowGridUpper),
-                  within(nextRow, ring.rowGridLower, ring.rowGridUpper));
+      Value previousInGrid =
+          within(previousRow, ring.rowGridLower, ring.rowGridUpper);
+      Value nextInGrid = within(nextRow, ring.rowGridLower, ring.rowGridUpper);
+      gridRow = laneRow(previousInGrid, nextInGrid);
       Value nextInTile = within(nextRow, ring.rowTileLower, ring.rowTileUpper);
-      tileRow =
-          laneRow(within(previousRow, ring.rowTileLower, ring.rowTileUpper),
-                  nextInTile);
-      nextRowsHead = both(
-          nextInTile, cmp(P::sgt, lineEnd,
-                          arith::AddIOp::create(builder, loc, rowSize, from)));
+      Value previousInTile =
+          within(previousRow, ring.rowTileLower, ring.rowTileUpper);
+      tileRow = laneRow(previousInTile, nextInTile);
+      Value nextRowsFrom = arith::AddIOp::create(builder, loc, rowSize, from);
+      nextRowsHead = both(nextInTile, cmp(P::sgt, lineEnd, nextRowsFrom));
     }
-    Value computed = both(tileRow, within(column, splat(from), splat(to)));
-    Value gridCell = both(
-        gridRow, within(column, splat(ring.gridLower), splat(ring.gridUpper)));
-    Value allowed =
-        either(computed, arith::XOrIOp::create(builder, loc, gridCell, yes));
-    whole = both(whole, vector::ReductionOp::create(
-                            builder, loc, vector::CombiningKind::AND, allowed));
+    Value fromLanes = splat(from);
+    Value toLanes = splat(to);
+    Value computed = both(tileRow, within(column, fromLanes, toLanes));
+    Value gridLowerLanes = splat(ring.gridLower);
+    Value gridUpperLanes = splat(ring.gridUpper);
+    Value gridCell =
+        both(gridRow, within(column, gridLowerLanes, gridUpperLanes));
+    Value ringCell = arith::XOrIOp::create(builder, loc, gridCell, yes);
+    Value allowed = either(computed, ringCell);
+    Value allAllowed = vector::ReductionOp::create(
+        builder, loc, vector::CombiningKind::AND, allowed);
+    whole = both(whole, allAllowed);
     return {whole, computed, nextRowsHead};
   }
 
@@ -281,30 +292,27 @@ void lowering::emitStreamingRow(OpBuilder &builder, Location loc, ApplyOp apply,
   // of its first byte to the next multiple of kLineBytes, in elements.
   SmallVector<Value, 3> first(row);
   first.push_back(from);
-  Value address = arith::AddIOp::create(
-      builder, loc,
-      memref::ExtractAlignedPointerAsIndexOp::create(builder, loc, output),
-      arith::MulIOp::create(builder, loc,
-                            getLinearOffset(builder, loc, output, first),
-                            constant(elementBytes)));
+  Value base =
+      memref::ExtractAlignedPointerAsIndexOp::create(builder, loc, output);
+  Value firstOffset = getLinearOffset(builder, loc, output, first);
+  Value firstBytes =
+      arith::MulIOp::create(builder, loc, firstOffset, constant(elementBytes));
+  Value address = arith::AddIOp::create(builder, loc, base, firstBytes);
   Value line = constant(kLineBytes);
-  Value headBytes = arith::RemUIOp::create(
-      builder, loc,
-      arith::SubIOp::create(
-          builder, loc, line,
-          arith::RemUIOp::create(builder, loc, address, line)),
-      line);
+  Value intoLine = arith::RemUIOp::create(builder, loc, address, line);
+  Value toLineEnd = arith::SubIOp::create(builder, loc, line, intoLine);
+  Value headBytes = arith::RemUIOp::create(builder, loc, toLineEnd, line);
   Value length = arith::SubIOp::create(builder, loc, to, from);
   Value alignedHead =
       arith::DivUIOp::create(builder, loc, headBytes, constant(elementBytes));
   Value head = arith::MinSIOp::create(builder, loc, alignedHead, length);
   Value bodyFrom = arith::AddIOp::create(builder, loc, from, head);
-  Value lines = arith::DivUIOp::create(
-      builder, loc, arith::SubIOp::create(builder, loc, to, bodyFrom),
-      constant(lanes));
-  Value bodyTo = arith::AddIOp::create(
-      builder, loc, bodyFrom,
-      arith::MulIOp::create(builder, loc, lines, constant(lanes)));
+  Value afterHead = arith::SubIOp::create(builder, loc, to, bodyFrom);
+  Value lines =
+      arith::DivUIOp::create(builder, loc, afterHead, constant(lanes));
+  Value linePoints =
+      arith::MulIOp::create(builder, loc, lines, constant(lanes));
+  Value bodyTo = arith::AddIOp::create(builder, loc, bodyFrom, linePoints);
 
   // The partial lines at both ends: one masked vector each (an empty mask
   // touches no memory), or scalar points where masked-off lanes could trap.
@@ -368,9 +376,9 @@ void lowering::emitStreamingRow(OpBuilder &builder, Location loc, ApplyOp apply,
   };
   // The head line starts `lanes - alignedHead` points before `from`, when
   // `from` is not at a line boundary; the tail line at `bodyTo`.
-  Value headStart = arith::SubIOp::create(
-      builder, loc, arith::AddIOp::create(builder, loc, from, alignedHead),
-      constant(lanes));
+  Value headEnd = arith::AddIOp::create(builder, loc, from, alignedHead);
+  Value headStart =
+      arith::SubIOp::create(builder, loc, headEnd, constant(lanes));
   endLine(headStart,
           arith::CmpIOp::create(builder, loc, arith::CmpIPredicate::sgt,
                                 alignedHead, constant(0)),
