@@ -4,6 +4,8 @@
 #define STENCIL_INITALLPASSES_H
 
 #include "Stencil/Conversion/Passes.h"
+#include "Stencil/Dialect/GPU/Transforms/Passes.h"
+#include "Stencil/Dialect/Stencil/Transforms/Passes.h"
 #include "Stencil/Tuning/Passes.h"
 
 #include "mlir/InitAllPasses.h"
@@ -15,6 +17,8 @@ namespace mlir::stencil {
 /// when it lands (the tools call only this function).
 inline void registerAllPasses() {
   mlir::registerAllPasses();
+  registerStencilTransformsPasses();
+  registerStencilGPUTransformsPasses();
   registerConversionPassesAndPipelines();
   registerStencilTuningPasses();
 }

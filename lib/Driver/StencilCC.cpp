@@ -12,6 +12,7 @@
 #include "Stencil/Conversion/ImportPragmaC/ImportPragmaC.h"
 #include "Stencil/Conversion/Passes.h"
 #include "Stencil/Dialect/Stencil/IR/StencilOps.h"
+#include "Stencil/Dialect/Stencil/Transforms/Passes.h"
 #include "Stencil/InitAllDialects.h"
 #include "Stencil/Tuning/Passes.h"
 #include "Stencil/Tuning/TargetDescription.h"

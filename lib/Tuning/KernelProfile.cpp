@@ -2,6 +2,8 @@
 
 #include "Stencil/Tuning/KernelProfile.h"
 
+#include "Stencil/Dialect/Stencil/Analysis/AccessExtents.h"
+
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Math/IR/Math.h"
 #include "llvm/ADT/SmallPtrSet.h"
@@ -43,20 +45,17 @@ FailureOr<KernelProfile> mlir::stencil::profileTimeLoop(IterateOp iterate) {
   for (unsigned axis = 0; axis < profile.rank; ++axis)
     profile.extent.push_back(grid.getStaticUpper()[axis] -
                              grid.getStaticLower()[axis]);
-  profile.radiusLow.assign(profile.rank, 0);
-  profile.radiusHigh.assign(profile.rank, 0);
-  llvm::SmallPtrSet<Value, 8> haloFields;
-  profile.kernel.getBodyBlock()->walk([&](AccessOp access) {
-    bool offCentre = false;
-    for (auto [axis, offset] : llvm::enumerate(access.getOffset())) {
-      profile.radiusLow[axis] = std::max(profile.radiusLow[axis], -offset);
-      profile.radiusHigh[axis] = std::max(profile.radiusHigh[axis], offset);
-      offCentre |= offset != 0;
-    }
-    if (offCentre)
-      haloFields.insert(access.getField());
-  });
-  profile.numHaloArrays = haloFields.size();
+  AccessExtentAnalysis reads(profile.kernel);
+  Extent extent = reads.getReadExtent(profile.kernel);
+  for (unsigned axis = 0; axis < profile.rank; ++axis) {
+    profile.radiusLow.push_back(extent.getLowHalo(axis));
+    profile.radiusHigh.push_back(extent.getHighHalo(axis));
+  }
+  profile.numHaloArrays = llvm::count_if(
+      profile.kernel.getBodyBlock()->getArguments(), [&](BlockArgument arg) {
+        std::optional<Extent> argExtent = reads.getExtent(arg);
+        return argExtent && !argExtent->isCentre();
+      });
   llvm::SmallPtrSet<Value, 16> fields;
   for (Value value : profile.kernel.getInputs())
     if (auto field = llvm::dyn_cast<FieldType>(value.getType())) {

@@ -15,6 +15,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "Stencil/Support/Shape.h"
 #include "Stencil/Tuning/KernelProfile.h"
 #include "Stencil/Tuning/Passes.h"
 #include "Stencil/Tuning/TargetDescription.h"
@@ -117,7 +118,8 @@ struct StencilTuneExchangeDepthPass
     double launch = target.launchOverheadUs * 1e-6;
     int64_t steps = 1000;
     if (auto func = iterate->getParentOfType<FunctionOpInterface>())
-      if (auto attr = func->getAttrOfType<IntegerAttr>("stencil.max_steps"))
+      if (IntegerAttr attr =
+              StencilDialect::MaxStepsAttrHelper(&getContext()).getAttr(func))
         steps = std::max<int64_t>(1, attr.getInt());
 
     // Points of a box that is the local block grown by `g` x radius on the
@@ -194,9 +196,7 @@ struct StencilTuneExchangeDepthPass
                              p.depth, p.perStep * 1e6, p.inner * 1e6,
                              p.comm * 1e6, p.boundary * 1e6)
                    .str();
-    std::string process;
-    for (auto [axis, count] : llvm::enumerate(grid))
-      process += (axis ? "x" : "") + std::to_string(count);
+    std::string process = formatShape(grid, AxisOrder::OutermostFirst);
     iterate.emitRemark() << llvm::formatv(
                                 "exchange depth k = {0} on '{1}' for {2} ranks "
                                 "(process grid {3}, {4} steps)",

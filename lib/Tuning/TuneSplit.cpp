@@ -14,6 +14,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "Stencil/Support/Shape.h"
 #include "Stencil/Tuning/KernelProfile.h"
 #include "Stencil/Tuning/Passes.h"
 #include "Stencil/Tuning/TargetDescription.h"
@@ -160,33 +161,34 @@ struct StencilTuneSplitPass
           std::string text;
           for (auto [index, target] : llvm::enumerate(*targets)) {
             // Each device's part: its rows of the outermost axis, the rest
-            // whole; local sizes over the two innermost axes (x first).
+            // whole; local sizes over the two innermost axes (x first, as
+            // the seed counts them), 1 along a third.
             SmallVector<int64_t, 3> part(profile.extent);
             part.front() = counts[index];
             SmallVector<int64_t> global;
             global.push_back(part.back());
             if (profile.rank >= 2)
               global.push_back(part[profile.rank - 2]);
-            SmallVector<int64_t> local =
+            SmallVector<int64_t> seedLocal =
                 counts[index] > 0 ? localWorkSize(global, target)
                                   : SmallVector<int64_t>(global.size(), 1);
+            // In the IR, outermost axis first.
+            SmallVector<int64_t, 3> local(profile.rank, 1);
+            for (auto [d, size] : llvm::enumerate(seedLocal))
+              local[profile.rank - 1 - d] = size;
             localSizes.push_back(builder.getDenseI64ArrayAttr(local));
-            text += llvm::formatv(
-                        "; {0} ({1} PEs): {2} of {3} points along the "
-                        "outermost axis, local size {4}",
-                        target.name, pes[index], counts[index],
-                        profile.extent.front(),
-                        llvm::join(llvm::map_range(local,
-                                                   [](int64_t v) {
-                                                     return std::to_string(v);
-                                                   }),
-                                   "x"))
-                        .str();
+            text +=
+                llvm::formatv("; {0} ({1} PEs): {2} of {3} points along the "
+                              "outermost axis, local size {4}",
+                              target.name, pes[index], counts[index],
+                              profile.extent.front(),
+                              formatShape(local, AxisOrder::InnermostFirst))
+                    .str();
           }
-          iterate->setAttr("stencil.device_split",
-                           builder.getDenseI64ArrayAttr(counts));
-          iterate->setAttr("stencil.local_sizes",
-                           builder.getArrayAttr(localSizes));
+          StencilDialect::DeviceSplitAttrHelper(&getContext())
+              .setAttr(iterate, builder.getDenseI64ArrayAttr(counts));
+          StencilDialect::LocalSizesAttrHelper(&getContext())
+              .setAttr(iterate, builder.getArrayAttr(localSizes));
           iterate.emitRemark()
               << "split over " << targets->size() << " devices for a " << kind
               << " kernel" << text;

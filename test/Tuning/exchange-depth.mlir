@@ -22,7 +22,7 @@ module attributes {dlti.target_system_spec = #dlti.target_system_spec<"stencil.d
     "max_work_group_size" = 1024 : i64, "simd_width" = 32 : i64, "compute_units" = 14 : i64, "lanes_per_unit" = 32 : i64>>} {
   func.func @seven_point(%a0: !f, %b0: !f, %n: index) attributes {stencil.max_steps = 1000 : i64} {
     %g = stencil.grid [1, 1, 1] to [513, 257, 257] : !stencil.grid<3>
-    // expected-remark @+1 {{exchange depth k = 1 on 'm2050' for 4 ranks (process grid 4x1x1, 1000 steps); k = 1:}}
+    // expected-remark @+1 {{exchange depth k = 1 on 'm2050' for 4 ranks (process grid [4, 1, 1], 1000 steps); k = 1:}}
     %r:2 = stencil.iterate %n iter_args(%a = %a0, %b = %b0) : !f, !f {
       %c = stencil.apply on %g ins(%x = %a : !f) outs(%b : !f) {
         %zm = stencil.access %x[-1, 0, 0] : !f
@@ -61,7 +61,7 @@ module attributes {dlti.target_system_spec = #dlti.target_system_spec<"stencil.d
     "max_work_group_size" = 1024 : i64, "simd_width" = 32 : i64, "compute_units" = 14 : i64, "lanes_per_unit" = 32 : i64>>} {
   func.func @latency_bound(%a0: !s, %b0: !s, %n: index) attributes {stencil.max_steps = 1000 : i64} {
     %g = stencil.grid [1, 1, 1] to [65, 257, 257] : !stencil.grid<3>
-    // expected-remark @+1 {{exchange depth k = 4 on 'slow-net' for 4 ranks (process grid 4x1x1, 1000 steps)}}
+    // expected-remark @+1 {{exchange depth k = 4 on 'slow-net' for 4 ranks (process grid [4, 1, 1], 1000 steps)}}
     %r:2 = stencil.iterate %n iter_args(%a = %a0, %b = %b0) : !s, !s {
       %c = stencil.apply on %g ins(%x = %a : !s) outs(%b : !s) {
         %zm = stencil.access %x[-1, 0, 0] : !s

@@ -6,12 +6,14 @@
 // The paper's worked example: two devices whose processing elements are in
 // the ratio 2 : 5 (128 and 320), a middle-intensity kernel, 1000 work items
 // along the split axis: 2/7 x 0.3 = 0.0857 of them, 86, go to the weaker
-// device and 914 to the stronger. In 2-D the local size (x first) is a pair
-// of divisors whose product is a warp multiple; 100 x 86 and 100 x 914 have
-// none, so the rule's fallback applies: the largest divisor of x, and 1.
+// device and 914 to the stronger. In 2-D the local size is a pair of
+// divisors whose product is a warp multiple; 100 x 86 and 100 x 914 have
+// none, so the rule's fallback applies: the largest divisor of x, and 1. The
+// attribute lists axes outermost first, like the IR; the remark in the
+// seed's order, x first.
 // CHECK-LABEL: func.func @worked_example
 // CHECK: stencil.device_split = array<i64: 86, 914>
-// CHECK-SAME: stencil.local_sizes = [array<i64: 100, 1>, array<i64: 100, 1>]
+// CHECK-SAME: stencil.local_sizes = [array<i64: 1, 100>, array<i64: 1, 100>]
 // BAD: error: stencil-tune-split: intensity must be big, middle or small, got 'huge'
 module attributes {dlti.target_system_spec = #dlti.target_system_spec<
     "stencil.device0" = #dlti.target_device_spec<

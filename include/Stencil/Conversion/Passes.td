@@ -61,48 +61,6 @@ def ConvertStencilToLoops : Pass<"convert-stencil-to-loops", "ModuleOp"> {
   ];
 }
 
-def StencilInsertExchanges : Pass<"stencil-insert-exchanges"> {
-  let summary = "Refresh distributed halos before they are read";
-  let description = [{
-    Every distributed field (its type carries `#stencil.decomp`) that a
-    `stencil.apply` reads at an offset along a distributed axis gets a
-    `stencil.exchange` right after its definition, with widths equal to the
-    largest such offsets over all its readers (from the access offsets of
-    the applies' bodies); a field that already comes from an exchange gets
-    that exchange widened instead. Running it twice changes nothing. The
-    pragma-C importer already emits these exchanges; this pass does the same
-    for other producers of the dialect.
-  }];
-}
-
-def StencilDistribute : Pass<"stencil-distribute", "ModuleOp"> {
-  let summary = "Run functions on distributed fields as one block per MPI rank";
-  let description = [{
-    For each function whose fields carry `#stencil.decomp` (the pragma
-    `distribute` clause), produces the program every MPI rank runs
-    (docs/MPI.md): `stencil_mpi_begin` lays the ranks out over the
-    distributed axes and fixes each rank's block; every array gets a local
-    buffer of block plus halo, filled from the global array that every rank
-    holds; loads read it; stores write it and are followed by a gather that
-    makes the global array whole on every rank; grids are clipped to the
-    block in local coordinates; distributed extents of field types become
-    `?`. The function is marked `stencil.mpi`, and
-    `convert-stencil-to-loops` then lowers its `stencil.exchange` ops to
-    halo exchanges instead of the identity.
-
-    A time loop whose schedule has `exchange_depth` k > 1 (seed 001's deep
-    halo) gets every field its applies read exchanged k x radius deep, so
-    that the lowering can exchange once every k steps and compute the
-    redundant ring in between.
-
-    All runtime calls take i64 arguments (runtime/mpi/stencil_mpi.h).
-  }];
-  let dependentDialects = [
-    "::mlir::arith::ArithDialect", "::mlir::func::FuncDialect",
-    "::mlir::memref::MemRefDialect"
-  ];
-}
-
 def ConvertStencilToGPU : Pass<"convert-stencil-to-gpu", "ModuleOp"> {
   let summary = "Lower stencil functions to GPU kernels on device buffers";
   let description = [{
@@ -145,48 +103,6 @@ def ConvertStencilToGPU : Pass<"convert-stencil-to-gpu", "ModuleOp"> {
       "Bytes of workgroup memory a kernel may use; 0 takes the attached "
       "device's onchip_bytes, or 48 KiB without a device.">,
   ];
-}
-
-def StencilPrepareSPIRVKernels
-    : Pass<"stencil-prepare-spirv-kernels", "::mlir::gpu::GPUModuleOp"> {
-  let summary = "Put kernels in the form convert-gpu-to-spirv accepts";
-  let description = [{
-    Two gaps between the kernels `gpu-kernel-outlining` produces and what
-    `convert-gpu-to-spirv` converts:
-    - A compute shader declares its work-group size, so every kernel needs
-      `spirv.entry_point_abi`; it is set from the `known_block_size` that
-      outlining records (a kernel without one is rejected: its launches
-      would have to agree with a size nobody chose).
-    - Workgroup attributions are not converted; each becomes a
-      `memref.alloc` in the `Workgroup` storage class at the kernel's entry,
-      which the conversion turns into a workgroup variable.
-  }];
-  let dependentDialects = [
-    "::mlir::memref::MemRefDialect", "::mlir::spirv::SPIRVDialect"
-  ];
-}
-
-def StencilNestSPIRVModules : Pass<"stencil-nest-spirv-modules", "ModuleOp"> {
-  let summary = "Move each spirv.module into the gpu.module it came from";
-  let description = [{
-    `convert-gpu-to-spirv` leaves the `spirv.module @__spv__NAME` beside
-    `gpu.module @NAME`; `gpu-module-to-binary` serializes a SPIR-V target's
-    module from inside the `gpu.module`. This pass moves it there. The
-    `gpu.func`s stay until `gpu-module-to-binary` replaces the module, so
-    that the host's `gpu.launch_func` ops still verify against them.
-  }];
-}
-
-def StencilMergeKernelModules
-    : Pass<"stencil-merge-kernel-modules", "ModuleOp"> {
-  let summary = "Put all kernels in one gpu.module";
-  let description = [{
-    `gpu-kernel-outlining` gives every kernel a `gpu.module` of its own. This
-    pass moves them all into the first one, renaming each kernel after the
-    module it came from (unique names) and updating the `gpu.launch_func`
-    ops. One module means one binary: one load at program start, one PTX or
-    code object file for `stencilcc --emit=device`.
-  }];
 }
 
 #endif // STENCIL_CONVERSION_PASSES_TD

@@ -814,8 +814,8 @@ func::FuncOp mlir::stencil::pragma_c::emitRegion(clang::ASTContext &astContext,
   builder.setInsertionPointToEnd(module.getBody());
   auto func = func::FuncOp::create(builder, loc(region.begin->loc), region.name,
                                    builder.getFunctionType(argTypes, {}));
-  func->setAttr("stencil.max_steps",
-                builder.getI64IntegerAttr(region.step->maxSteps));
+  StencilDialect::MaxStepsAttrHelper(builder.getContext())
+      .setAttr(func, builder.getI64IntegerAttr(region.step->maxSteps));
   Block *entry = builder.createBlock(&func.getBody(), {}, argTypes, argLocs);
   Value steps = entry->getArguments().back();
 

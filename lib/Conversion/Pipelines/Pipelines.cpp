@@ -1,6 +1,7 @@
 //===- Pipelines.cpp - Named pipelines out of the stencil dialect ---------===//
 
 #include "Stencil/Conversion/Passes.h"
+#include "Stencil/Dialect/GPU/Transforms/Passes.h"
 
 #include "mlir/Conversion/GPUToSPIRV/GPUToSPIRVPass.h"
 #include "mlir/Conversion/Passes.h"

@@ -1,22 +1,18 @@
 //===- StencilToGPU.cpp - The convert-stencil-to-gpu pass -----------------===//
 //
-// The GPU lowering: FunctionLowering.cpp with buffers in device memory and
-// boxes of points as kernel launches, after checking every schedule against
-// the limits of the attached device.
+// The GPU lowering: the lowering core (StencilCommon) onto the device
+// backend, with the limits of the attached device.
 //
 //===----------------------------------------------------------------------===//
 
-#include "../StencilToLoops/Lowering.h"
-
+#include "Stencil/Conversion/StencilToGPU/StencilToGPU.h"
 #include "Stencil/Conversion/Passes.h"
-#include "Stencil/Dialect/Stencil/IR/StencilOps.h"
 #include "Stencil/Tuning/TargetDescription.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
-#include "llvm/ADT/StringExtras.h"
 
 namespace mlir::stencil {
 #define GEN_PASS_DEF_CONVERTSTENCILTOGPU
@@ -32,21 +28,13 @@ namespace {
 /// dynamic shared memory, which this lowering does not use.
 constexpr int64_t kDefaultWorkgroupMemory = 48 * 1024;
 
-std::string formatShape(ArrayRef<int64_t> shape) {
-  return llvm::join(
-      llvm::map_range(llvm::reverse(shape),
-                      [](int64_t v) { return std::to_string(v); }),
-      "x");
-}
-
 struct ConvertStencilToGPUPass
     : public stencil::impl::ConvertStencilToGPUBase<ConvertStencilToGPUPass> {
   using ConvertStencilToGPUBase::ConvertStencilToGPUBase;
 
   void runOnOperation() override {
     ModuleOp module = getOperation();
-    lowering::Options options;
-    options.device = true;
+    DeviceLoweringOptions options;
     options.defaultWorkGroup.assign(defaultWorkGroup.begin(),
                                     defaultWorkGroup.end());
     for (int64_t size : options.defaultWorkGroup)
@@ -67,37 +55,19 @@ struct ConvertStencilToGPUPass
           target && target->onchipBytes > 0
               ? std::min(target->onchipBytes, kDefaultWorkgroupMemory)
               : kDefaultWorkgroupMemory;
-    if (target && failed(checkWorkGroups(*target)))
-      return signalPassFailure();
+    if (target) {
+      options.maxWorkGroupSize = target->maxWorkGroupSize;
+      options.deviceName = target->name;
+    }
 
+    std::unique_ptr<LoweringBackend> backend =
+        createDeviceLoweringBackend(options);
     for (auto func : module.getOps<func::FuncOp>()) {
       if (func.isExternal())
         continue;
-      if (failed(lowering::lowerFunction(func, options)))
+      if (failed(lowerFunction(func, *backend, /*exchanges=*/nullptr)))
         return signalPassFailure();
     }
-  }
-
-  /// Rejects work groups the device cannot launch, before any codegen.
-  LogicalResult checkWorkGroups(const TargetDescription &target) {
-    if (target.maxWorkGroupSize <= 0)
-      return success();
-    WalkResult result = getOperation().walk([&](Operation *op) {
-      auto schedule = op->getAttrOfType<ScheduleAttr>("schedule");
-      if (!schedule)
-        return WalkResult::advance();
-      int64_t items = 1;
-      for (int64_t size : schedule.getWg())
-        items *= size;
-      if (items <= target.maxWorkGroupSize)
-        return WalkResult::advance();
-      op->emitOpError("work group ")
-          << formatShape(schedule.getWg()) << " has " << items
-          << " work items, above the maximum of " << target.maxWorkGroupSize
-          << " (max_work_group_size) of device '" << target.name << "'";
-      return WalkResult::interrupt();
-    });
-    return failure(result.wasInterrupted());
   }
 };
 

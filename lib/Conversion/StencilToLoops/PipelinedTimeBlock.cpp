@@ -14,7 +14,7 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "Lowering.h"
+#include "HostLowering.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
@@ -23,7 +23,7 @@
 
 using namespace mlir;
 using namespace mlir::stencil;
-using namespace mlir::stencil::lowering;
+using namespace mlir::stencil::host;
 
 namespace {
 
@@ -34,22 +34,21 @@ enum class Level { First, Middle, Last };
 class PipelinedTimeBlock {
 public:
   PipelinedTimeBlock(OpBuilder &builder, Location loc, const TimeBlock &block,
-                     Value depth, ArrayRef<int64_t> tile,
-                     function_ref<Value(unsigned)> inputBuffer)
-      : loc(loc), block(block), depth(depth), tile(tile),
-        inputBuffer(inputBuffer), rank(block.lower.size()) {
-    getCarriedRadius(block.calc, block.carriedInput, radiusLow, radiusHigh);
+                     Value depth)
+      : loc(loc), block(block), plan(block.plan), depth(depth), tile(plan.tile),
+        inputBuffer(block.inputBuffer), rank(plan.lower.size()),
+        radiusLow(plan.radiusLow), radiusHigh(plan.radiusHigh) {
     slots = radiusLow[0] + radiusHigh[0] + 1;
     for (Value source : block.sources)
       rowAlignment = std::max(
           rowAlignment,
           getElementsPerLine(llvm::cast<MemRefType>(source.getType())));
     for (unsigned axis = 1; axis < rank; ++axis)
-      spansInnerAxes &= tile[axis] >= block.upper[axis] - block.lower[axis];
+      spansInnerAxes &= tile[axis] >= plan.upper[axis] - plan.lower[axis];
     planVectorRows();
     for (unsigned axis = 0; axis < rank; ++axis) {
-      lower.push_back(constant(builder, block.lower[axis]));
-      upper.push_back(constant(builder, block.upper[axis]));
+      lower.push_back(constant(builder, plan.lower[axis]));
+      upper.push_back(constant(builder, plan.upper[axis]));
     }
   }
 
@@ -83,10 +82,10 @@ private:
                                        Value shrink) const {
     Value grownLow = sub(b, origin[axis], mul(b, shrink, radiusLow[axis]));
     Value low = arith::MaxSIOp::create(
-        b, loc, grownLow, constant(b, block.lower[axis] - radiusLow[axis]));
+        b, loc, grownLow, constant(b, plan.lower[axis] - radiusLow[axis]));
     Value grownHigh = add(b, tileEnd[axis], mul(b, shrink, radiusHigh[axis]));
     Value high = arith::MinSIOp::create(
-        b, loc, grownHigh, constant(b, block.upper[axis] + radiusHigh[axis]));
+        b, loc, grownHigh, constant(b, plan.upper[axis] + radiusHigh[axis]));
     return {low, high};
   }
 
@@ -154,12 +153,14 @@ private:
 
   Location loc;
   const TimeBlock &block;
+  const TimeBlockPlan &plan;
   /// The number of steps, T.
   Value depth;
   ArrayRef<int64_t> tile;
   function_ref<Value(unsigned)> inputBuffer;
   unsigned rank;
-  SmallVector<int64_t, 3> radiusLow, radiusHigh;
+  /// How far the calc reads the carried fields below and above a point.
+  ArrayRef<int64_t> radiusLow, radiusHigh;
   int64_t slots;
   SmallVector<Value, 3> lower, upper;
   /// The tile being emitted: its first point and its end (clipped).
@@ -261,7 +262,7 @@ void PipelinedTimeBlock::emitRow(OpBuilder &b, Value row, Value s,
   SmallVector<Value> ones(rank, constant(b, 1));
   auto emitScalarPoint = [&](OpBuilder &nb, Location nl, ValueRange point) {
     emitTimeBlockPoint(
-        nb, nl, block, point, inputBuffer,
+        nb, nl, block, point,
         [&](OpBuilder &lb, Location ll, unsigned pair, ValueRange at,
             ArrayRef<int64_t>) -> Value {
           auto [buffer, indices] =
@@ -331,11 +332,11 @@ void PipelinedTimeBlock::planVectorRows() {
   // of a ring row once and shifts the neighbours' vectors out of the lines it
   // keeps in registers.
   SmallVector<Value> inputBuffers, outputBuffers(block.destinations);
-  for (auto [input, pair] : llvm::enumerate(block.carriedInput))
+  for (auto [input, pair] : llvm::enumerate(plan.carriedInput))
     inputBuffers.push_back(pair >= 0 ? block.sources[pair]
                                      : inputBuffer(input));
   std::string reason;
-  ApplyOp calc = block.calc;
+  ApplyOp calc = plan.calc;
   if (failed(checkVectorRows(calc, inputBuffers, outputBuffers, reason)))
     return;
   vectorRows = true;
@@ -346,7 +347,7 @@ void PipelinedTimeBlock::planVectorRows() {
         lanes, getElementsPerLine(llvm::cast<MemRefType>(source.getType())));
   calc.getBodyBlock()->walk([&](AccessOp access) {
     auto argument = llvm::cast<BlockArgument>(access.getField());
-    int pair = block.carriedInput[argument.getArgNumber()];
+    int pair = plan.carriedInput[argument.getArgNumber()];
     if (pair < 0)
       return;
     ArrayRef<int64_t> offset = access.getOffset();
@@ -372,7 +373,7 @@ void PipelinedTimeBlock::emitVectorPoints(OpBuilder &b, ValueRange outer,
   point.push_back(add(b, column, ringOrigin.back()));
   RowVectorizer vectorizer(lanes);
   emitTimeBlockPoint(
-      b, loc, block, point, inputBuffer,
+      b, loc, block, point,
       [&](OpBuilder &lb, Location ll, unsigned pair, ValueRange at,
           ArrayRef<int64_t> offset) -> Value {
         if (level == Level::First || window.empty()) {
@@ -521,8 +522,8 @@ SmallVector<Value> PipelinedTimeBlock::allocateRings(OpBuilder &b,
     SmallVector<int64_t, 4> shape{ShapedType::kDynamic, slots};
     for (unsigned axis = 1; axis < rank; ++axis) {
       int64_t radius = radiusLow[axis] + radiusHigh[axis];
-      int64_t extent = std::min(tile[axis] + (block.timeBlock - 1) * radius,
-                                block.upper[axis] - block.lower[axis] + radius);
+      int64_t extent = std::min(tile[axis] + (plan.timeBlock - 1) * radius,
+                                plan.upper[axis] - plan.lower[axis] + radius);
       if (axis + 1 == rank) {
         // Room for the alignment of the tile's first column too, when
         // levels read before it.
@@ -598,9 +599,7 @@ void PipelinedTimeBlock::emit(OpBuilder &builder) {
       });
 }
 
-void lowering::emitPipelinedTimeBlock(
-    OpBuilder &builder, Location loc, const TimeBlock &block, Value depth,
-    ArrayRef<int64_t> tile, function_ref<Value(unsigned input)> inputBuffer) {
-  PipelinedTimeBlock(builder, loc, block, depth, tile, inputBuffer)
-      .emit(builder);
+void host::emitPipelinedTimeBlock(OpBuilder &builder, Location loc,
+                                  const TimeBlock &block, Value depth) {
+  PipelinedTimeBlock(builder, loc, block, depth).emit(builder);
 }

@@ -8,7 +8,9 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "Lowering.h"
+#include "HostLowering.h"
+
+#include "Stencil/Dialect/Stencil/Analysis/AccessExtents.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
@@ -16,19 +18,19 @@
 
 using namespace mlir;
 using namespace mlir::stencil;
-using namespace mlir::stencil::lowering;
+using namespace mlir::stencil::host;
 
 static int64_t getElementBytes(MemRefType type) {
   return std::max<int64_t>(1, type.getElementTypeBitWidth() / 8);
 }
 
-int64_t lowering::getElementsPerLine(MemRefType type) {
+int64_t host::getElementsPerLine(MemRefType type) {
   return std::max<int64_t>(1, kLineBytes / getElementBytes(type));
 }
 
-void lowering::prefetchBox(OpBuilder &builder, Location loc, Value buffer,
-                           ValueRange fixed, ValueRange from, ValueRange to,
-                           bool isWrite) {
+void host::prefetchBox(OpBuilder &builder, Location loc, Value buffer,
+                       ValueRange fixed, ValueRange from, ValueRange to,
+                       bool isWrite) {
   auto type = llvm::cast<MemRefType>(buffer.getType());
   SmallVector<Value> steps;
   for (unsigned axis = 0, count = from.size(); axis < count; ++axis)
@@ -65,19 +67,17 @@ RowPrefetcher::RowPrefetcher(Location loc, ApplyOp apply,
     streams.push_back({buffer, SmallVector<int64_t, 3>(lead), isWrite});
   };
   Block *body = apply.getBodyBlock();
+  AccessExtentAnalysis reads(apply);
   for (auto [index, buffer] : llvm::enumerate(inputBuffers)) {
     if (!buffer || !llvm::isa<MemRefType>(buffer.getType()))
       continue;
-    SmallVector<int64_t, 3> lead(rank, 0);
-    bool accessed = false;
-    for (Operation *user : body->getArgument(index).getUsers())
-      if (auto access = llvm::dyn_cast<FieldAccessOpInterface>(user)) {
-        accessed = true;
-        for (auto [have, offset] : llvm::zip(lead, access.getAccessOffset()))
-          have = std::max(have, offset);
-      }
-    if (accessed)
-      addStream(buffer, lead, /*isWrite=*/false);
+    std::optional<Extent> extent = reads.getExtent(body->getArgument(index));
+    if (!extent)
+      continue;
+    SmallVector<int64_t, 3> lead;
+    for (unsigned axis = 0; axis < rank; ++axis)
+      lead.push_back(extent->getHighHalo(axis));
+    addStream(buffer, lead, /*isWrite=*/false);
   }
   if (prefetchOutputs)
     for (Value buffer : outputBuffers)

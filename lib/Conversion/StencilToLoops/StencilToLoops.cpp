@@ -1,13 +1,13 @@
 //===- StencilToLoops.cpp - The convert-stencil-to-loops pass -------------===//
 //
-// The CPU lowering: FunctionLowering.cpp with buffers in host memory and
-// boxes of points as tiled scf.parallel loops.
+// The CPU lowering: the lowering core (StencilCommon) onto the host backend,
+// with the halo exchanges of distributed functions lowered by StencilToMPI.
 //
 //===----------------------------------------------------------------------===//
 
-#include "Lowering.h"
-
+#include "Stencil/Conversion/StencilToLoops/StencilToLoops.h"
 #include "Stencil/Conversion/Passes.h"
+#include "Stencil/Conversion/StencilToMPI/StencilToMPI.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
@@ -30,7 +30,7 @@ struct ConvertStencilToLoopsPass
   using ConvertStencilToLoopsBase::ConvertStencilToLoopsBase;
 
   void runOnOperation() override {
-    lowering::Options options;
+    HostLoweringOptions options;
     options.defaultTile.assign(defaultTile.begin(), defaultTile.end());
     for (int64_t size : options.defaultTile)
       if (size < 0) {
@@ -47,10 +47,13 @@ struct ConvertStencilToLoopsPass
           << options.prefetchDistance;
       return signalPassFailure();
     }
+    std::unique_ptr<LoweringBackend> backend =
+        createHostLoweringBackend(options);
+    std::unique_ptr<ExchangeLowering> exchanges = createMPIExchangeLowering();
     for (auto func : getOperation().getOps<func::FuncOp>()) {
       if (func.isExternal())
         continue;
-      if (failed(lowering::lowerFunction(func, options)))
+      if (failed(lowerFunction(func, *backend, exchanges.get())))
         return signalPassFailure();
     }
   }

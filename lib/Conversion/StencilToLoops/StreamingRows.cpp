@@ -15,7 +15,9 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "Lowering.h"
+#include "HostLowering.h"
+
+#include "Stencil/Dialect/Stencil/Analysis/AccessExtents.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
@@ -24,7 +26,7 @@
 
 using namespace mlir;
 using namespace mlir::stencil;
-using namespace mlir::stencil::lowering;
+using namespace mlir::stencil::host;
 
 /// `index` as a linear element offset into `buffer` (identity layout).
 static Value getLinearOffset(OpBuilder &builder, Location loc, Value buffer,
@@ -106,6 +108,7 @@ static std::optional<SmallVector<std::pair<Value, int64_t>>>
 getReadReaches(ApplyOp apply, ArrayRef<Value> inputBuffers) {
   SmallVector<std::pair<Value, int64_t>> reaches;
   Block *body = apply.getBodyBlock();
+  AccessExtentAnalysis reads(apply);
   for (auto [index, buffer] : llvm::enumerate(inputBuffers)) {
     auto type =
         llvm::dyn_cast_or_null<MemRefType>(buffer ? buffer.getType() : Type());
@@ -113,14 +116,11 @@ getReadReaches(ApplyOp apply, ArrayRef<Value> inputBuffers) {
       continue;
     if (!type.hasStaticShape())
       return std::nullopt;
-    SmallVector<int64_t, 3> lowest(type.getRank(), 0);
-    for (Operation *user : body->getArgument(index).getUsers())
-      if (auto access = llvm::dyn_cast<FieldAccessOpInterface>(user))
-        for (auto [low, offset] : llvm::zip(lowest, access.getAccessOffset()))
-          low = std::min(low, offset);
+    std::optional<Extent> extent = reads.getExtent(body->getArgument(index));
     int64_t stride = 1, reach = 0;
     for (int axis = type.getRank() - 1; axis >= 0; --axis) {
-      reach -= lowest[axis] * stride;
+      if (extent)
+        reach += extent->getLowHalo(axis) * stride;
       stride *= type.getDimSize(axis);
     }
     if (reach > 0)
@@ -275,12 +275,11 @@ private:
 };
 } // namespace
 
-void lowering::emitStreamingRow(OpBuilder &builder, Location loc, ApplyOp apply,
-                                ValueRange row, Value from, Value to,
-                                ArrayRef<Value> inputBuffers,
-                                ArrayRef<Value> outputBuffers,
-                                PointFn scalarPoint,
-                                const StreamingRing *ring) {
+void host::emitStreamingRow(OpBuilder &builder, Location loc, ApplyOp apply,
+                            ValueRange row, Value from, Value to,
+                            ArrayRef<Value> inputBuffers,
+                            ArrayRef<Value> outputBuffers, PointFn scalarPoint,
+                            const StreamingRing *ring) {
   auto constant = [&](int64_t value) -> Value {
     return arith::ConstantIndexOp::create(builder, loc, value);
   };
@@ -391,7 +390,7 @@ void lowering::emitStreamingRow(OpBuilder &builder, Location loc, ApplyOp apply,
           bodyTo, to, /*isTail=*/true);
 }
 
-void lowering::emitStreamingFence(OpBuilder &builder, Location loc) {
+void host::emitStreamingFence(OpBuilder &builder, Location loc) {
   // Non-temporal stores are weakly ordered even on x86, and LLVM's release
   // fences do not order them; a locked read-modify-write does (x86) or
   // releases them (elsewhere). It goes to a counter of its own, as an

@@ -8,7 +8,7 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "Lowering.h"
+#include "HostLowering.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
@@ -17,7 +17,7 @@
 
 using namespace mlir;
 using namespace mlir::stencil;
-using namespace mlir::stencil::lowering;
+using namespace mlir::stencil::host;
 
 /// Scalars a vector of them can hold: integers of whole bytes and floats.
 static bool isVectorElement(Type type) {
@@ -55,10 +55,9 @@ static llvm::DenseSet<Value> getVaryingValues(ApplyOp apply) {
   return varying;
 }
 
-LogicalResult lowering::checkVectorRows(ApplyOp apply,
-                                        ArrayRef<Value> inputBuffers,
-                                        ArrayRef<Value> outputBuffers,
-                                        std::string &reason) {
+LogicalResult host::checkVectorRows(ApplyOp apply, ArrayRef<Value> inputBuffers,
+                                    ArrayRef<Value> outputBuffers,
+                                    std::string &reason) {
   for (Value buffer : outputBuffers)
     if (!isRowContiguous(buffer)) {
       reason = "an output buffer is not a contiguous memref of 1-, 2-, 4- or "
@@ -94,8 +93,8 @@ LogicalResult lowering::checkVectorRows(ApplyOp apply,
   return success();
 }
 
-void lowering::emitScalarRow(OpBuilder &builder, Location loc, ValueRange row,
-                             Value from, Value to, PointFn point, Value one) {
+void host::emitScalarRow(OpBuilder &builder, Location loc, ValueRange row,
+                         Value from, Value to, PointFn point, Value one) {
   if (!one)
     one = arith::ConstantIndexOp::create(builder, loc, 1);
   scf::ForOp::create(builder, loc, from, to, one, ValueRange(),
@@ -107,7 +106,7 @@ void lowering::emitScalarRow(OpBuilder &builder, Location loc, ValueRange row,
                      });
 }
 
-bool lowering::canMaskLanes(ApplyOp apply) {
+bool host::canMaskLanes(ApplyOp apply) {
   // Integer division traps on the zeros that masked-off lanes load.
   return llvm::none_of(*apply.getBodyBlock(), [](Operation &op) {
     return llvm::isa<arith::DivSIOp, arith::DivUIOp, arith::RemSIOp,

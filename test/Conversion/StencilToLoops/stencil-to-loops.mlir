@@ -249,6 +249,29 @@ func.func @time_block_swap_form(%A: memref<18xf64>, %B: memref<18xf64>, %n: inde
 
 // -----
 
+// Time blocks need the grid's extent when the lowering is built.
+func.func @time_block_dynamic_grid(%A: memref<18xf32>, %B: memref<18xf32>, %m: index, %n: index) {
+  %a = stencil.load %A : memref<18xf32> -> !stencil.field<18xf32>
+  %b = stencil.load %B : memref<18xf32> -> !stencil.field<18xf32>
+  %g = stencil.grid [1] to [%m] : !stencil.grid<1>
+  // expected-warning @+1 {{time_block 2 needs static grid bounds; running one step per sweep}}
+  %r:2 = stencil.iterate %n iter_args(%x = %a, %y = %b) : !stencil.field<18xf32>, !stencil.field<18xf32>
+      attributes {schedule = #stencil.schedule<wg = [4], time_block = 2>} {
+    %new = stencil.apply on %g ins(%p = %x : !stencil.field<18xf32>) outs(%y : !stencil.field<18xf32>) {
+      %l = stencil.access %p[-1] : !stencil.field<18xf32>
+      stencil.return %l : f32
+    }
+    %copy = stencil.apply on %g ins(%q = %new : !stencil.field<18xf32>) outs(%x : !stencil.field<18xf32>) {
+      %v = stencil.access %q[0] : !stencil.field<18xf32>
+      stencil.return %v : f32
+    }
+    stencil.yield %copy, %new : !stencil.field<18xf32>, !stencil.field<18xf32>
+  }
+  return
+}
+
+// -----
+
 !f = !stencil.field<300x200xf32>
 
 // Large copies (here the final copy that leaves the result in both arrays)

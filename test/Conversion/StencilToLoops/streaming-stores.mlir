@@ -299,3 +299,25 @@ func.func @strided(%A: memref<64xf32, strided<[2]>>, %B: memref<64xf32>) {
   stencil.store %r to %B : !s1 to memref<64xf32>
   return
 }
+
+// -----
+
+!s1 = !stencil.field<64xf32>
+
+// Nor can a destination that is not contiguous be written one.
+// CHECK-LABEL: func.func @strided_output(
+// CHECK-NOT: vector.
+// CHECK: return
+func.func @strided_output(%A: memref<64xf32>, %B: memref<64xf32, strided<[2]>>) {
+  %a = stencil.load %A : memref<64xf32> -> !s1
+  %b = stencil.load %B : memref<64xf32, strided<[2]>> -> !s1
+  %g = stencil.grid [1] to [63] : !stencil.grid<1>
+  // expected-warning @+1 {{streaming_stores ignored: an output buffer is not a contiguous memref of 1-, 2-, 4- or 8-byte scalars}}
+  %r = stencil.apply on %g ins(%x = %a : !s1) outs(%b : !s1)
+      attributes {schedule = #stencil.schedule<wg = [32], streaming_stores = true>} {
+    %l = stencil.access %x[-1] : !s1
+    stencil.return %l : f32
+  }
+  stencil.store %r to %B : !s1 to memref<64xf32, strided<[2]>>
+  return
+}

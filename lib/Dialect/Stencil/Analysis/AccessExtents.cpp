@@ -36,6 +36,18 @@ int64_t Extent::getHighHalo(unsigned axis) const {
   return std::max<int64_t>(0, upper[axis]);
 }
 
+SmallVector<int64_t, 3> Extent::getRadius() const {
+  SmallVector<int64_t, 3> radius;
+  for (unsigned axis = 0; axis < getRank(); ++axis)
+    radius.push_back(std::max(getLowHalo(axis), getHighHalo(axis)));
+  return radius;
+}
+
+bool Extent::isCentre() const {
+  return llvm::all_of(lower, [](int64_t o) { return o == 0; }) &&
+         llvm::all_of(upper, [](int64_t o) { return o == 0; });
+}
+
 llvm::raw_ostream &mlir::stencil::operator<<(llvm::raw_ostream &os,
                                              const Extent &extent) {
   for (unsigned axis = 0; axis < extent.getRank(); ++axis) {
@@ -55,8 +67,9 @@ std::string Extent::str() const {
 
 /// The values a field value is forwarded from: reading `value` at some offset
 /// reads each of them at that offset. A domain op's region argument stands
-/// for its operand; a time loop's argument for its init and for what the
-/// loop yields; a loop result for what the last step yields; an exchange
+/// for its operand; the argument of a region that a RegionBranchOpInterface
+/// op enters (a time loop's body) for what enters it (the loop's init and
+/// yield), and a result of such an op for what leaves through it; an exchange
 /// result for its operand (the exchange is the identity on the global field);
 /// a domain op's result for the field it writes, which it equals outside the
 /// grid.
@@ -67,25 +80,24 @@ static SmallVector<Value, 2> getForwardedFrom(Value value) {
     if (auto domainOp = llvm::dyn_cast<DomainOpInterface>(parent)) {
       if (Value operand = domainOp.getFieldForArgument(argument))
         sources.push_back(operand);
-    } else if (auto iterate = llvm::dyn_cast<IterateOp>(parent)) {
-      unsigned index = argument.getArgNumber();
-      sources.push_back(iterate.getInits()[index]);
-      auto yield = llvm::cast<YieldOp>(iterate.getBodyBlock()->getTerminator());
-      sources.push_back(yield.getValues()[index]);
+    } else if (auto branch = llvm::dyn_cast<RegionBranchOpInterface>(parent)) {
+      Region *region = argument.getOwner()->getParent();
+      branch.getPredecessorValues(
+          RegionSuccessor(region, region->front().getArguments()),
+          argument.getArgNumber(), sources);
     }
     return sources;
   }
   Operation *producer = value.getDefiningOp();
-  if (auto iterate = llvm::dyn_cast<IterateOp>(producer)) {
-    unsigned index = llvm::cast<OpResult>(value).getResultNumber();
-    auto yield = llvm::cast<YieldOp>(iterate.getBodyBlock()->getTerminator());
-    sources.push_back(yield.getValues()[index]);
-    sources.push_back(iterate.getInits()[index]);
-  } else if (auto domainOp = llvm::dyn_cast<DomainOpInterface>(producer)) {
+  if (auto domainOp = llvm::dyn_cast<DomainOpInterface>(producer)) {
     unsigned index = llvm::cast<OpResult>(value).getResultNumber();
     sources.push_back(domainOp.getWrittenFields()[index]);
   } else if (auto exchange = llvm::dyn_cast<ExchangeOp>(producer)) {
     sources.push_back(exchange.getField());
+  } else if (auto branch = llvm::dyn_cast<RegionBranchOpInterface>(producer)) {
+    branch.getPredecessorValues(
+        RegionSuccessor(producer, producer->getResults()),
+        llvm::cast<OpResult>(value).getResultNumber(), sources);
   }
   return sources;
 }
@@ -119,4 +131,23 @@ std::optional<Extent> AccessExtentAnalysis::getExtent(Value value) const {
   if (it == extents.end())
     return std::nullopt;
   return it->second;
+}
+
+Extent AccessExtentAnalysis::getReadExtent(
+    DomainOpInterface op, function_ref<bool(BlockArgument)> select) const {
+  unsigned rank = llvm::cast<GridType>(op.getGrid().getType()).getRank();
+  Extent read = Extent::ofOffset(SmallVector<int64_t, 3>(rank, 0));
+  for (Region &region : op->getRegions())
+    for (BlockArgument argument : region.getArguments()) {
+      if (!op.getFieldForArgument(argument) || (select && !select(argument)))
+        continue;
+      if (std::optional<Extent> extent = getExtent(argument))
+        read.unite(*extent);
+    }
+  return read;
+}
+
+Extent mlir::stencil::getReadExtent(DomainOpInterface op,
+                                    function_ref<bool(BlockArgument)> select) {
+  return AccessExtentAnalysis(op).getReadExtent(op, select);
 }

@@ -6,6 +6,7 @@
 
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/DialectImplementation.h"
+#include "mlir/Interfaces/FunctionInterfaces.h"
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/StringSet.h"
 #include "llvm/ADT/TypeSwitch.h"
@@ -35,6 +36,56 @@ void StencilDialect::initialize() {
 #define GET_OP_LIST
 #include "Stencil/Dialect/Stencil/IR/StencilOps.cpp.inc"
       >();
+}
+
+LogicalResult StencilDialect::verifyOperationAttribute(Operation *op,
+                                                       NamedAttribute attr) {
+  MLIRContext *context = op->getContext();
+  StringAttr name = attr.getName();
+  Attribute value = attr.getValue();
+  auto check = [&](bool valid, StringRef what) -> LogicalResult {
+    if (valid)
+      return success();
+    return op->emitOpError() << "attribute '" << name.getValue() << "' must be "
+                             << what << ", got " << value;
+  };
+  bool onFunction = llvm::isa<FunctionOpInterface>(op);
+  bool onTimeLoop = llvm::isa<IterateOp>(op);
+  if (name == MpiAttrHelper(context).getName())
+    return check(llvm::isa<UnitAttr>(value) && onFunction,
+                 "a unit attribute on a function");
+  if (name == MaxStepsAttrHelper(context).getName()) {
+    auto steps = llvm::dyn_cast<IntegerAttr>(value);
+    return check(steps && steps.getType().isInteger(64) &&
+                     !steps.getValue().isNegative() && onFunction,
+                 "a non-negative i64 on a function");
+  }
+  if (name == DeviceSplitAttrHelper(context).getName()) {
+    auto split = llvm::dyn_cast<DenseI64ArrayAttr>(value);
+    return check(split && onTimeLoop &&
+                     llvm::all_of(split.asArrayRef(),
+                                  [](int64_t points) { return points >= 0; }),
+                 "an array of non-negative point counts on a "
+                 "stencil.iterate");
+  }
+  if (name == LocalSizesAttrHelper(context).getName()) {
+    auto sizes = llvm::dyn_cast<ArrayAttr>(value);
+    DenseI64ArrayAttr split = DeviceSplitAttrHelper(context).getAttr(op);
+    auto isLocalSize = [](Attribute entry) {
+      auto local = llvm::dyn_cast<DenseI64ArrayAttr>(entry);
+      return local && llvm::all_of(local.asArrayRef(),
+                                   [](int64_t size) { return size > 0; });
+    };
+    return check(sizes && onTimeLoop && split &&
+                     sizes.size() == static_cast<size_t>(split.size()) &&
+                     llvm::all_of(sizes, isLocalSize),
+                 "one array of positive sizes per entry of "
+                 "'stencil.device_split', on a stencil.iterate");
+  }
+  return op->emitOpError() << "has unknown attribute '" << name.getValue()
+                           << "'; the stencil dialect defines stencil.mpi, "
+                              "stencil.max_steps, stencil.device_split and "
+                              "stencil.local_sizes";
 }
 
 /// Checks that a rank is one fields and grids support.

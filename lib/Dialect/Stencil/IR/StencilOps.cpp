@@ -379,15 +379,6 @@ LogicalResult ApplyOp::verifyRegions() {
 
 GridOp ApplyOp::getGridOp() { return getGrid().getDefiningOp<GridOp>(); }
 
-SmallVector<int64_t, 3> ApplyOp::getRadius() {
-  SmallVector<int64_t, 3> radius(getRank(), 0);
-  getBodyBlock()->walk([&](AccessOp access) {
-    for (auto [axis, offset] : llvm::enumerate(access.getOffset()))
-      radius[axis] = std::max(radius[axis], std::abs(offset));
-  });
-  return radius;
-}
-
 Value ApplyOp::getFieldForArgument(BlockArgument argument) {
   if (argument.getOwner() != getBodyBlock())
     return {};
@@ -599,23 +590,29 @@ LogicalResult IterateOp::verify() {
   return success();
 }
 
-LogicalResult IterateOp::verifyRegions() {
-  auto yield = llvm::dyn_cast<YieldOp>(getBodyBlock()->getTerminator());
-  if (!yield)
-    return emitOpError("body must end with stencil.yield");
-  if (yield.getValues().size() != getInits().size())
-    return yield.emitOpError()
-           << "yields " << yield.getValues().size()
-           << " fields but the enclosing stencil.iterate carries "
-           << getInits().size();
+// The yield checks its values against the loop itself: nested ops verify
+// before their parent's regions, so these messages come before the generic
+// ones of RegionBranchOpInterface.
+LogicalResult YieldOp::verify() {
+  auto iterate = llvm::cast<IterateOp>((*this)->getParentOp());
+  if (getValues().size() != iterate.getInits().size())
+    return emitOpError() << "yields " << getValues().size()
+                         << " fields but the enclosing stencil.iterate carries "
+                         << iterate.getInits().size();
   for (auto [index, pair] :
-       llvm::enumerate(llvm::zip(yield.getValues(), getInits()))) {
+       llvm::enumerate(llvm::zip(getValues(), iterate.getInits()))) {
     auto [value, init] = pair;
     if (value.getType() != init.getType())
-      return yield.emitOpError()
-             << "field #" << index << " has type " << value.getType()
-             << " but iter_arg #" << index << " has type " << init.getType();
+      return emitOpError() << "field #" << index << " has type "
+                           << value.getType() << " but iter_arg #" << index
+                           << " has type " << init.getType();
   }
+  return success();
+}
+
+LogicalResult IterateOp::verifyRegions() {
+  if (!llvm::isa<YieldOp>(getBodyBlock()->getTerminator()))
+    return emitOpError("body must end with stencil.yield");
 
   ScheduleAttr schedule = getScheduleAttr();
   if (!schedule)
@@ -633,6 +630,32 @@ LogicalResult IterateOp::verifyRegions() {
   });
   return failure(result.wasInterrupted());
 }
+
+void IterateOp::getSuccessorRegions(RegionBranchPoint,
+                                    SmallVectorImpl<RegionSuccessor> &regions) {
+  // On entry and after each step alike: the body runs (again), or the loop
+  // ends, after zero steps or the last one, with what entered it last.
+  regions.push_back(RegionSuccessor(&getBody(), getRegionIterArgs()));
+  regions.push_back(
+      RegionSuccessor(getOperation(), getOperation()->getResults()));
+}
+
+OperandRange IterateOp::getEntrySuccessorOperands(RegionSuccessor) {
+  return getInits();
+}
+
+SmallVector<Region *> IterateOp::getLoopRegions() { return {&getBody()}; }
+
+Block::BlockArgListType IterateOp::getRegionIterArgs() {
+  return getBodyBlock()->getArguments();
+}
+
+std::optional<MutableArrayRef<OpOperand>> IterateOp::getYieldedValuesMutable() {
+  return llvm::cast<YieldOp>(getBodyBlock()->getTerminator())
+      .getValuesMutable();
+}
+
+std::optional<ResultRange> IterateOp::getLoopResults() { return getResults(); }
 
 namespace {
 /// A time loop of zero steps yields its initial fields.

@@ -2,6 +2,10 @@
 
 namespace mlir::stencil::test {
 void registerTestAccessExtentsPass();
+void registerTestControlFlowPass();
 
-void registerTestPasses() { registerTestAccessExtentsPass(); }
+void registerTestPasses() {
+  registerTestAccessExtentsPass();
+  registerTestControlFlowPass();
+}
 } // namespace mlir::stencil::test

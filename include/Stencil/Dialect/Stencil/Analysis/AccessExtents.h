@@ -3,12 +3,15 @@
 // For every field, the box of offsets at which stencil functions read it. The
 // extent of a field is the halo it must provide around the grid: an apply on
 // `[lb, ub)` reading `field` with extent `[lo, hi]` touches `[lb + lo,
-// ub + hi)`. Lowering passes size tiles and exchanges from it; the tuning
-// passes derive the stencil radius from it.
+// ub + hi)`. It is the one place radii and halos come from: the lowering
+// sizes time blocks, prefetches and exchanges from it, the tuning passes
+// take the stencil radius from it, stencil-insert-exchanges and
+// stencil-distribute their exchange widths.
 //
-// The analysis works on the op interfaces only: accesses are
-// FieldAccessOpInterface ops, and they are charged to the operand that a
-// DomainOpInterface op binds to the accessed region argument.
+// The analysis works on interfaces only: accesses are FieldAccessOpInterface
+// ops, charged to the operand that a DomainOpInterface op binds to the
+// accessed region argument, and pushed back along the edges of
+// RegionBranchOpInterface ops (a time loop's inits and yields).
 //
 //===----------------------------------------------------------------------===//
 
@@ -18,6 +21,7 @@
 #include "mlir/IR/Operation.h"
 #include "mlir/IR/Value.h"
 #include "llvm/ADT/DenseMap.h"
+#include "llvm/ADT/STLFunctionalExtras.h"
 #include "llvm/ADT/SmallVector.h"
 
 #include <optional>
@@ -47,6 +51,11 @@ struct Extent {
   int64_t getLowHalo(unsigned axis) const;
   int64_t getHighHalo(unsigned axis) const;
 
+  /// Per axis, the farther of the two halos: how far a point's reads reach.
+  llvm::SmallVector<int64_t, 3> getRadius() const;
+  /// Whether every offset is 0 (the point itself only).
+  bool isCentre() const;
+
   /// `[lo, hi] x [lo, hi] ...`, for diagnostics and remarks.
   std::string str() const;
 
@@ -58,6 +67,8 @@ struct Extent {
 /// Prints `[lo, hi] x [lo, hi] ...`.
 llvm::raw_ostream &operator<<(llvm::raw_ostream &os, const Extent &extent);
 
+class DomainOpInterface;
+
 class AccessExtentAnalysis {
 public:
   /// Analyses every access nested under `root`.
@@ -68,9 +79,21 @@ public:
   /// std::nullopt when `value` is never accessed.
   std::optional<Extent> getExtent(Value value) const;
 
+  /// The extents of the field arguments of `op`'s region that `select`
+  /// admits (every one when null), united: the halo one application of `op`
+  /// reads around each point. All zero when it reads none of them. `op`
+  /// must lie under the analysed root.
+  Extent
+  getReadExtent(DomainOpInterface op,
+                llvm::function_ref<bool(BlockArgument)> select = nullptr) const;
+
 private:
   llvm::DenseMap<Value, Extent> extents;
 };
+
+/// AccessExtentAnalysis::getReadExtent of `op` analysed on its own.
+Extent getReadExtent(DomainOpInterface op,
+                     llvm::function_ref<bool(BlockArgument)> select = nullptr);
 
 } // namespace mlir::stencil
 

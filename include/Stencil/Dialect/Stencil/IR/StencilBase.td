@@ -37,6 +37,26 @@ def Stencil_Dialect : Dialect {
   }];
   let useDefaultTypePrinterParser = 1;
   let useDefaultAttributePrinterParser = 1;
+
+  // Attributes passes leave on ops they do not own (func.func) or that
+  // later passes read. Each has a generated helper, e.g.
+  // `StencilDialect::MpiAttrHelper(ctx).isAttrPresent(func)`, and
+  // verifyOperationAttribute checks where it sits and what it holds.
+  let discardableAttrs = (ins
+    // On a function: `stencil-distribute` made it the part one MPI rank
+    // runs on its block, so its `stencil.exchange` ops communicate.
+    "::mlir::UnitAttr":$mpi,
+    // On a function: the largest step count the program's time loop
+    // expects (`#pragma stencil step(t:MAX)`), for the tuning models.
+    "::mlir::IntegerAttr":$max_steps,
+    // On a `stencil.iterate`: points of the outermost axis per device,
+    // in device order (`stencil-tune-split`, seed 002 §4.2).
+    "::mlir::DenseI64ArrayAttr":$device_split,
+    // On a `stencil.iterate`: per device, its local work size over the
+    // grid's axes, outermost first (seed 002 §4.3).
+    "::mlir::ArrayAttr":$local_sizes
+  );
+  let hasOperationAttrVerify = 1;
 }
 
 class Stencil_Op<string mnemonic, list<Trait> traits = []>

@@ -7,6 +7,7 @@
 #include "mlir/IR/BuiltinTypeInterfaces.h"
 #include "mlir/IR/BuiltinTypes.h"
 #include "mlir/IR/Dialect.h"
+#include "mlir/IR/Operation.h"
 
 #include "Stencil/Dialect/Stencil/IR/StencilDialect.h.inc"
 #include "Stencil/Dialect/Stencil/IR/StencilEnums.h.inc"

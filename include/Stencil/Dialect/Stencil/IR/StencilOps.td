@@ -9,6 +9,7 @@ include "Stencil/Dialect/Stencil/IR/StencilTypes.td"
 include "Stencil/Dialect/Stencil/IR/StencilInterfaces.td"
 include "mlir/Interfaces/ControlFlowInterfaces.td"
 include "mlir/Interfaces/InferTypeOpInterface.td"
+include "mlir/Interfaces/LoopLikeInterface.td"
 include "mlir/Interfaces/SideEffectInterfaces.td"
 
 //===----------------------------------------------------------------------===//
@@ -122,9 +123,6 @@ def Stencil_ApplyOp : Stencil_Op<"apply", [
     /// The `stencil.grid` defining the domain, if the grid is not a block
     /// argument.
     GridOp getGridOp();
-    /// The largest |offset| of the body's accesses along each axis, over
-    /// every field it reads: how far one step's inputs reach.
-    ::llvm::SmallVector<int64_t, 3> getRadius();
   }];
 }
 
@@ -169,7 +167,13 @@ def Stencil_ReturnOp : Stencil_Op<"return", [
 //===----------------------------------------------------------------------===//
 
 def Stencil_IterateOp : Stencil_Op<"iterate", [
-    RecursiveMemoryEffects
+    RecursiveMemoryEffects,
+    DeclareOpInterfaceMethods<RegionBranchOpInterface,
+                              ["getEntrySuccessorOperands"]>,
+    // getInitsMutable is the accessor ODS generates for `inits`.
+    DeclareOpInterfaceMethods<LoopLikeOpInterface,
+                              ["getRegionIterArgs", "getYieldedValuesMutable",
+                               "getLoopResults"]>
   ]> {
   let summary = "The time loop: run the body a number of steps over fields";
   let description = [{
@@ -184,6 +188,12 @@ def Stencil_IterateOp : Stencil_Op<"iterate", [
     `schedule`'s `time_block` T > 1 asks the lowering to compute T steps per
     pass over memory (overlapped tiles); it must be set here, where the time
     loop is, and its `wg` rank must equal the rank of every grid in the body.
+
+    The op is a `RegionBranchOpInterface` (the body is entered from the
+    inits and re-entered from the yield; the results come from the inits
+    when `steps` is 0, else from the last yield) and a
+    `LoopLikeOpInterface`, so upstream analyses and transformations, such
+    as loop-invariant code motion, see through it.
 
     ```mlir
     %r:2 = stencil.iterate %steps iter_args(%a = %a0, %b = %b0)
@@ -223,6 +233,7 @@ def Stencil_YieldOp : Stencil_Op<"yield", [
   let summary = "The fields carried into the next time step";
   let arguments = (ins Variadic<Stencil_AnyField>:$values);
   let assemblyFormat = "attr-dict ($values^ `:` qualified(type($values)))?";
+  let hasVerifier = 1;
 }
 
 //===----------------------------------------------------------------------===//

@@ -16,14 +16,16 @@
 //   reads is exchanged k x radius deep, so the loop can exchange every k
 //   steps and compute the redundant ring in between.
 //
-// `stencil.exchange` stays: `convert-stencil-to-loops` lowers it to runtime
-// calls in functions this pass marks with `stencil.mpi`.
+// `stencil.exchange` stays: the lowering of exchanges (StencilToMPI, used by
+// `convert-stencil-to-loops`) turns it into runtime calls in functions this
+// pass marks with `stencil.mpi`.
 //
 //===----------------------------------------------------------------------===//
 
-#include "Stencil/Conversion/MPIRuntime.h"
-#include "Stencil/Conversion/Passes.h"
+#include "Stencil/Dialect/Stencil/Analysis/AccessExtents.h"
 #include "Stencil/Dialect/Stencil/IR/StencilOps.h"
+#include "Stencil/Dialect/Stencil/Transforms/Passes.h"
+#include "Stencil/Support/MPIRuntimeCalls.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
@@ -33,7 +35,7 @@
 
 namespace mlir::stencil {
 #define GEN_PASS_DEF_STENCILDISTRIBUTE
-#include "Stencil/Conversion/Passes.h.inc"
+#include "Stencil/Dialect/Stencil/Transforms/Passes.h.inc"
 } // namespace mlir::stencil
 
 using namespace mlir;
@@ -113,7 +115,8 @@ void FunctionDistribution::deepenExchanges() {
     Block *body = iterate.getBodyBlock();
     SmallVector<int64_t, 3> deep(rank, 0);
     for (auto apply : body->getOps<ApplyOp>())
-      for (auto [axis, radius] : llvm::enumerate(apply.getRadius()))
+      for (auto [axis, radius] :
+           llvm::enumerate(getReadExtent(apply).getRadius()))
         if (decomposition.isDistributed(axis))
           deep[axis] = std::max(deep[axis], depth * radius);
     if (llvm::all_of(deep, [](int64_t w) { return w == 0; }))
@@ -383,7 +386,8 @@ LogicalResult FunctionDistribution::run() {
       memref::DeallocOp::create(builder, ret.getLoc(), local);
     callMPIRuntime(builder, ret.getLoc(), module, "stencil_mpi_end", {});
   });
-  func->setAttr(kDistributedFunctionAttr, UnitAttr::get(func.getContext()));
+  StencilDialect::MpiAttrHelper(func.getContext())
+      .setAttr(func, UnitAttr::get(func.getContext()));
   return success();
 }
 
@@ -391,7 +395,8 @@ struct StencilDistributePass
     : public stencil::impl::StencilDistributeBase<StencilDistributePass> {
   void runOnOperation() override {
     for (auto func : llvm::to_vector(getOperation().getOps<func::FuncOp>())) {
-      if (func.isExternal() || func->hasAttr(kDistributedFunctionAttr))
+      if (func.isExternal() ||
+          StencilDialect::MpiAttrHelper(&getContext()).isAttrPresent(func))
         continue;
       if (failed(FunctionDistribution(func).run()))
         return signalPassFailure();

@@ -1,13 +1,13 @@
 //===- MergeKernelModules.cpp - All kernels in one gpu.module -------------===//
 
-#include "Stencil/Conversion/Passes.h"
+#include "Stencil/Dialect/GPU/Transforms/Passes.h"
 
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/IR/SymbolTable.h"
 
 namespace mlir::stencil {
 #define GEN_PASS_DEF_STENCILMERGEKERNELMODULES
-#include "Stencil/Conversion/Passes.h.inc"
+#include "Stencil/Dialect/GPU/Transforms/Passes.h.inc"
 } // namespace mlir::stencil
 
 using namespace mlir;

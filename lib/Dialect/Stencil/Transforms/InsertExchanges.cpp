@@ -10,15 +10,16 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "Stencil/Conversion/Passes.h"
+#include "Stencil/Dialect/Stencil/Analysis/AccessExtents.h"
 #include "Stencil/Dialect/Stencil/IR/StencilOps.h"
+#include "Stencil/Dialect/Stencil/Transforms/Passes.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "llvm/ADT/MapVector.h"
 
 namespace mlir::stencil {
 #define GEN_PASS_DEF_STENCILINSERTEXCHANGES
-#include "Stencil/Conversion/Passes.h.inc"
+#include "Stencil/Dialect/Stencil/Transforms/Passes.h.inc"
 } // namespace mlir::stencil
 
 using namespace mlir;
@@ -32,18 +33,19 @@ struct StencilInsertExchangesPass
   void runOnOperation() override {
     // The widths each distributed field value needs, over all its readers.
     llvm::MapVector<Value, SmallVector<int64_t, 3>> needed;
+    AccessExtentAnalysis reads(getOperation());
     getOperation()->walk([&](ApplyOp apply) {
       Block *body = apply.getBodyBlock();
       for (auto [index, input] : llvm::enumerate(apply.getInputs())) {
         auto type = llvm::dyn_cast<FieldType>(input.getType());
-        if (!type || !type.isDistributed())
+        std::optional<Extent> extent =
+            reads.getExtent(body->getArgument(index));
+        if (!type || !type.isDistributed() || !extent)
           continue;
         SmallVector<int64_t, 3> widths(type.getShape().size(), 0);
-        for (Operation *user : body->getArgument(index).getUsers())
-          if (auto access = llvm::dyn_cast<AccessOp>(user))
-            for (auto [axis, offset] : llvm::enumerate(access.getOffset()))
-              if (type.getDecomposition().isDistributed(axis))
-                widths[axis] = std::max(widths[axis], std::abs(offset));
+        for (auto [axis, radius] : llvm::enumerate(extent->getRadius()))
+          if (type.getDecomposition().isDistributed(axis))
+            widths[axis] = radius;
         if (llvm::all_of(widths, [](int64_t w) { return w == 0; }))
           continue;
         auto &entry = needed[input];

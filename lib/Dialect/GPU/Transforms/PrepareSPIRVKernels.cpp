@@ -9,7 +9,7 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "Stencil/Conversion/Passes.h"
+#include "Stencil/Dialect/GPU/Transforms/Passes.h"
 
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
@@ -18,7 +18,7 @@
 
 namespace mlir::stencil {
 #define GEN_PASS_DEF_STENCILPREPARESPIRVKERNELS
-#include "Stencil/Conversion/Passes.h.inc"
+#include "Stencil/Dialect/GPU/Transforms/Passes.h.inc"
 } // namespace mlir::stencil
 
 using namespace mlir;

@@ -1,23 +1,20 @@
-//===- MPIRuntime.h - Calls into runtime/mpi from lowered IR ----*- C++ -*-===//
+//===- MPIRuntimeCalls.h - Calls into runtime/mpi ---------------*- C++ -*-===//
 //
 // The MPI runtime (runtime/mpi/stencil_mpi.h) takes only 64-bit integers, so
-// lowered IR calls it with `func.call` on i64 values and needs no memref
+// IR calls it with `func.call` on i64 values and needs no memref
 // descriptors. These helpers declare its functions on demand and convert
-// arguments.
+// arguments; stencil-distribute and the lowering of halo exchanges
+// (StencilToMPI) share them.
 //
 //===----------------------------------------------------------------------===//
 
-#ifndef STENCIL_CONVERSION_MPIRUNTIME_H
-#define STENCIL_CONVERSION_MPIRUNTIME_H
+#ifndef STENCIL_SUPPORT_MPIRUNTIMECALLS_H
+#define STENCIL_SUPPORT_MPIRUNTIMECALLS_H
 
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/BuiltinOps.h"
 
 namespace mlir::stencil {
-
-/// The unit attribute `stencil-distribute` puts on a function whose fields
-/// are each rank's block: its `stencil.exchange` ops must communicate.
-inline constexpr llvm::StringLiteral kDistributedFunctionAttr = "stencil.mpi";
 
 /// Calls runtime function `name` (declared in `module` if needed) with
 /// `args`, each an index or integer value converted to i64. Returns its i64
@@ -36,4 +33,4 @@ SmallVector<Value, 3> padToThreeAxes(OpBuilder &builder, Location loc,
 
 } // namespace mlir::stencil
 
-#endif // STENCIL_CONVERSION_MPIRUNTIME_H
+#endif // STENCIL_SUPPORT_MPIRUNTIMECALLS_H

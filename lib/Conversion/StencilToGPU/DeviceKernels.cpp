@@ -12,7 +12,7 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "Lowering.h"
+#include "DeviceKernels.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
@@ -21,7 +21,7 @@
 
 using namespace mlir;
 using namespace mlir::stencil;
-using namespace mlir::stencil::lowering;
+using namespace mlir::stencil::device;
 
 namespace {
 
@@ -84,13 +84,11 @@ void forEachOwnedPoint(OpBuilder &builder, Location loc,
                          ValueRange point) { body(nested, nestedLoc, point); });
 }
 
-/// The shape of one workgroup buffer: the tile and its halo.
 } // namespace
 
-void lowering::emitDeviceBox(OpBuilder &builder, Location loc,
-                             ArrayRef<int64_t> workGroup,
-                             ArrayRef<int64_t> lower, ArrayRef<int64_t> upper,
-                             PointFn body) {
+void device::emitDeviceBox(OpBuilder &builder, Location loc,
+                           ArrayRef<int64_t> workGroup, ArrayRef<int64_t> lower,
+                           ArrayRef<int64_t> upper, PointFn body) {
   unsigned rank = lower.size();
   SmallVector<int64_t, 3> groups;
   for (unsigned axis = 0; axis < rank; ++axis) {
@@ -129,30 +127,28 @@ void lowering::emitDeviceBox(OpBuilder &builder, Location loc,
   body(then, loc, point);
 }
 
-int64_t lowering::getTimeBlockWorkgroupBytes(const TimeBlock &block,
-                                             ArrayRef<int64_t> tile) {
+int64_t device::getTimeBlockWorkgroupBytes(const TimeBlockPlan &plan) {
   int64_t points = 1;
-  for (int64_t size : OverlappedTile::getShape(block, tile))
+  for (int64_t size : OverlappedTile::getShape(plan, plan.tile))
     points *= size;
   int64_t bytes = 0;
-  for (Value source : block.sources)
-    bytes += 2 * points *
-             llvm::cast<MemRefType>(source.getType()).getElementTypeBitWidth() /
-             8;
+  for (Type element : plan.elementTypes)
+    bytes += 2 * points * element.getIntOrFloatBitWidth() / 8;
   return bytes;
 }
 
-void lowering::emitDeviceTimeBlock(
-    OpBuilder &builder, Location loc, const TimeBlock &block,
-    ArrayRef<int64_t> workGroup, ArrayRef<int64_t> tile,
-    function_ref<Value(unsigned input)> inputBuffer, ScalarFn scalar) {
+void device::emitDeviceTimeBlock(OpBuilder &builder, Location loc,
+                                 const TimeBlock &block,
+                                 ArrayRef<int64_t> workGroup, ScalarFn scalar) {
+  const TimeBlockPlan &plan = block.plan;
+  ArrayRef<int64_t> tile = plan.tile;
   unsigned rank = tile.size();
-  SmallVector<int64_t, 3> localShape = OverlappedTile::getShape(block, tile);
+  SmallVector<int64_t, 3> localShape = OverlappedTile::getShape(plan, tile);
 
   SmallVector<int64_t, 3> groups;
   for (unsigned axis = 0; axis < rank; ++axis)
     groups.push_back(
-        llvm::divideCeil(block.upper[axis] - block.lower[axis], tile[axis]));
+        llvm::divideCeil(plan.upper[axis] - plan.lower[axis], tile[axis]));
   // Two buffers per carried field, in workgroup memory.
   auto workgroupSpace = gpu::AddressSpaceAttr::get(
       builder.getContext(), gpu::GPUDialect::getWorkgroupAddressSpace());
@@ -178,11 +174,11 @@ void lowering::emitDeviceTimeBlock(
     Value first = arith::MulIOp::create(
         b, loc, getDimension(launch.getBlockIds(), rank, axis),
         getIndex(b, loc, tile[axis]));
-    origin.push_back(arith::AddIOp::create(
-        b, loc, first, getIndex(b, loc, block.lower[axis])));
+    origin.push_back(arith::AddIOp::create(b, loc, first,
+                                           getIndex(b, loc, plan.lower[axis])));
     sizes.push_back(getIndex(b, loc, sourceType.getDimSize(axis)));
   }
-  OverlappedTile box(b, loc, block, tile, origin, sizes);
+  OverlappedTile box(b, loc, plan, tile, origin, sizes);
 
   // Both copies start as the source on tile + halo, so the boundary cells
   // that no step writes are there to read in every step.
@@ -199,14 +195,14 @@ void lowering::emitDeviceTimeBlock(
   gpu::BarrierOp::create(b, loc);
 
   unsigned current = 0;
-  for (int64_t step = 0; step < block.timeBlock; ++step) {
+  for (int64_t step = 0; step < plan.timeBlock; ++step) {
     SmallVector<Value, 3> from, to;
     box.getStepBox(b, step, from, to);
     forEachOwnedPoint(
         b, loc, threadIds, workGroup, from, to,
         [&](OpBuilder &nb, Location nl, ValueRange point) {
           emitTimeBlockPoint(
-              nb, nl, block, point, inputBuffer,
+              nb, nl, block, point,
               [&](OpBuilder &lb, Location ll, unsigned pair, ValueRange at,
                   ArrayRef<int64_t>) -> Value {
                 return memref::LoadOp::create(lb, ll, local(pair, current),

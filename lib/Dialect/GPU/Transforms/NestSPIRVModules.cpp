@@ -6,7 +6,7 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "Stencil/Conversion/Passes.h"
+#include "Stencil/Dialect/GPU/Transforms/Passes.h"
 
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/Dialect/SPIRV/IR/SPIRVOps.h"
@@ -14,7 +14,7 @@
 
 namespace mlir::stencil {
 #define GEN_PASS_DEF_STENCILNESTSPIRVMODULES
-#include "Stencil/Conversion/Passes.h.inc"
+#include "Stencil/Dialect/GPU/Transforms/Passes.h.inc"
 } // namespace mlir::stencil
 
 using namespace mlir;

@@ -1,6 +1,6 @@
-//===- MPIRuntime.cpp - Calls into runtime/mpi from lowered IR ------------===//
+//===- MPIRuntimeCalls.cpp - Calls into runtime/mpi -----------------------===//
 
-#include "Stencil/Conversion/MPIRuntime.h"
+#include "Stencil/Support/MPIRuntimeCalls.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"

@@ -159,3 +159,34 @@ func.func @shallow(%a: memref<?x32xf32>, %b: memref<?x32xf32>, %lo: index, %hi: 
   stencil.store %r#1 to %b : !D to memref<?x32xf32>
   return
 }
+
+// -----
+
+// Time blocks are not combined with exchanges yet: the loop runs one step
+// per sweep (no block loop before the steps), with a warning.
+!D = !stencil.field<?x32xf32, #stencil.decomp<block, *>>
+// CHECK-LABEL: func.func @time_block_with_exchange(
+// CHECK-NOT: arith.divsi
+// CHECK: scf.for {{.*}} iter_args(
+// CHECK: call @stencil_mpi_exchange_begin
+func.func @time_block_with_exchange(%a: memref<?x32xf32>, %b: memref<?x32xf32>, %lo: index, %hi: index, %steps: index) attributes {stencil.mpi} {
+  %fa = stencil.load %a : memref<?x32xf32> -> !D
+  %fb = stencil.load %b : memref<?x32xf32> -> !D
+  %g = stencil.grid [%lo, 1] to [%hi, 31] : !stencil.grid<2>
+  // expected-warning @below {{time_block 2 is not combined with halo exchanges yet; use exchange_depth for communication-avoiding steps. Running one step per sweep}}
+  %r:2 = stencil.iterate %steps iter_args(%x = %fa, %y = %fb) : !D, !D attributes {schedule = #stencil.schedule<wg = [4, 30], time_block = 2>} {
+    %xe = stencil.exchange %x widths [1, 0] : !D
+    %n = stencil.apply on %g ins(%p = %xe : !D) outs(%y : !D) {
+      %u = stencil.access %p[-1, 0] : !D
+      stencil.return %u : f32
+    }
+    %c = stencil.apply on %g ins(%q = %n : !D) outs(%x : !D) {
+      %v = stencil.access %q[0, 0] : !D
+      stencil.return %v : f32
+    }
+    stencil.yield %c, %n : !D, !D
+  }
+  stencil.store %r#0 to %a : !D to memref<?x32xf32>
+  stencil.store %r#1 to %b : !D to memref<?x32xf32>
+  return
+}

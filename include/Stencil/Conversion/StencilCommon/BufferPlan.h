@@ -1,0 +1,145 @@
+//===- BufferPlan.h - Where the lowering keeps each field -------*- C++ -*-===//
+//
+// Every backend lowers a stencil function the same way: each field value
+// lives in a buffer, applies write into the buffer of their `outs` field in
+// place, and time loops carry buffers from step to step. The BufferPlan
+// decides all of that on the stencil IR, before any op is rewritten:
+//
+// - which buffer holds each field value: a `stencil.load` works in place on
+//   its memref (a second load of the same memref, and every load on a
+//   device, gets a copy), an apply's results live in its outputs' buffers,
+//   a time loop's body arguments in the buffers the loop carries;
+// - whether writing in place is legal: an apply may overwrite a buffer only
+//   when every field in it is dead afterwards, may read it at the centre
+//   only, and inside a time loop may write only buffers the loop carries;
+// - which time loops have the copy form of seed 000 Fig. 4 (calc into the
+//   destinations, copy back into the sources) and run as a pointer swap,
+//   with how many steps they block (temporal blocking) and why not more.
+//
+// Every user error is reported here, on the ops, before the IR changes;
+// the lowering that follows (LoweringBackend.h) cannot fail.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef STENCIL_CONVERSION_STENCILCOMMON_BUFFERPLAN_H
+#define STENCIL_CONVERSION_STENCILCOMMON_BUFFERPLAN_H
+
+#include "Stencil/Dialect/Stencil/IR/StencilOps.h"
+
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "llvm/ADT/DenseMap.h"
+
+#include <optional>
+
+namespace mlir::stencil {
+
+/// The copy form of seed 000 Fig. 4 inside a time loop: the halo exchanges
+/// of the sources the calc reads (distributed functions), a calc apply that
+/// writes destinations, then an apply that copies each destination into a
+/// source at the loop point on the same grid, and a yield of the copies at
+/// the sources' positions and the calc results at the destinations'.
+struct CopySection {
+  SmallVector<ExchangeOp> exchanges;
+  ApplyOp calc;
+  ApplyOp copy;
+  /// (source iter_arg index, destination iter_arg index) per copied pair.
+  SmallVector<std::pair<unsigned, unsigned>> pairs;
+};
+
+/// The copy section of `iterate`, if its body has that form.
+std::optional<CopySection> matchCopySection(IterateOp iterate);
+
+/// The static part of running a copy-form loop in blocks of T steps (seed 000
+/// Fig. 3): what the calc reads from where, and how far.
+struct TimeBlockPlan {
+  ApplyOp calc;
+  /// T, after the fallbacks the plan warned about; 1: no time blocks.
+  int64_t timeBlock = 1;
+  /// The schedule's tile (or work group), clipped to the grid.
+  SmallVector<int64_t, 3> tile;
+  /// Per calc input: the carried pair it reads, or -1.
+  SmallVector<int> carriedInput;
+  /// Per calc output: the carried pair it writes.
+  SmallVector<unsigned> outputPair;
+  /// How far the calc reads the carried fields below and above a point.
+  SmallVector<int64_t, 3> radiusLow, radiusHigh;
+  /// The static grid [lower, upper).
+  SmallVector<int64_t, 3> lower, upper;
+  /// Per pair: the element type of its fields.
+  SmallVector<Type> elementTypes;
+};
+
+/// How a time loop runs.
+struct TimeLoopPlan {
+  /// The loop's schedule, else that of the loop around it.
+  ScheduleAttr schedule;
+  /// Set when the loop has the copy form: it runs as a pointer swap.
+  std::optional<CopySection> section;
+  /// The copy form's time blocks (timeBlock 1 when none).
+  TimeBlockPlan blocks;
+  /// A rotating loop whose yield leaves every buffer where it started: its
+  /// results are its inits' buffers.
+  bool yieldsInPlace = false;
+};
+
+struct BufferPlanOptions {
+  /// Whether the first `stencil.load` of a memref may work in place on it
+  /// (host memory); otherwise every load gets a buffer of its own (device
+  /// memory).
+  bool loadsAliasMemRefs = true;
+};
+
+class BufferPlan {
+public:
+  /// A buffer the lowering gives to fields.
+  struct Buffer {
+    enum class Kind {
+      /// The memref a `stencil.load` reads, worked on in place.
+      MemRef,
+      /// A new buffer holding a copy of what a `stencil.load` reads.
+      LoadCopy,
+      /// A buffer a time loop carries; `position` counts its iteration
+      /// arguments (a swap loop's sources, then its destinations).
+      LoopArgument,
+      /// A rotating loop's result `position`, known only at run time.
+      LoopResult,
+    };
+    Kind kind;
+    /// The load or the time loop.
+    Operation *owner;
+    unsigned position = 0;
+  };
+  using BufferId = unsigned;
+
+  /// Plans `func`; reports each user error on its op and fails.
+  static FailureOr<BufferPlan> build(func::FuncOp func,
+                                     const BufferPlanOptions &options);
+
+  /// The buffer of field value `field`.
+  BufferId getBuffer(Value field) const;
+  const Buffer &getBufferInfo(BufferId id) const { return buffers[id]; }
+  unsigned getNumBuffers() const { return buffers.size(); }
+  /// The buffer a load, a time loop's argument or a rotating loop's result
+  /// got.
+  BufferId getLoadBuffer(LoadOp load) const;
+  BufferId getLoopBuffer(IterateOp loop, unsigned position,
+                         bool result = false) const;
+
+  const TimeLoopPlan &getTimeLoop(IterateOp loop) const;
+  /// The apply's schedule, else that of the innermost time loop around it
+  /// that has one (null when none has).
+  ScheduleAttr getSchedule(ApplyOp apply) const;
+
+private:
+  friend class BufferPlanner;
+  SmallVector<Buffer> buffers;
+  DenseMap<Value, BufferId> bufferOf;
+  /// (load or loop, position, 1 for a loop result else 0) -> buffer.
+  DenseMap<std::tuple<Operation *, unsigned, unsigned>, BufferId> ownedBuffers;
+  DenseMap<Operation *, TimeLoopPlan> timeLoops;
+  DenseMap<Operation *, ScheduleAttr> applySchedules;
+};
+
+} // namespace mlir::stencil
+
+#endif // STENCIL_CONVERSION_STENCILCOMMON_BUFFERPLAN_H

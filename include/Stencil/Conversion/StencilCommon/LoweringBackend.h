@@ -1,0 +1,157 @@
+//===- LoweringBackend.h - One lowering core, several backends --*- C++ -*-===//
+//
+// Lowering a stencil function is the same for every target: plan the buffers
+// (BufferPlan.h), then rewrite loads, applies, time loops, exchanges and
+// stores in program order. What differs is where buffers live and how a box
+// of points is visited; a LoweringBackend answers that:
+//
+//   StencilToLoops   host memory, tiled scf.parallel loops (OpenMP), time
+//                    blocks as pipelined rows or overlapped tiles;
+//   StencilToGPU     device memory, one gpu.launch per box, time blocks in
+//                    workgroup memory.
+//
+// Halo exchanges of functions that stencil-distribute made one MPI rank's
+// part go through an ExchangeLowering, which StencilToMPI implements: the
+// exchange calls, and the steps of a distributed time loop that overlap
+// the exchange with the interior points.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef STENCIL_CONVERSION_STENCILCOMMON_LOWERINGBACKEND_H
+#define STENCIL_CONVERSION_STENCILCOMMON_LOWERINGBACKEND_H
+
+#include "Stencil/Conversion/StencilCommon/BufferPlan.h"
+#include "Stencil/Conversion/StencilCommon/PointLowering.h"
+#include "Stencil/Conversion/StencilCommon/TimeBlock.h"
+
+#include <memory>
+
+namespace mlir::stencil {
+
+/// What a backend needs to emit the points of one apply.
+struct ApplyLowering {
+  ApplyOp apply;
+  /// The apply's schedule, else its time loop's (null when neither has one).
+  ScheduleAttr schedule;
+  /// Per input: the buffer of a field input, the value of a scalar one.
+  SmallVector<Value> inputs;
+  /// Per output: the buffer the apply writes.
+  SmallVector<Value> outputs;
+  /// Per output: a buffer whose cells outside the grid (its ring) equal the
+  /// output's at every step, or null. A swap loop keeps each destination's
+  /// ring equal to its source's; streamed rows use that to store whole
+  /// cache lines there.
+  SmallVector<Value> ringSources;
+  /// The grid [lower, upper), as index values.
+  SmallVector<Value, 3> lower, upper;
+
+  /// The apply at `point`: loads from its input buffers, stores into its
+  /// output buffers; scalars from `scalar`, or used as they are.
+  void emitPoint(OpBuilder &builder, Location loc, ValueRange point,
+                 ScalarFn scalar = nullptr) const;
+};
+
+/// Emits the points of an apply's grid [lower, upper) as boxes, each through
+/// `emitBox`: a distributed time loop emits the points that read no halo
+/// while the exchange is in flight, then the rest.
+using BoxPartition = function_ref<void(OpBuilder &, ValueRange lower,
+                                       ValueRange upper, BoxFn emitBox)>;
+
+class LoweringBackend {
+public:
+  virtual ~LoweringBackend();
+
+  /// The pass the backend serves, for messages.
+  virtual StringRef getPassName() const = 0;
+  /// How loads get their buffers.
+  virtual BufferPlanOptions getPlanOptions() const = 0;
+  /// Rejects, before the IR changes, what this backend cannot lower.
+  virtual LogicalResult checkFunction(func::FuncOp func,
+                                      const BufferPlan &plan) = 0;
+
+  /// A new buffer of the shape and elements of `like`.
+  virtual Value allocateLike(OpBuilder &builder, Location loc, Value like) = 0;
+  /// A new buffer of the elements of `like` for the box [from, to).
+  virtual Value allocateBox(OpBuilder &builder, Location loc, Value like,
+                            ValueRange from, ValueRange to) = 0;
+  virtual void freeBuffer(OpBuilder &builder, Location loc, Value buffer) = 0;
+  /// Copies element p of `source` to `target` for every p in the box
+  /// [lower, upper), reading source[p - sourceShift] and writing
+  /// target[p - targetShift] (no shift when empty).
+  virtual void copyBox(OpBuilder &builder, Location loc, Value source,
+                       Value target, ValueRange lower, ValueRange upper,
+                       ValueRange sourceShift, ValueRange targetShift) = 0;
+  /// An i1 telling whether the cells of `a` and `b` outside [lower, upper)
+  /// differ in any bit, or null when the backend does not compare (the
+  /// caller then assumes they differ).
+  virtual Value ringsDiffer(OpBuilder &builder, Location loc, Value a, Value b,
+                            ValueRange lower, ValueRange upper) = 0;
+  /// Whether a buffer may be, at run time, a memref the function stores to
+  /// (true in host memory, where loads work in place).
+  virtual bool buffersMayAliasMemRefs() const = 0;
+  /// Copies all of the function's memref `memref` into `buffer` (a load
+  /// that gets a buffer of its own).
+  virtual void copyFromMemRef(OpBuilder &builder, Location loc, Value memref,
+                              Value buffer) = 0;
+  /// Copies all of `buffer` into `memref` (a `stencil.store`; where buffers
+  /// may alias memrefs, also between buffers).
+  virtual void copyToMemRef(OpBuilder &builder, Location loc, Value buffer,
+                            Value memref) = 0;
+
+  /// Emits the points of one apply in the boxes `partition` hands out, or
+  /// over its whole grid when `partition` is null.
+  virtual void emitApply(OpBuilder &builder, const ApplyLowering &apply,
+                         BoxPartition partition) = 0;
+  /// Whether blocks of fewer steps than T, known at run time, are emitted
+  /// as one block too: the steps left after the whole blocks then run as
+  /// one shallower block when there are two or more.
+  virtual bool runsShallowTimeBlocks(const TimeBlockPlan &plan) const = 0;
+  /// Emits one block of the time loop: T steps, or `depth` steps (an index
+  /// value, 2 <= depth <= T) when the backend runs shallow blocks.
+  virtual void emitTimeBlock(OpBuilder &builder, Location loc,
+                             const TimeBlock &block, Value depth) = 0;
+
+  /// Called after the function is lowered, after the buffers of its loads
+  /// are freed at its returns: frees what else lives until it returns.
+  virtual void finishFunction(func::FuncOp func) = 0;
+};
+
+/// Splits the steps of a distributed time loop's calc into boxes.
+class StepPartition {
+public:
+  virtual ~StepPartition();
+  /// Emits step `step` (the loop's induction variable) of the calc over its
+  /// grid [lower, upper) through `emitBox`; `exchanged` holds the buffers
+  /// of the loop's exchanged fields at this step, in the order of its
+  /// exchanges.
+  virtual void emitStep(OpBuilder &builder, Value step, ValueRange lower,
+                        ValueRange upper, ValueRange exchanged,
+                        BoxFn emitBox) = 0;
+};
+
+/// The halo exchanges of a function that stencil-distribute made one MPI
+/// rank's part (`stencil.mpi`); StencilToMPI implements it.
+class ExchangeLowering {
+public:
+  virtual ~ExchangeLowering();
+  /// Exchanges the halo of `buffer`, the field of `exchange`, where the op
+  /// is.
+  virtual void emitExchange(OpBuilder &builder, ExchangeOp exchange,
+                            Value buffer) = 0;
+  /// Plans the steps of copy-form time loop `loop`, whose calc reads
+  /// exchanged fields: emits at `builder`, before the loop, what the plan
+  /// needs to know, and returns how each step of the calc is split.
+  virtual std::unique_ptr<StepPartition>
+  planSteps(OpBuilder &builder, IterateOp loop, const TimeLoopPlan &plan) = 0;
+};
+
+/// Lowers the stencil ops of `func`: plans its buffers (reporting every user
+/// error on its op before anything changes), lets `backend` reject what it
+/// cannot do, then rewrites. A function marked `stencil.mpi` needs
+/// `exchanges`; elsewhere an exchange is the identity.
+LogicalResult lowerFunction(func::FuncOp func, LoweringBackend &backend,
+                            ExchangeLowering *exchanges);
+
+} // namespace mlir::stencil
+
+#endif // STENCIL_CONVERSION_STENCILCOMMON_LOWERINGBACKEND_H

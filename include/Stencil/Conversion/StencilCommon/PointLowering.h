@@ -1,0 +1,71 @@
+//===- PointLowering.h - An apply's body at one point or box ----*- C++ -*-===//
+//
+// What every backend does with an apply's body: emit it for one grid point,
+// its accesses turned into loads from buffers, its returned values into
+// stores; and the boxes of points that make up a grid minus another box.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef STENCIL_CONVERSION_STENCILCOMMON_POINTLOWERING_H
+#define STENCIL_CONVERSION_STENCILCOMMON_POINTLOWERING_H
+
+#include "Stencil/Dialect/Stencil/IR/StencilOps.h"
+
+#include "mlir/IR/Builders.h"
+#include "mlir/IR/IRMapping.h"
+
+namespace mlir::stencil {
+
+/// Reads field input `input` of an apply at `indices` (global coordinates),
+/// the point plus the access's `offset`.
+using LoadFn =
+    function_ref<Value(OpBuilder &, Location, unsigned input,
+                       ValueRange indices, ArrayRef<int64_t> offset)>;
+/// Writes the value an apply returns for output `output` at the point.
+using StoreFn =
+    function_ref<void(OpBuilder &, Location, unsigned output, Value value)>;
+/// The value of scalar input `input` of an apply, inside the point loop.
+using ScalarFn = function_ref<Value(OpBuilder &, Location, unsigned input)>;
+/// Emits body op `op` (neither an access nor the return) with the values
+/// `mapping` gives for its operands, and maps its results.
+using CloneFn = function_ref<void(OpBuilder &, Operation &op, IRMapping &)>;
+/// Emits something at one point of a box.
+using PointFn = function_ref<void(OpBuilder &, Location, ValueRange point)>;
+/// Emits the points of the box [lower, upper).
+using BoxFn =
+    function_ref<void(OpBuilder &, ValueRange lower, ValueRange upper)>;
+
+/// Emits the body of `apply` for the grid point `point`: accesses become
+/// `load` at point + offset, the returned values go to `store`, every other
+/// op goes to `clone` (default: cloned as it is); scalar inputs come from
+/// `scalar`, or are used as they are.
+void emitPoint(OpBuilder &builder, Location loc, ApplyOp apply,
+               ValueRange point, LoadFn load, StoreFn store,
+               ScalarFn scalar = nullptr, CloneFn clone = nullptr);
+
+/// Calls `emit` on 2 x rank boxes that partition the box [outerLower,
+/// outerUpper) minus the box [innerLower, innerUpper) inside it: along each
+/// axis in turn, the slab below and the slab above the inner box, spanning
+/// the inner box along the axes before it and the outer box after it.
+void forEachRingSlab(OpBuilder &builder, ValueRange outerLower,
+                     ValueRange outerUpper, ValueRange innerLower,
+                     ValueRange innerUpper, BoxFn emit);
+
+/// Calls `emit` on the slabs that make up the cells of memref `buffer`
+/// outside the box [lower, upper): its ring of boundary and halo cells.
+/// Static extents are constants, so slabs of static memrefs have constant
+/// bounds.
+void forEachRingSlabOf(OpBuilder &builder, Location loc, Value buffer,
+                       ValueRange lower, ValueRange upper, BoxFn emit);
+
+/// The bounds of `grid` as index values, outermost axis first.
+void getGridBounds(OpBuilder &builder, Location loc, GridOp grid,
+                   SmallVectorImpl<Value> &lower,
+                   SmallVectorImpl<Value> &upper);
+
+/// The constant values of `values` (boxes with static bounds).
+SmallVector<int64_t, 3> getConstantBounds(ValueRange values);
+
+} // namespace mlir::stencil
+
+#endif // STENCIL_CONVERSION_STENCILCOMMON_POINTLOWERING_H

@@ -1,0 +1,89 @@
+//===- TimeBlock.h - Several steps of a copy-form loop at once --*- C++ -*-===//
+//
+// A block of T steps of the copy-form time loop (seed 000 Fig. 3): the calc
+// reads the sources' values of the step before, which a block keeps in
+// private buffers, rings of rows or workgroup memory instead of the arrays.
+// The backends emit the blocks their own way (StencilToLoops: pipelined
+// rows and overlapped tiles; StencilToGPU: tiles in workgroup memory); this
+// header has what they share: the block's buffers, the body at one point
+// of a step, and the index arithmetic of an overlapped tile.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef STENCIL_CONVERSION_STENCILCOMMON_TIMEBLOCK_H
+#define STENCIL_CONVERSION_STENCILCOMMON_TIMEBLOCK_H
+
+#include "Stencil/Conversion/StencilCommon/BufferPlan.h"
+#include "Stencil/Conversion/StencilCommon/PointLowering.h"
+
+namespace mlir::stencil {
+
+/// One block of `plan.timeBlock` steps on buffers.
+struct TimeBlock {
+  const TimeBlockPlan &plan;
+  /// The time loop's schedule.
+  ScheduleAttr schedule;
+  /// Per carried pair: the buffer holding the source, and the destination
+  /// buffer.
+  ValueRange sources, destinations;
+  /// The buffer of calc input `input` that is not carried (read-only).
+  function_ref<Value(unsigned input)> inputBuffer;
+};
+
+/// Where a step of a time block reads carried pair `pair` at `at` (the
+/// point plus `offset`), and where it writes its value of pair `pair` at the
+/// point.
+using CarriedLoadFn =
+    function_ref<Value(OpBuilder &, Location, unsigned pair, ValueRange at,
+                       ArrayRef<int64_t> offset)>;
+using CarriedStoreFn =
+    function_ref<void(OpBuilder &, Location, unsigned pair, Value value)>;
+
+/// emitPoint for one step of `block`: inputs that are not carried are read
+/// through `uncarriedLoad` (default: a scalar load of the input's buffer),
+/// carried ones through `load`, and each output goes to `store` of the pair
+/// it writes; `scalar` and `clone` are emitPoint's.
+void emitTimeBlockPoint(OpBuilder &builder, Location loc,
+                        const TimeBlock &block, ValueRange point,
+                        CarriedLoadFn load, CarriedStoreFn store,
+                        ScalarFn scalar = nullptr, CloneFn clone = nullptr,
+                        LoadFn uncarriedLoad = nullptr);
+
+/// The index arithmetic of one overlapped tile of a time block (seed 000
+/// Fig. 3), shared by the host's 1-D tiles and the device's work groups.
+class OverlappedTile {
+public:
+  /// The tile of `tile` points starting at `origin`; `arraySizes` bound
+  /// what it loads.
+  OverlappedTile(OpBuilder &builder, Location loc, const TimeBlockPlan &plan,
+                 ArrayRef<int64_t> tile, ValueRange origin,
+                 ValueRange arraySizes);
+  /// The shape of a tile's private buffers: the tile plus T x radius
+  /// around.
+  static SmallVector<int64_t, 3> getShape(const TimeBlockPlan &plan,
+                                          ArrayRef<int64_t> tile);
+  /// The tile's own points: [origin, end), within the grid.
+  ValueRange getOrigin() const { return origin; }
+  ValueRange getEnd() const { return end; }
+  /// What the tile loads: its points and T x radius around, within the
+  /// arrays.
+  ValueRange getLoadLow() const { return loadLow; }
+  ValueRange getLoadHigh() const { return loadHigh; }
+  /// The box step `step` (from 0) computes: the tile grown by (T - 1 -
+  /// step) x radius, within the grid.
+  void getStepBox(OpBuilder &builder, int64_t step,
+                  SmallVectorImpl<Value> &from,
+                  SmallVectorImpl<Value> &to) const;
+  /// `global` as an index into the private buffers.
+  SmallVector<Value, 3> toLocal(OpBuilder &builder, Location loc,
+                                ValueRange global) const;
+
+private:
+  Location loc;
+  const TimeBlockPlan &plan;
+  SmallVector<Value, 3> lower, upper, origin, end, base, loadLow, loadHigh;
+};
+
+} // namespace mlir::stencil
+
+#endif // STENCIL_CONVERSION_STENCILCOMMON_TIMEBLOCK_H

@@ -1,0 +1,26 @@
+//===- StencilToMPI.h - Halo exchanges as MPI runtime calls -----*- C++ -*-===//
+//
+// The ExchangeLowering of functions that stencil-distribute made one MPI
+// rank's part: `stencil.exchange` becomes a call of runtime/mpi, and the
+// steps of a distributed copy-form time loop exchange their halo while the
+// points that read none are computed (seed 001, seed 003), every k steps
+// with a k-deep halo when the schedule's exchange_depth is k (the redundant
+// ring computed in between). Backends call it through lowerFunction
+// (StencilCommon/LoweringBackend.h); convert-stencil-to-loops does.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef STENCIL_CONVERSION_STENCILTOMPI_STENCILTOMPI_H
+#define STENCIL_CONVERSION_STENCILTOMPI_STENCILTOMPI_H
+
+#include "Stencil/Conversion/StencilCommon/LoweringBackend.h"
+
+#include <memory>
+
+namespace mlir::stencil {
+
+std::unique_ptr<ExchangeLowering> createMPIExchangeLowering();
+
+} // namespace mlir::stencil
+
+#endif // STENCIL_CONVERSION_STENCILTOMPI_STENCILTOMPI_H

@@ -1,0 +1,55 @@
+//===- Passes.td - Stencil-to-stencil transformations ------*- tablegen -*-===//
+//
+// Passes that rewrite stencil IR into stencil IR: the result still runs on
+// every backend.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef STENCIL_DIALECT_STENCIL_TRANSFORMS_PASSES_TD
+#define STENCIL_DIALECT_STENCIL_TRANSFORMS_PASSES_TD
+
+include "mlir/Pass/PassBase.td"
+
+def StencilInsertExchanges : Pass<"stencil-insert-exchanges"> {
+  let summary = "Refresh distributed halos before they are read";
+  let description = [{
+    Every distributed field (its type carries `#stencil.decomp`) that a
+    `stencil.apply` reads at an offset along a distributed axis gets a
+    `stencil.exchange` right after its definition, with widths equal to the
+    largest such offsets over all its readers (from the access offsets of
+    the applies' bodies); a field that already comes from an exchange gets
+    that exchange widened instead. Running it twice changes nothing. The
+    pragma-C importer already emits these exchanges; this pass does the same
+    for other producers of the dialect.
+  }];
+}
+
+def StencilDistribute : Pass<"stencil-distribute", "ModuleOp"> {
+  let summary = "Run functions on distributed fields as one block per MPI rank";
+  let description = [{
+    For each function whose fields carry `#stencil.decomp` (the pragma
+    `distribute` clause), produces the program every MPI rank runs
+    (docs/MPI.md): `stencil_mpi_begin` lays the ranks out over the
+    distributed axes and fixes each rank's block; every array gets a local
+    buffer of block plus halo, filled from the global array that every rank
+    holds; loads read it; stores write it and are followed by a gather that
+    makes the global array whole on every rank; grids are clipped to the
+    block in local coordinates; distributed extents of field types become
+    `?`. The function is marked `stencil.mpi`, and
+    `convert-stencil-to-loops` then lowers its `stencil.exchange` ops to
+    halo exchanges instead of the identity.
+
+    A time loop whose schedule has `exchange_depth` k > 1 (seed 001's deep
+    halo) gets every field its applies read exchanged k x radius deep, so
+    that the lowering can exchange once every k steps and compute the
+    redundant ring in between.
+
+    All runtime calls take i64 arguments (runtime/mpi/stencil_mpi.h).
+  }];
+  let dependentDialects = [
+    "::mlir::arith::ArithDialect", "::mlir::func::FuncDialect",
+    "::mlir::memref::MemRefDialect"
+  ];
+}
+
+#endif // STENCIL_DIALECT_STENCIL_TRANSFORMS_PASSES_TD

@@ -1,0 +1,254 @@
+//===- FunctionLowering.cpp - Stencil functions onto a backend ------------===//
+//
+// Rewrites the stencil ops of a function in program order onto the buffers
+// its BufferPlan chose:
+//
+// - `stencil.load` works in place on its memref, or gets a buffer copied
+//   from it;
+// - `stencil.apply` writes into the buffer of its `outs` field, as the
+//   backend emits boxes of points (tiled loops, kernels);
+// - `stencil.iterate` becomes an `scf.for` carrying the buffers; a yield
+//   that exchanges fields rotates them, and a loop in the copy form runs as
+//   a pointer swap (TimeLoops.cpp);
+// - `stencil.exchange` is the identity on one rank, halo exchange calls in
+//   a function stencil-distribute marked (ExchangeLowering);
+// - `stencil.store` copies only when the buffer is not already the target.
+//
+//===----------------------------------------------------------------------===//
+
+#include "FunctionLowering.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "llvm/ADT/TypeSwitch.h"
+
+using namespace mlir;
+using namespace mlir::stencil;
+using namespace mlir::stencil::lowering;
+
+LoweringBackend::~LoweringBackend() = default;
+StepPartition::~StepPartition() = default;
+ExchangeLowering::~ExchangeLowering() = default;
+
+void ApplyLowering::emitPoint(OpBuilder &builder, Location loc,
+                              ValueRange point, ScalarFn scalar) const {
+  stencil::emitPoint(
+      builder, loc, apply, point,
+      [&](OpBuilder &b, Location l, unsigned input, ValueRange at,
+          ArrayRef<int64_t>) {
+        return memref::LoadOp::create(b, l, inputs[input], at);
+      },
+      [&](OpBuilder &b, Location l, unsigned output, Value value) {
+        memref::StoreOp::create(b, l, value, outputs[output], point);
+      },
+      scalar);
+}
+
+void lowering::runIf(OpBuilder &builder, Location loc, Value condition,
+                     function_ref<void(OpBuilder &)> then) {
+  if (!condition)
+    return then(builder);
+  auto ifOp = scf::IfOp::create(builder, loc, condition);
+  OpBuilder thenBuilder = ifOp.getThenBodyBuilder();
+  then(thenBuilder);
+}
+
+void lowering::ifDifferent(OpBuilder &builder, Location loc, Value a, Value b,
+                           Value extraCondition,
+                           function_ref<void(OpBuilder &)> then) {
+  Value pa = memref::ExtractAlignedPointerAsIndexOp::create(builder, loc, a);
+  Value pb = memref::ExtractAlignedPointerAsIndexOp::create(builder, loc, b);
+  Value differ =
+      arith::CmpIOp::create(builder, loc, arith::CmpIPredicate::ne, pa, pb);
+  if (extraCondition)
+    differ = arith::AndIOp::create(builder, loc, differ, extraCondition);
+  auto ifOp = scf::IfOp::create(builder, loc, differ);
+  OpBuilder thenBuilder = ifOp.getThenBodyBuilder();
+  then(thenBuilder);
+}
+
+void FunctionLowering::run() {
+  lowerBlock(func.getBody().front());
+  // Stencil values are used only by stencil ops: drop every reference
+  // first, then erase, in any order.
+  for (Operation *op : toErase)
+    op->dropAllReferences();
+  for (Operation *op : llvm::reverse(toErase))
+    op->erase();
+  // The buffers of loads live until the function returns, after its stores.
+  func.walk([&](func::ReturnOp ret) {
+    OpBuilder atReturn(ret);
+    for (unsigned id = 0; id < plan.getNumBuffers(); ++id)
+      if (plan.getBufferInfo(id).kind == BufferPlan::Buffer::Kind::LoadCopy)
+        backend.freeBuffer(atReturn, ret.getLoc(), buffers[id]);
+  });
+  backend.finishFunction(func);
+}
+
+void FunctionLowering::lowerBlock(Block &block) {
+  for (Operation &op : llvm::make_early_inc_range(block))
+    llvm::TypeSwitch<Operation *>(&op)
+        .Case<LoadOp>([&](LoadOp load) { lowerLoad(load); })
+        .Case<ApplyOp>([&](ApplyOp apply) { lowerApply(apply); })
+        .Case<IterateOp>([&](IterateOp iterate) { lowerIterate(iterate); })
+        .Case<StoreOp>([&](StoreOp store) { lowerStore(store); })
+        .Case<ExchangeOp>([&](ExchangeOp exchange) { lowerExchange(exchange); })
+        // Yields are lowered with their loop.
+        .Case<GridOp>([&](GridOp grid) { toErase.push_back(grid); });
+}
+
+void FunctionLowering::lowerLoad(LoadOp load) {
+  toErase.push_back(load);
+  BufferPlan::BufferId id = plan.getLoadBuffer(load);
+  Value memref = load.getMemref();
+  if (plan.getBufferInfo(id).kind == BufferPlan::Buffer::Kind::MemRef) {
+    setBuffer(id, memref);
+    return;
+  }
+  OpBuilder builder(load);
+  Value buffer = backend.allocateLike(builder, load.getLoc(), memref);
+  backend.copyFromMemRef(builder, load.getLoc(), memref, buffer);
+  setBuffer(id, buffer);
+}
+
+void FunctionLowering::lowerApply(ApplyOp apply, BoxPartition partition,
+                                  ArrayRef<Value> ringSources) {
+  OpBuilder builder(apply);
+  ApplyLowering lowering;
+  lowering.apply = apply;
+  lowering.schedule = plan.getSchedule(apply);
+  for (Value input : apply.getInputs())
+    lowering.inputs.push_back(
+        llvm::isa<FieldType>(input.getType()) ? getBuffer(input) : input);
+  for (Value output : apply.getOutputs())
+    lowering.outputs.push_back(getBuffer(output));
+  lowering.ringSources.assign(ringSources.begin(), ringSources.end());
+  lowering.ringSources.resize(lowering.outputs.size());
+  getGridBounds(builder, apply.getLoc(), apply.getGridOp(), lowering.lower,
+                lowering.upper);
+  backend.emitApply(builder, lowering, partition);
+  toErase.push_back(apply);
+}
+
+void FunctionLowering::lowerIterate(IterateOp iterate) {
+  const TimeLoopPlan &loop = plan.getTimeLoop(iterate);
+  if (loop.section)
+    return lowerSwapLoop(iterate, loop);
+  lowerRotatingLoop(iterate);
+}
+
+void FunctionLowering::lowerRotatingLoop(IterateOp iterate) {
+  Location loc = iterate.getLoc();
+  SmallVector<Value> initBuffers;
+  for (Value init : iterate.getInits())
+    initBuffers.push_back(getBuffer(init));
+  OpBuilder builder(iterate);
+  Value zero = arith::ConstantIndexOp::create(builder, loc, 0);
+  Value one = arith::ConstantIndexOp::create(builder, loc, 1);
+  // A negative step count runs no step, as in C.
+  Value steps = arith::MaxSIOp::create(builder, loc, iterate.getSteps(), zero);
+  auto forOp = scf::ForOp::create(builder, loc, zero, steps, one, initBuffers);
+  Block *forBody = forOp.getBody();
+  if (!forBody->empty())
+    forBody->getTerminator()->erase();
+  forBody->getOperations().splice(forBody->end(),
+                                  iterate.getBodyBlock()->getOperations());
+  for (auto [index, buffer] : llvm::enumerate(forOp.getRegionIterArgs()))
+    setBuffer(plan.getLoopBuffer(iterate, index), buffer);
+  toErase.push_back(iterate);
+
+  lowerBlock(*forBody);
+  auto yield = llvm::cast<YieldOp>(forBody->getTerminator());
+  SmallVector<Value> yielded;
+  for (Value value : yield.getValues())
+    yielded.push_back(getBuffer(value));
+  OpBuilder atYield(yield);
+  scf::YieldOp::create(atYield, yield.getLoc(), yielded);
+  toErase.push_back(yield);
+  // A rotating loop's result buffers are known only at run time.
+  if (!plan.getTimeLoop(iterate).yieldsInPlace)
+    for (auto [index, result] : llvm::enumerate(forOp.getResults()))
+      setBuffer(plan.getLoopBuffer(iterate, index, /*result=*/true), result);
+}
+
+void FunctionLowering::lowerExchange(ExchangeOp exchange) {
+  OpBuilder builder(exchange);
+  exchanges->emitExchange(builder, exchange, getBuffer(exchange.getField()));
+  toErase.push_back(exchange);
+}
+
+void FunctionLowering::lowerStore(StoreOp store) {
+  toErase.push_back(store);
+  if (loweredStores.contains(store))
+    return;
+  Value buffer = getBuffer(store.getField());
+  if (buffer == store.getMemref())
+    return;
+  Location loc = store.getLoc();
+  OpBuilder builder(store);
+  if (!backend.buffersMayAliasMemRefs()) {
+    backend.copyToMemRef(builder, loc, buffer, store.getMemref());
+    return;
+  }
+
+  // Stores after a swapping loop may exchange the contents of several
+  // memrefs; copy through temporaries so no store reads what another one
+  // already overwrote. Group the stores of this block whose fields exist
+  // already.
+  SmallVector<StoreOp> group;
+  for (Operation *op = store; op; op = op->getNextNode()) {
+    auto other = llvm::dyn_cast<StoreOp>(op);
+    if (!other || loweredStores.contains(other))
+      continue;
+    Operation *definition = other.getField().getDefiningOp();
+    bool exists = !definition || definition->getBlock() != store->getBlock() ||
+                  definition->isBeforeInBlock(store);
+    if (exists && getBuffer(other.getField()) != other.getMemref())
+      group.push_back(other);
+  }
+
+  if (group.size() == 1) {
+    // Copy unless the loop left the result in the target already.
+    ifDifferent(builder, loc, buffer, store.getMemref(), {},
+                [&](OpBuilder &then) {
+                  backend.copyToMemRef(then, loc, buffer, store.getMemref());
+                });
+    loweredStores.insert(store);
+    return;
+  }
+  SmallVector<Value> temporaries;
+  for (StoreOp member : group) {
+    Value source = getBuffer(member.getField());
+    Value temporary = backend.allocateLike(builder, loc, source);
+    backend.copyToMemRef(builder, loc, source, temporary);
+    temporaries.push_back(temporary);
+  }
+  for (auto [member, temporary] : llvm::zip(group, temporaries)) {
+    backend.copyToMemRef(builder, loc, temporary, member.getMemref());
+    backend.freeBuffer(builder, loc, temporary);
+    loweredStores.insert(member);
+  }
+}
+
+LogicalResult mlir::stencil::lowerFunction(func::FuncOp func,
+                                           LoweringBackend &backend,
+                                           ExchangeLowering *exchanges) {
+  bool distributed =
+      StencilDialect::MpiAttrHelper(func.getContext()).isAttrPresent(func);
+  // On one rank a halo exchange is the identity: drop them first, so the
+  // time loop keeps the forms the fast paths recognise.
+  if (!distributed)
+    func.walk([](ExchangeOp exchange) {
+      exchange.getResult().replaceAllUsesWith(exchange.getField());
+      exchange.erase();
+    });
+  FailureOr<BufferPlan> plan =
+      BufferPlan::build(func, backend.getPlanOptions());
+  if (failed(plan) || failed(backend.checkFunction(func, *plan)))
+    return failure();
+  assert((!distributed || exchanges) &&
+         "a backend without exchange lowering rejects distributed functions");
+  FunctionLowering(func, *plan, backend, exchanges).run();
+  return success();
+}

@@ -1,0 +1,95 @@
+//===- FunctionLowering.h - The state of lowering one function --*- C++ -*-===//
+//
+// The lowering of one stencil function after its BufferPlan: the buffers
+// materialized so far and the ops to erase, shared by the steps in
+// FunctionLowering.cpp (loads, applies, rotating loops, stores, exchanges)
+// and TimeLoops.cpp (the copy-form loop as a pointer swap, its time
+// blocks and distributed steps). Nothing here reports user errors: the plan
+// and the backend's check did.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef STENCIL_LIB_CONVERSION_STENCILCOMMON_FUNCTIONLOWERING_H
+#define STENCIL_LIB_CONVERSION_STENCILCOMMON_FUNCTIONLOWERING_H
+
+#include "Stencil/Conversion/StencilCommon/LoweringBackend.h"
+
+#include "llvm/ADT/DenseSet.h"
+
+namespace mlir::stencil::lowering {
+
+class FunctionLowering {
+public:
+  FunctionLowering(func::FuncOp func, const BufferPlan &plan,
+                   LoweringBackend &backend, ExchangeLowering *exchanges)
+      : func(func), plan(plan), backend(backend), exchanges(exchanges),
+        buffers(plan.getNumBuffers()) {}
+
+  void run();
+
+private:
+  void lowerBlock(Block &block);
+  void lowerLoad(LoadOp load);
+  /// Lowers `apply` where it is: its points over its grid, or in the boxes
+  /// of `partition`; `ringSources` as in ApplyLowering.
+  void lowerApply(ApplyOp apply, BoxPartition partition = nullptr,
+                  ArrayRef<Value> ringSources = {});
+  void lowerIterate(IterateOp iterate);
+  void lowerRotatingLoop(IterateOp iterate);
+  void lowerSwapLoop(IterateOp iterate, const TimeLoopPlan &loop);
+  /// The whole blocks of T steps of a swap loop before its single steps;
+  /// returns the buffers they leave and how many single steps remain.
+  /// `zero` and `one` are index constants.
+  std::pair<SmallVector<Value>, Value>
+  lowerTimeBlocks(OpBuilder &builder, IterateOp iterate,
+                  const TimeLoopPlan &loop, ArrayRef<Value> buffersIn,
+                  Value steps, Value zero, Value one);
+  void lowerStore(StoreOp store);
+  void lowerExchange(ExchangeOp exchange);
+
+  /// The buffer of field `field`, materialized already.
+  Value getBuffer(Value field) const {
+    Value buffer = buffers[plan.getBuffer(field)];
+    assert(buffer && "buffers are materialized before their fields are used");
+    return buffer;
+  }
+  void setBuffer(BufferPlan::BufferId id, Value buffer) {
+    buffers[id] = buffer;
+  }
+
+  /// Copies the cells of `source` outside [lower, upper) into `target`.
+  void copyRing(OpBuilder &builder, Location loc, Value source, Value target,
+                ValueRange lower, ValueRange upper);
+  /// One compact buffer per slab of the ring of `buffer` outside [lower,
+  /// upper): saving touches no more memory than the ring itself.
+  SmallVector<Value> allocateRing(OpBuilder &builder, Location loc,
+                                  Value buffer, ValueRange lower,
+                                  ValueRange upper);
+  /// Copies the ring of `buffer` into the slabs of allocateRing, or back
+  /// when `restore`.
+  void copyRingSlabs(OpBuilder &builder, Location loc, ArrayRef<Value> slabs,
+                     Value buffer, ValueRange lower, ValueRange upper,
+                     bool restore);
+
+  func::FuncOp func;
+  const BufferPlan &plan;
+  LoweringBackend &backend;
+  ExchangeLowering *exchanges;
+  /// Per planned buffer, its value once emitted.
+  SmallVector<Value> buffers;
+  SmallVector<Operation *> toErase;
+  llvm::DenseSet<Operation *> loweredStores;
+};
+
+/// Runs `then` under `condition`, or unconditionally when it is null.
+void runIf(OpBuilder &builder, Location loc, Value condition,
+           function_ref<void(OpBuilder &)> then);
+
+/// Runs `then` when the memrefs `a` and `b` are different buffers at run
+/// time (and `extraCondition` holds, when given).
+void ifDifferent(OpBuilder &builder, Location loc, Value a, Value b,
+                 Value extraCondition, function_ref<void(OpBuilder &)> then);
+
+} // namespace mlir::stencil::lowering
+
+#endif // STENCIL_LIB_CONVERSION_STENCILCOMMON_FUNCTIONLOWERING_H

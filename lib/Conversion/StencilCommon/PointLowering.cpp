@@ -1,0 +1,122 @@
+//===- PointLowering.cpp - An apply's body at one point or box ------------===//
+
+#include "Stencil/Conversion/StencilCommon/PointLowering.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Dialect/Utils/StaticValueUtils.h"
+
+using namespace mlir;
+using namespace mlir::stencil;
+
+void mlir::stencil::emitPoint(OpBuilder &builder, Location loc, ApplyOp apply,
+                              ValueRange point, LoadFn load, StoreFn store,
+                              ScalarFn scalar, CloneFn clone) {
+  Block *body = apply.getBodyBlock();
+  IRMapping mapping;
+  for (auto [index, input] : llvm::enumerate(apply.getInputs()))
+    if (!llvm::isa<FieldType>(input.getType()))
+      mapping.map(body->getArgument(index),
+                  scalar ? scalar(builder, loc, index) : input);
+  // point + offset, once per (axis, offset).
+  DenseMap<std::pair<unsigned, int64_t>, Value> shifted;
+  auto index = [&](unsigned axis, int64_t offset) -> Value {
+    if (offset == 0)
+      return point[axis];
+    Value &slot = shifted[{axis, offset}];
+    if (!slot) {
+      Value by = arith::ConstantIndexOp::create(builder, loc, offset);
+      slot = arith::AddIOp::create(builder, loc, point[axis], by);
+    }
+    return slot;
+  };
+  for (Operation &op : *body) {
+    if (auto access = llvm::dyn_cast<AccessOp>(op)) {
+      auto argument = llvm::cast<BlockArgument>(access.getField());
+      SmallVector<Value, 3> indices;
+      for (auto [axis, offset] : llvm::enumerate(access.getOffset()))
+        indices.push_back(index(axis, offset));
+      mapping.map(access.getResult(),
+                  load(builder, access.getLoc(), argument.getArgNumber(),
+                       indices, access.getOffset()));
+      continue;
+    }
+    if (auto ret = llvm::dyn_cast<ReturnOp>(op)) {
+      for (auto [output, value] : llvm::enumerate(ret.getValues()))
+        store(builder, ret.getLoc(), output, mapping.lookupOrDefault(value));
+      continue;
+    }
+    if (clone)
+      clone(builder, op, mapping);
+    else
+      builder.clone(op, mapping);
+  }
+}
+
+void mlir::stencil::forEachRingSlab(OpBuilder &builder, ValueRange outerLower,
+                                    ValueRange outerUpper,
+                                    ValueRange innerLower,
+                                    ValueRange innerUpper, BoxFn emit) {
+  unsigned rank = outerLower.size();
+  for (unsigned axis = 0; axis < rank; ++axis) {
+    for (bool high : {false, true}) {
+      SmallVector<Value> from, to;
+      for (unsigned other = 0; other < rank; ++other) {
+        if (other < axis) {
+          from.push_back(innerLower[other]);
+          to.push_back(innerUpper[other]);
+        } else if (other > axis) {
+          from.push_back(outerLower[other]);
+          to.push_back(outerUpper[other]);
+        } else {
+          from.push_back(high ? innerUpper[axis] : outerLower[axis]);
+          to.push_back(high ? outerUpper[axis] : innerLower[axis]);
+        }
+      }
+      emit(builder, from, to);
+    }
+  }
+}
+
+void mlir::stencil::forEachRingSlabOf(OpBuilder &builder, Location loc,
+                                      Value buffer, ValueRange lower,
+                                      ValueRange upper, BoxFn emit) {
+  auto type = llvm::cast<MemRefType>(buffer.getType());
+  SmallVector<Value> zeros(type.getRank(),
+                           arith::ConstantIndexOp::create(builder, loc, 0));
+  SmallVector<Value> sizes;
+  for (unsigned axis = 0; axis < type.getRank(); ++axis)
+    sizes.push_back(
+        type.isDynamicDim(axis)
+            ? memref::DimOp::create(builder, loc, buffer, axis).getResult()
+            : arith::ConstantIndexOp::create(builder, loc,
+                                             type.getDimSize(axis))
+                  .getResult());
+  forEachRingSlab(builder, zeros, sizes, lower, upper, emit);
+}
+
+void mlir::stencil::getGridBounds(OpBuilder &builder, Location loc, GridOp grid,
+                                  SmallVectorImpl<Value> &lower,
+                                  SmallVectorImpl<Value> &upper) {
+  auto collect = [&](ArrayRef<int64_t> statics, OperandRange dynamics,
+                     SmallVectorImpl<Value> &out) {
+    auto dynamic = dynamics.begin();
+    for (int64_t bound : statics)
+      out.push_back(ShapedType::isDynamic(bound)
+                        ? *dynamic++
+                        : arith::ConstantIndexOp::create(builder, loc, bound)
+                              .getResult());
+  };
+  collect(grid.getStaticLower(), grid.getDynamicLower(), lower);
+  collect(grid.getStaticUpper(), grid.getDynamicUpper(), upper);
+}
+
+SmallVector<int64_t, 3> mlir::stencil::getConstantBounds(ValueRange values) {
+  SmallVector<int64_t, 3> constants;
+  for (Value value : values) {
+    std::optional<int64_t> constant = getConstantIntValue(value);
+    assert(constant && "the backend's check admits static boxes only");
+    constants.push_back(*constant);
+  }
+  return constants;
+}

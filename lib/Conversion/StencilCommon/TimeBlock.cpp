@@ -1,0 +1,101 @@
+//===- TimeBlock.cpp - Several steps of a copy-form loop at once ----------===//
+//
+// Seed 000 Fig. 3: a tile loads its points plus T x radius around, computes
+// T steps on a region that shrinks by the radius each step, and writes its
+// own points. Every point is computed by the same formula from the same
+// inputs as in the plain loop, so the results are identical.
+//
+//===----------------------------------------------------------------------===//
+
+#include "Stencil/Conversion/StencilCommon/TimeBlock.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
+
+using namespace mlir;
+using namespace mlir::stencil;
+
+void mlir::stencil::emitTimeBlockPoint(OpBuilder &builder, Location loc,
+                                       const TimeBlock &block, ValueRange point,
+                                       CarriedLoadFn load, CarriedStoreFn store,
+                                       ScalarFn scalar, CloneFn clone,
+                                       LoadFn uncarriedLoad) {
+  const TimeBlockPlan &plan = block.plan;
+  emitPoint(
+      builder, loc, plan.calc, point,
+      [&](OpBuilder &b, Location l, unsigned input, ValueRange at,
+          ArrayRef<int64_t> offset) -> Value {
+        int pair = plan.carriedInput[input];
+        if (pair >= 0)
+          return load(b, l, pair, at, offset);
+        if (uncarriedLoad)
+          return uncarriedLoad(b, l, input, at, offset);
+        return memref::LoadOp::create(b, l, block.inputBuffer(input), at);
+      },
+      [&](OpBuilder &b, Location l, unsigned output, Value value) {
+        store(b, l, plan.outputPair[output], value);
+      },
+      scalar, clone);
+}
+
+static Value getIndex(OpBuilder &builder, Location loc, int64_t value) {
+  return arith::ConstantIndexOp::create(builder, loc, value);
+}
+
+SmallVector<int64_t, 3> OverlappedTile::getShape(const TimeBlockPlan &plan,
+                                                 ArrayRef<int64_t> tile) {
+  SmallVector<int64_t, 3> shape;
+  for (unsigned axis = 0; axis < tile.size(); ++axis)
+    shape.push_back(tile[axis] + plan.timeBlock * (plan.radiusLow[axis] +
+                                                   plan.radiusHigh[axis]));
+  return shape;
+}
+
+OverlappedTile::OverlappedTile(OpBuilder &builder, Location loc,
+                               const TimeBlockPlan &plan,
+                               ArrayRef<int64_t> tile, ValueRange origin,
+                               ValueRange arraySizes)
+    : loc(loc), plan(plan), origin(origin) {
+  Value zero = getIndex(builder, loc, 0);
+  int64_t timeBlock = plan.timeBlock;
+  for (unsigned axis = 0; axis < tile.size(); ++axis) {
+    lower.push_back(getIndex(builder, loc, plan.lower[axis]));
+    upper.push_back(getIndex(builder, loc, plan.upper[axis]));
+    base.push_back(arith::SubIOp::create(
+        builder, loc, origin[axis],
+        getIndex(builder, loc, timeBlock * plan.radiusLow[axis])));
+    Value far = arith::AddIOp::create(builder, loc, origin[axis],
+                                      getIndex(builder, loc, tile[axis]));
+    end.push_back(arith::MinSIOp::create(builder, loc, far, upper[axis]));
+    loadLow.push_back(arith::MaxSIOp::create(builder, loc, base[axis], zero));
+    Value halo = arith::AddIOp::create(
+        builder, loc, far,
+        getIndex(builder, loc, timeBlock * plan.radiusHigh[axis]));
+    loadHigh.push_back(
+        arith::MinSIOp::create(builder, loc, halo, arraySizes[axis]));
+  }
+}
+
+void OverlappedTile::getStepBox(OpBuilder &builder, int64_t step,
+                                SmallVectorImpl<Value> &from,
+                                SmallVectorImpl<Value> &to) const {
+  int64_t shrink = plan.timeBlock - 1 - step;
+  for (unsigned axis = 0; axis < origin.size(); ++axis) {
+    Value low = arith::SubIOp::create(
+        builder, loc, origin[axis],
+        getIndex(builder, loc, shrink * plan.radiusLow[axis]));
+    from.push_back(arith::MaxSIOp::create(builder, loc, low, lower[axis]));
+    Value high = arith::AddIOp::create(
+        builder, loc, end[axis],
+        getIndex(builder, loc, shrink * plan.radiusHigh[axis]));
+    to.push_back(arith::MinSIOp::create(builder, loc, high, upper[axis]));
+  }
+}
+
+SmallVector<Value, 3> OverlappedTile::toLocal(OpBuilder &builder, Location loc,
+                                              ValueRange global) const {
+  SmallVector<Value, 3> indices;
+  for (auto [index, first] : llvm::zip_equal(global, base))
+    indices.push_back(arith::SubIOp::create(builder, loc, index, first));
+  return indices;
+}

@@ -1,0 +1,235 @@
+//===- TimeLoops.cpp - The copy-form time loop as a pointer swap ----------===//
+//
+// A time loop in the copy form of seed 000 Fig. 4 (calc into the
+// destinations, copy them back into the sources) runs as a pointer swap,
+// so each step moves half the data. Swapping is valid when a destination's
+// boundary ring equals its source's, so before the loop each destination's
+// ring is saved and given the source's; after it both arrays get the last
+// interior (the C program ends with source == destination on the grid) and
+// the destination its own ring back. Zero steps leave both arrays as they
+// were.
+//
+// With a schedule's time_block T > 1 the loop first runs whole blocks of T
+// steps, which the backend emits; the remaining steps run one at a time. In
+// a distributed function each step's points are split by the
+// ExchangeLowering, which overlaps the halo exchange with the interior.
+//
+//===----------------------------------------------------------------------===//
+
+#include "FunctionLowering.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+
+using namespace mlir;
+using namespace mlir::stencil;
+using namespace mlir::stencil::lowering;
+
+void FunctionLowering::copyRing(OpBuilder &builder, Location loc, Value source,
+                                Value target, ValueRange lower,
+                                ValueRange upper) {
+  forEachRingSlabOf(builder, loc, source, lower, upper,
+                    [&](OpBuilder &b, ValueRange from, ValueRange to) {
+                      backend.copyBox(b, loc, source, target, from, to, {}, {});
+                    });
+}
+
+SmallVector<Value> FunctionLowering::allocateRing(OpBuilder &builder,
+                                                  Location loc, Value buffer,
+                                                  ValueRange lower,
+                                                  ValueRange upper) {
+  SmallVector<Value> slabs;
+  forEachRingSlabOf(builder, loc, buffer, lower, upper,
+                    [&](OpBuilder &b, ValueRange from, ValueRange to) {
+                      slabs.push_back(
+                          backend.allocateBox(b, loc, buffer, from, to));
+                    });
+  return slabs;
+}
+
+void FunctionLowering::copyRingSlabs(OpBuilder &builder, Location loc,
+                                     ArrayRef<Value> slabs, Value buffer,
+                                     ValueRange lower, ValueRange upper,
+                                     bool restore) {
+  const Value *slab = slabs.begin();
+  forEachRingSlabOf(builder, loc, buffer, lower, upper,
+                    [&](OpBuilder &b, ValueRange from, ValueRange to) {
+                      if (restore)
+                        backend.copyBox(b, loc, *slab++, buffer, from, to,
+                                        /*sourceShift=*/from, {});
+                      else
+                        backend.copyBox(b, loc, buffer, *slab++, from, to, {},
+                                        /*targetShift=*/from);
+                    });
+}
+
+std::pair<SmallVector<Value>, Value> FunctionLowering::lowerTimeBlocks(
+    OpBuilder &builder, IterateOp iterate, const TimeLoopPlan &loop,
+    ArrayRef<Value> buffersIn, Value steps, Value zero, Value one) {
+  const TimeBlockPlan &blocks = loop.blocks;
+  if (blocks.timeBlock <= 1)
+    return {SmallVector<Value>(buffersIn), steps};
+  Location loc = iterate.getLoc();
+  ApplyOp calc = blocks.calc;
+  unsigned count = loop.section->pairs.size();
+  auto constant = [&](int64_t value) -> Value {
+    return arith::ConstantIndexOp::create(builder, loc, value);
+  };
+  Value blockSize = constant(blocks.timeBlock);
+  Value blockCount = arith::DivSIOp::create(builder, loc, steps, blockSize);
+  Value blocked = arith::MulIOp::create(builder, loc, blockCount, blockSize);
+  Value singleSteps = arith::SubIOp::create(builder, loc, steps, blocked);
+  // Backends that take a block's depth at run time run the remaining steps,
+  // if more than one, as one shallower block.
+  bool shallow = backend.runsShallowTimeBlocks(blocks);
+  if (shallow) {
+    Value deepRemainder = arith::CmpIOp::create(
+        builder, loc, arith::CmpIPredicate::sge, singleSteps, constant(2));
+    blockCount = arith::AddIOp::create(
+        builder, loc, blockCount,
+        arith::IndexCastUIOp::create(builder, loc, builder.getIndexType(),
+                                     deepRemainder));
+    singleSteps =
+        arith::SelectOp::create(builder, loc, deepRemainder, zero, singleSteps);
+  }
+  auto blockLoop =
+      scf::ForOp::create(builder, loc, zero, blockCount, one, buffersIn);
+  Block *blockBody = blockLoop.getBody();
+  if (!blockBody->empty())
+    blockBody->getTerminator()->erase();
+  OpBuilder inBlock = OpBuilder::atBlockEnd(blockBody);
+  ValueRange iterArgs = blockLoop.getRegionIterArgs();
+  auto inputBuffer = [&](unsigned input) -> Value {
+    Value value = calc.getInputs()[input];
+    return llvm::isa<FieldType>(value.getType()) ? getBuffer(value) : Value();
+  };
+  TimeBlock block{blocks, loop.schedule, iterArgs.take_front(count),
+                  iterArgs.drop_front(count), inputBuffer};
+  Value depth;
+  if (shallow) {
+    Value done = arith::MulIOp::create(inBlock, loc,
+                                       blockLoop.getInductionVar(), blockSize);
+    Value remaining = arith::SubIOp::create(inBlock, loc, steps, done);
+    depth = arith::MinSIOp::create(inBlock, loc, blockSize, remaining);
+  }
+  backend.emitTimeBlock(inBlock, loc, block, depth);
+  SmallVector<Value> swapped(iterArgs.drop_front(count));
+  llvm::append_range(swapped, iterArgs.take_front(count));
+  scf::YieldOp::create(inBlock, loc, swapped);
+  return {SmallVector<Value>(blockLoop.getResults()), singleSteps};
+}
+
+void FunctionLowering::lowerSwapLoop(IterateOp iterate,
+                                     const TimeLoopPlan &loop) {
+  const CopySection &section = *loop.section;
+  Location loc = iterate.getLoc();
+  unsigned count = section.pairs.size();
+  SmallVector<Value> sources, destinations;
+  for (auto [source, destination] : section.pairs) {
+    sources.push_back(getBuffer(iterate.getInits()[source]));
+    destinations.push_back(getBuffer(iterate.getInits()[destination]));
+  }
+
+  OpBuilder builder(iterate);
+  SmallVector<Value> lower, upper;
+  ApplyOp calc = section.calc;
+  getGridBounds(builder, loc, calc.getGridOp(), lower, upper);
+  // Rings usually agree already (C programs set both arrays' boundaries
+  // alike): then the host skips saving, aligning and restoring them, a
+  // strided pass over every row each.
+  SmallVector<SmallVector<Value>> savedRings;
+  SmallVector<Value> ringDiffers;
+  for (unsigned k = 0; k < count; ++k) {
+    Value source = sources[k], destination = destinations[k];
+    savedRings.push_back(allocateRing(builder, loc, destination, lower, upper));
+    Value differ =
+        backend.ringsDiffer(builder, loc, source, destination, lower, upper);
+    ringDiffers.push_back(differ);
+    runIf(builder, loc, differ, [&](OpBuilder &b) {
+      copyRingSlabs(b, loc, savedRings.back(), destination, lower, upper,
+                    /*restore=*/false);
+      copyRing(b, loc, source, destination, lower, upper);
+    });
+  }
+
+  Value zero = arith::ConstantIndexOp::create(builder, loc, 0);
+  Value one = arith::ConstantIndexOp::create(builder, loc, 1);
+  Value steps = arith::MaxSIOp::create(builder, loc, iterate.getSteps(), zero);
+  SmallVector<Value> all(sources);
+  llvm::append_range(all, destinations);
+  SmallVector<Value> loopInits;
+  Value singleSteps;
+  std::tie(loopInits, singleSteps) =
+      lowerTimeBlocks(builder, iterate, loop, all, steps, zero, one);
+
+  // The single steps: in a distributed function the exchange lowering
+  // plans them before the loop.
+  std::unique_ptr<StepPartition> partition;
+  if (!section.exchanges.empty())
+    partition = exchanges->planSteps(builder, iterate, loop);
+  auto forOp =
+      scf::ForOp::create(builder, loc, zero, singleSteps, one, loopInits);
+  Block *forBody = forOp.getBody();
+  if (!forBody->empty())
+    forBody->getTerminator()->erase();
+  ValueRange iterArgs = forOp.getRegionIterArgs();
+  for (unsigned k = 0; k < count; ++k) {
+    setBuffer(plan.getLoopBuffer(iterate, k), iterArgs[k]);
+    setBuffer(plan.getLoopBuffer(iterate, count + k), iterArgs[count + k]);
+  }
+  Block *body = iterate.getBodyBlock();
+  Operation *yield = body->getTerminator();
+  forBody->getOperations().splice(forBody->end(), body->getOperations(),
+                                  Block::iterator(calc));
+  toErase.push_back(iterate);
+  toErase.push_back(section.copy);
+  toErase.push_back(yield);
+
+  // The rings were aligned above and no sweep writes them, so each step's
+  // destination ring equals its source's. Not so for a distributed loop,
+  // whose exchanges refresh the sources' halos only.
+  SmallVector<Value> ringSources;
+  if (section.exchanges.empty())
+    for (Value output : calc.getOutputs()) {
+      Value buffer = getBuffer(output);
+      for (unsigned k = 0; k < count; ++k)
+        if (iterArgs[count + k] == buffer)
+          ringSources.push_back(iterArgs[k]);
+    }
+  auto emitStep = [&](OpBuilder &b, ValueRange gridLower, ValueRange gridUpper,
+                      BoxFn emitBox) {
+    SmallVector<Value> exchanged;
+    for (ExchangeOp exchange : section.exchanges)
+      exchanged.push_back(getBuffer(exchange.getField()));
+    partition->emitStep(b, forOp.getInductionVar(), gridLower, gridUpper,
+                        exchanged, emitBox);
+  };
+  lowerApply(calc, partition ? BoxPartition(emitStep) : BoxPartition(),
+             ringSources);
+  // Swap: the new values become the sources of the next step.
+  OpBuilder atEnd = OpBuilder::atBlockEnd(forBody);
+  SmallVector<Value> swapped(iterArgs.drop_front(count));
+  llvm::append_range(swapped, iterArgs.take_front(count));
+  scf::YieldOp::create(atEnd, loc, swapped);
+
+  builder.setInsertionPointAfter(forOp);
+  Value ranSteps = arith::CmpIOp::create(
+      builder, loc, arith::CmpIPredicate::sgt, steps, zero);
+  for (unsigned k = 0; k < count; ++k) {
+    Value latest = forOp.getResult(k);
+    ifDifferent(builder, loc, latest, sources[k], {}, [&](OpBuilder &b) {
+      backend.copyBox(b, loc, latest, sources[k], lower, upper, {}, {});
+    });
+    ifDifferent(builder, loc, latest, destinations[k], ranSteps,
+                [&](OpBuilder &b) {
+                  backend.copyBox(b, loc, latest, destinations[k], lower, upper,
+                                  {}, {});
+                });
+    runIf(builder, loc, ringDiffers[k], [&](OpBuilder &b) {
+      copyRingSlabs(b, loc, savedRings[k], destinations[k], lower, upper,
+                    /*restore=*/true);
+    });
+    for (Value slab : savedRings[k])
+      backend.freeBuffer(builder, loc, slab);
+  }
+}

@@ -1,0 +1,267 @@
+//===- DeviceBackend.cpp - Buffers and kernels in device memory -----------===//
+//
+// The device backend of the lowering: every load copies its memref into a
+// `gpu.alloc` buffer once, every store copies back once, and every box of
+// points is a kernel launch (DeviceKernels.cpp), so no host<->device copy
+// happens inside the time loop, which stays on the host. Scalars reach
+// kernels through one-element device buffers, so kernels take buffers only
+// (what the Vulkan runtime binds).
+//
+//===----------------------------------------------------------------------===//
+
+#include "DeviceKernels.h"
+
+#include "Stencil/Conversion/StencilToGPU/StencilToGPU.h"
+#include "Stencil/Support/Shape.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/GPU/IR/GPUDialect.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Dialect/Utils/StaticValueUtils.h"
+
+using namespace mlir;
+using namespace mlir::stencil;
+using namespace mlir::stencil::device;
+
+namespace {
+
+class DeviceBackend : public LoweringBackend {
+public:
+  explicit DeviceBackend(const DeviceLoweringOptions &options)
+      : options(options) {}
+
+  StringRef getPassName() const override { return "convert-stencil-to-gpu"; }
+  BufferPlanOptions getPlanOptions() const override {
+    // Device buffers never alias the host memrefs.
+    return {/*loadsAliasMemRefs=*/false};
+  }
+  LogicalResult checkFunction(func::FuncOp func,
+                              const BufferPlan &plan) override;
+
+  Value allocateLike(OpBuilder &builder, Location loc, Value like) override {
+    // Device buffers are static (checkFunction).
+    return gpu::AllocOp::create(builder, loc, like.getType(), Type(), {}, {},
+                                {})
+        .getMemref();
+  }
+  Value allocateBox(OpBuilder &builder, Location loc, Value like,
+                    ValueRange from, ValueRange to) override {
+    SmallVector<int64_t> shape;
+    for (auto [low, high] :
+         llvm::zip_equal(getConstantBounds(from), getConstantBounds(to)))
+      shape.push_back(std::max<int64_t>(high - low, 0));
+    auto type = MemRefType::get(
+        shape, llvm::cast<MemRefType>(like.getType()).getElementType());
+    return gpu::AllocOp::create(builder, loc, type, Type(), {}, {}, {})
+        .getMemref();
+  }
+  void freeBuffer(OpBuilder &builder, Location loc, Value buffer) override {
+    gpu::DeallocOp::create(builder, loc, Type(), {}, buffer);
+  }
+  void copyBox(OpBuilder &builder, Location loc, Value source, Value target,
+               ValueRange lower, ValueRange upper, ValueRange sourceShift,
+               ValueRange targetShift) override;
+  Value ringsDiffer(OpBuilder &, Location, Value, Value, ValueRange,
+                    ValueRange) override {
+    // Comparing would cost a kernel and a copy to the host; save and restore
+    // the rings unconditionally.
+    return {};
+  }
+  bool buffersMayAliasMemRefs() const override { return false; }
+  void copyFromMemRef(OpBuilder &builder, Location loc, Value memref,
+                      Value buffer) override {
+    gpu::MemcpyOp::create(builder, loc, Type(), {}, buffer, memref);
+  }
+  void copyToMemRef(OpBuilder &builder, Location loc, Value buffer,
+                    Value memref) override {
+    gpu::MemcpyOp::create(builder, loc, Type(), {}, memref, buffer);
+  }
+
+  void emitApply(OpBuilder &builder, const ApplyLowering &apply,
+                 BoxPartition partition) override;
+  bool runsShallowTimeBlocks(const TimeBlockPlan &) const override {
+    return false;
+  }
+  void emitTimeBlock(OpBuilder &builder, Location loc, const TimeBlock &block,
+                     Value depth) override {
+    ApplyOp calc = block.plan.calc;
+    emitDeviceTimeBlock(builder, loc, block,
+                        getWorkGroup(block.schedule, calc.getRank()),
+                        [&](OpBuilder &b, Location l, unsigned input) {
+                          return loadScalar(b, l, calc.getInputs()[input]);
+                        });
+  }
+
+  void finishFunction(func::FuncOp func) override {
+    // Scalar buffers live until the function returns.
+    func.walk([&](func::ReturnOp ret) {
+      OpBuilder atReturn(ret);
+      for (Value buffer : scalarBuffers)
+        freeBuffer(atReturn, ret.getLoc(), buffer);
+    });
+    scalarBuffers.clear();
+    deviceScalars.clear();
+  }
+
+private:
+  /// The work group of an apply on the device.
+  SmallVector<int64_t, 3> getWorkGroup(ScheduleAttr schedule, unsigned rank);
+  /// A device buffer holding the scalar `value`, copied once where it is
+  /// defined.
+  Value getDeviceScalar(Value value);
+  /// The scalar `value`, loaded from its device buffer inside a kernel.
+  Value loadScalar(OpBuilder &builder, Location loc, Value value) {
+    Value zero = arith::ConstantIndexOp::create(builder, loc, 0);
+    return memref::LoadOp::create(builder, loc, getDeviceScalar(value), zero);
+  }
+
+  DeviceLoweringOptions options;
+  DenseMap<Value, Value> deviceScalars;
+  SmallVector<Value> scalarBuffers;
+};
+
+} // namespace
+
+LogicalResult DeviceBackend::checkFunction(func::FuncOp func,
+                                           const BufferPlan &plan) {
+  if (StencilDialect::MpiAttrHelper(func.getContext()).isAttrPresent(func))
+    return func.emitOpError(
+        "is distributed across MPI ranks; the GPU lowering runs one rank "
+        "per device only without --mpi for now");
+  WalkResult result = func.walk([&](Operation *op) -> WalkResult {
+    if (auto load = llvm::dyn_cast<LoadOp>(op)) {
+      auto type = llvm::cast<MemRefType>(load.getMemref().getType());
+      if (!type.hasStaticShape() || !type.getLayout().isIdentity())
+        return load.emitOpError("reads ")
+               << type
+               << "; the GPU lowering needs memrefs of static shape and "
+                  "identity layout (kernels take bare pointers)";
+    }
+    if (auto grid = llvm::dyn_cast<GridOp>(op))
+      if (!grid.hasStaticBounds())
+        return grid.emitOpError(
+            "has dynamic bounds; the GPU lowering needs static grids");
+    if (auto apply = llvm::dyn_cast<ApplyOp>(op))
+      for (Value input : apply.getInputs())
+        if (!llvm::isa<FieldType>(input.getType()) &&
+            !input.getType().isIntOrFloat())
+          return apply.emitOpError("has a scalar input of type ")
+                 << input.getType()
+                 << "; kernels take integer or float scalars only";
+    // A work group the device cannot launch.
+    ScheduleAttr schedule;
+    if (auto apply = llvm::dyn_cast<ApplyOp>(op))
+      schedule = apply.getScheduleAttr();
+    if (auto iterate = llvm::dyn_cast<IterateOp>(op))
+      schedule = iterate.getScheduleAttr();
+    if (schedule && options.maxWorkGroupSize > 0) {
+      int64_t items = 1;
+      for (int64_t size : schedule.getWg())
+        items *= size;
+      if (items > options.maxWorkGroupSize)
+        return op->emitOpError("work group ")
+               << formatShape(schedule.getWg(), AxisOrder::OutermostFirst)
+               << " has " << items << " work items, above the maximum of "
+               << options.maxWorkGroupSize
+               << " (max_work_group_size) of device '" << options.deviceName
+               << "'";
+    }
+    // A time block whose tile and halo do not fit in workgroup memory.
+    if (auto iterate = llvm::dyn_cast<IterateOp>(op)) {
+      const TimeBlockPlan &blocks = plan.getTimeLoop(iterate).blocks;
+      if (blocks.timeBlock > 1 && options.workgroupMemoryLimit > 0) {
+        int64_t bytes = getTimeBlockWorkgroupBytes(blocks);
+        if (bytes > options.workgroupMemoryLimit)
+          return iterate.emitOpError("time_block ")
+                 << blocks.timeBlock << " with tile "
+                 << formatShape(blocks.tile, AxisOrder::OutermostFirst)
+                 << " needs " << bytes
+                 << " bytes of workgroup memory, above the device limit of "
+                 << options.workgroupMemoryLimit
+                 << " bytes; use a smaller tile or time_block";
+      }
+    }
+    return WalkResult::advance();
+  });
+  return failure(result.wasInterrupted());
+}
+
+SmallVector<int64_t, 3> DeviceBackend::getWorkGroup(ScheduleAttr schedule,
+                                                    unsigned rank) {
+  if (schedule && schedule.getWg().size() == rank)
+    return SmallVector<int64_t, 3>(schedule.getWg());
+  // 256 work items, the innermost axis along x for coalesced accesses, with
+  // the user's default replacing entries counted from the innermost axis.
+  static const std::array<int64_t, 3> shapes[] = {{256}, {8, 32}, {1, 8, 32}};
+  ArrayRef<int64_t> chosen = shapes[std::min(rank, 3u) - 1];
+  SmallVector<int64_t, 3> shape(chosen.take_front(std::min(rank, 3u)));
+  ArrayRef<int64_t> option = options.defaultWorkGroup;
+  for (unsigned i = 0; i < option.size() && i < rank; ++i)
+    shape[rank - 1 - i] = option[option.size() - 1 - i];
+  return shape;
+}
+
+Value DeviceBackend::getDeviceScalar(Value value) {
+  Value &buffer = deviceScalars[value];
+  if (buffer)
+    return buffer;
+  OpBuilder builder(value.getContext());
+  if (Operation *definition = value.getDefiningOp())
+    builder.setInsertionPointAfter(definition);
+  else
+    builder.setInsertionPointToStart(value.getParentBlock());
+  Location loc = value.getLoc();
+  auto type = MemRefType::get({1}, value.getType());
+  Value host = memref::AllocaOp::create(builder, loc, type);
+  Value zero = arith::ConstantIndexOp::create(builder, loc, 0);
+  memref::StoreOp::create(builder, loc, value, host, zero);
+  buffer =
+      gpu::AllocOp::create(builder, loc, type, Type(), {}, {}, {}).getMemref();
+  gpu::MemcpyOp::create(builder, loc, Type(), {}, buffer, host);
+  scalarBuffers.push_back(buffer);
+  return buffer;
+}
+
+void DeviceBackend::copyBox(OpBuilder &builder, Location loc, Value source,
+                            Value target, ValueRange lower, ValueRange upper,
+                            ValueRange sourceShift, ValueRange targetShift) {
+  SmallVector<int64_t, 3> sourceBy = getConstantBounds(sourceShift);
+  SmallVector<int64_t, 3> targetBy = getConstantBounds(targetShift);
+  emitDeviceBox(
+      builder, loc, getWorkGroup({}, lower.size()), getConstantBounds(lower),
+      getConstantBounds(upper),
+      [&](OpBuilder &b, Location l, ValueRange point) {
+        auto shifted = [&](ArrayRef<int64_t> by) {
+          SmallVector<Value> indices;
+          for (auto [axis, index] : llvm::enumerate(point))
+            indices.push_back(by.empty() ? index
+                                         : arith::SubIOp::create(
+                                               b, l, index,
+                                               arith::ConstantIndexOp::create(
+                                                   b, l, by[axis])));
+          return indices;
+        };
+        Value value = memref::LoadOp::create(b, l, source, shifted(sourceBy));
+        memref::StoreOp::create(b, l, value, target, shifted(targetBy));
+      });
+}
+
+void DeviceBackend::emitApply(OpBuilder &builder, const ApplyLowering &apply,
+                              BoxPartition partition) {
+  assert(!partition && "distributed functions are rejected by checkFunction");
+  ApplyOp op = apply.apply;
+  emitDeviceBox(
+      builder, op.getLoc(), getWorkGroup(apply.schedule, op.getRank()),
+      getConstantBounds(apply.lower), getConstantBounds(apply.upper),
+      [&](OpBuilder &b, Location l, ValueRange point) {
+        apply.emitPoint(b, l, point,
+                        [&](OpBuilder &sb, Location sl, unsigned input) {
+                          return loadScalar(sb, sl, apply.inputs[input]);
+                        });
+      });
+}
+
+std::unique_ptr<LoweringBackend> mlir::stencil::createDeviceLoweringBackend(
+    const DeviceLoweringOptions &options) {
+  return std::make_unique<DeviceBackend>(options);
+}

@@ -1,0 +1,39 @@
+//===- DeviceKernels.h - Boxes of points as GPU kernels ---------*- C++ -*-===//
+//
+// The kernels of the device backend (DeviceBackend.cpp), private to
+// StencilToGPU: a `gpu.launch` with one work item per point of a box, and
+// the time-blocked kernel that keeps a tile and its halo in workgroup
+// memory.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef STENCIL_LIB_CONVERSION_STENCILTOGPU_DEVICEKERNELS_H
+#define STENCIL_LIB_CONVERSION_STENCILTOGPU_DEVICEKERNELS_H
+
+#include "Stencil/Conversion/StencilCommon/TimeBlock.h"
+
+namespace mlir::stencil::device {
+
+/// A `gpu.launch` with one work item per point of the box [lower, upper)
+/// (static bounds), work groups of `workGroup` (outermost axis first, the
+/// innermost axis on x), and a guard for the partial groups at the end.
+void emitDeviceBox(OpBuilder &builder, Location loc,
+                   ArrayRef<int64_t> workGroup, ArrayRef<int64_t> lower,
+                   ArrayRef<int64_t> upper, PointFn body);
+
+/// The bytes of workgroup memory emitDeviceTimeBlock uses for `plan`'s
+/// tile.
+int64_t getTimeBlockWorkgroupBytes(const TimeBlockPlan &plan);
+
+/// One kernel for `block.plan.timeBlock` steps (seed 000 Fig. 3): each work
+/// group loads its tile plus a halo of T x radius into workgroup memory,
+/// computes the steps on a region that shrinks by the radius each step with
+/// a barrier between steps, and writes its tile. Scalars come from
+/// `scalar`.
+void emitDeviceTimeBlock(OpBuilder &builder, Location loc,
+                         const TimeBlock &block, ArrayRef<int64_t> workGroup,
+                         ScalarFn scalar);
+
+} // namespace mlir::stencil::device
+
+#endif // STENCIL_LIB_CONVERSION_STENCILTOGPU_DEVICEKERNELS_H

@@ -1,0 +1,335 @@
+//===- HostBackend.cpp - Buffers and loops in host memory -----------------===//
+//
+// The host backend of the lowering: buffers are memrefs (a load works in
+// place on the C program's array), a box of points is an `scf.parallel` over
+// tiles (the schedule's `tile` or `wg`, else a default that keeps whole rows
+// for the vectorizer) with `scf.for` loops inside a tile, and time blocks
+// are overlapped tiles on 1-D grids and pipelined row sweeps on 2-D and 3-D
+// grids. Inside a tile, the rows of 2-D and 3-D grids first prefetch the
+// rows the tile reaches a prefetch distance later (Prefetch.cpp) and, with
+// the schedule's streaming stores, are emitted as vectors whose whole lines
+// go out as non-temporal stores (StreamingRows.cpp).
+//
+//===----------------------------------------------------------------------===//
+
+#include "HostLowering.h"
+
+#include "Stencil/Conversion/StencilToLoops/StencilToLoops.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/Dialect/Utils/StaticValueUtils.h"
+
+using namespace mlir;
+using namespace mlir::stencil;
+using namespace mlir::stencil::host;
+
+namespace {
+
+/// The tile for an apply without a schedule: long contiguous rows for the
+/// vectorizer, several rows per task for OpenMP (1-D [16384], 2-D [8, 0],
+/// 3-D [1, 8, 0]; 0 stands for the whole extent of the axis), with the
+/// user's `option` replacing entries counted from the innermost axis.
+SmallVector<int64_t, 3> getDefaultTile(unsigned rank,
+                                       ArrayRef<int64_t> option) {
+  static const std::array<int64_t, 3> shapes[] = {{16384}, {8, 0}, {1, 8, 0}};
+  ArrayRef<int64_t> chosen = shapes[std::min(rank, 3u) - 1];
+  SmallVector<int64_t, 3> tile(chosen.take_front(std::min(rank, 3u)));
+  for (unsigned i = 0; i < option.size() && i < rank; ++i)
+    tile[rank - 1 - i] = option[option.size() - 1 - i];
+  return tile;
+}
+
+/// Points of the innermost axis per parallel iteration of a 1-D box.
+constexpr int64_t kParallelRowChunk = 16384;
+/// Boxes with fewer elements than this are copied by one thread.
+constexpr int64_t kParallelCopyElements = 1 << 15;
+
+/// Whether the box [lower, upper) is worth a parallel loop: large, or of a
+/// size known only at run time.
+bool isLargeBox(ValueRange lower, ValueRange upper) {
+  int64_t elements = 1;
+  for (auto [low, high] : llvm::zip_equal(lower, upper)) {
+    std::optional<int64_t> lowValue = getConstantIntValue(low);
+    std::optional<int64_t> highValue = getConstantIntValue(high);
+    if (!lowValue || !highValue)
+      return true;
+    elements *= *highValue - *lowValue;
+  }
+  return elements >= kParallelCopyElements;
+}
+
+/// Calls `body` at every point of the box [lower, upper): in a parallel
+/// loop when `parallel`, in a serial nest otherwise.
+void emitBoxLoop(OpBuilder &builder, Location loc, ValueRange lower,
+                 ValueRange upper, bool parallel, PointFn body) {
+  Value one = arith::ConstantIndexOp::create(builder, loc, 1);
+  SmallVector<Value> ones(lower.size(), one);
+  if (!parallel) {
+    scf::buildLoopNest(builder, loc, lower, upper, ones, body);
+    return;
+  }
+  // Parallel over the outer axes (or chunks of a 1-D box), with the
+  // innermost axis a serial loop of its own: convert-scf-to-openmp
+  // collapses a parallel nest into one loop whose indices are recovered by
+  // division, which LLVM does not vectorize.
+  unsigned rank = lower.size();
+  SmallVector<Value> outerLower(lower.drop_back()),
+      outerUpper(upper.drop_back()), steps(ones.begin(), ones.end() - 1);
+  Value chunk;
+  if (rank == 1) {
+    chunk = arith::ConstantIndexOp::create(builder, loc, kParallelRowChunk);
+    outerLower.push_back(lower.back());
+    outerUpper.push_back(upper.back());
+    steps.push_back(chunk);
+  }
+  scf::ParallelOp::create(
+      builder, loc, outerLower, outerUpper, steps,
+      [&](OpBuilder &b, Location l, ValueRange outer) {
+        Value from = lower.back(), to = upper.back();
+        SmallVector<Value, 3> row(outer);
+        if (rank == 1) {
+          from = outer.front();
+          to = arith::MinSIOp::create(
+              b, l, arith::AddIOp::create(b, l, from, chunk), upper.back());
+          row.clear();
+        }
+        emitScalarRow(b, l, row, from, to, body, one);
+      });
+}
+
+/// `point - shift` per axis (`point` itself when `shift` is empty).
+SmallVector<Value> shiftPoint(OpBuilder &builder, Location loc,
+                              ValueRange point, ValueRange shift) {
+  if (shift.empty())
+    return SmallVector<Value>(point);
+  SmallVector<Value> shifted;
+  for (auto [index, by] : llvm::zip_equal(point, shift))
+    shifted.push_back(arith::SubIOp::create(builder, loc, index, by));
+  return shifted;
+}
+
+class HostBackend : public LoweringBackend {
+public:
+  explicit HostBackend(const HostLoweringOptions &options) : options(options) {}
+
+  StringRef getPassName() const override { return "convert-stencil-to-loops"; }
+  BufferPlanOptions getPlanOptions() const override {
+    return {/*loadsAliasMemRefs=*/true};
+  }
+  LogicalResult checkFunction(func::FuncOp, const BufferPlan &) override {
+    return success();
+  }
+
+  Value allocateLike(OpBuilder &builder, Location loc, Value like) override {
+    auto type = llvm::cast<MemRefType>(like.getType());
+    SmallVector<Value> dynamicSizes;
+    for (unsigned axis = 0; axis < type.getRank(); ++axis)
+      if (type.isDynamicDim(axis))
+        dynamicSizes.push_back(memref::DimOp::create(builder, loc, like, axis));
+    return memref::AllocOp::create(builder, loc, type, dynamicSizes);
+  }
+
+  Value allocateBox(OpBuilder &builder, Location loc, Value like,
+                    ValueRange from, ValueRange to) override {
+    auto likeType = llvm::cast<MemRefType>(like.getType());
+    SmallVector<int64_t> shape;
+    SmallVector<Value> dynamicSizes;
+    for (auto [low, high] : llvm::zip_equal(from, to)) {
+      std::optional<int64_t> lowValue = getConstantIntValue(low);
+      std::optional<int64_t> highValue = getConstantIntValue(high);
+      if (lowValue && highValue) {
+        shape.push_back(std::max<int64_t>(*highValue - *lowValue, 0));
+        continue;
+      }
+      shape.push_back(ShapedType::kDynamic);
+      dynamicSizes.push_back(arith::SubIOp::create(builder, loc, high, low));
+    }
+    auto type = MemRefType::get(shape, likeType.getElementType());
+    return memref::AllocOp::create(builder, loc, type, dynamicSizes);
+  }
+
+  void freeBuffer(OpBuilder &builder, Location loc, Value buffer) override {
+    memref::DeallocOp::create(builder, loc, buffer);
+  }
+
+  void copyBox(OpBuilder &builder, Location loc, Value source, Value target,
+               ValueRange lower, ValueRange upper, ValueRange sourceShift,
+               ValueRange targetShift) override {
+    emitBoxLoop(builder, loc, lower, upper, isLargeBox(lower, upper),
+                [&](OpBuilder &b, Location l, ValueRange point) {
+                  Value value = memref::LoadOp::create(
+                      b, l, source, shiftPoint(b, l, point, sourceShift));
+                  memref::StoreOp::create(b, l, value, target,
+                                          shiftPoint(b, l, point, targetShift));
+                });
+  }
+
+  Value ringsDiffer(OpBuilder &builder, Location loc, Value a, Value b,
+                    ValueRange lower, ValueRange upper) override;
+
+  bool buffersMayAliasMemRefs() const override { return true; }
+  void copyFromMemRef(OpBuilder &builder, Location loc, Value memref,
+                      Value buffer) override {
+    memref::CopyOp::create(builder, loc, memref, buffer);
+  }
+  void copyToMemRef(OpBuilder &builder, Location loc, Value buffer,
+                    Value memref) override {
+    memref::CopyOp::create(builder, loc, buffer, memref);
+  }
+
+  void emitApply(OpBuilder &builder, const ApplyLowering &apply,
+                 BoxPartition partition) override;
+
+  bool runsShallowTimeBlocks(const TimeBlockPlan &plan) const override {
+    // Pipelined row sweeps take their depth at run time.
+    return plan.lower.size() >= 2;
+  }
+  void emitTimeBlock(OpBuilder &builder, Location loc, const TimeBlock &block,
+                     Value depth) override {
+    if (depth)
+      emitPipelinedTimeBlock(builder, loc, block, depth);
+    else
+      emitOverlappedTimeBlock(builder, loc, block);
+  }
+
+  void finishFunction(func::FuncOp) override {}
+
+private:
+  HostLoweringOptions options;
+};
+
+} // namespace
+
+Value HostBackend::ringsDiffer(OpBuilder &builder, Location loc, Value a,
+                               Value b, ValueRange lower, ValueRange upper) {
+  // A flag set by whichever point differs; an atomic store, as the large
+  // slabs are compared in parallel.
+  auto flagType = MemRefType::get({}, builder.getI8Type());
+  Value flag = memref::AllocaOp::create(builder, loc, flagType);
+  auto i8 = [&](OpBuilder &ob, int64_t value) -> Value {
+    return arith::ConstantIntOp::create(ob, loc, ob.getI8Type(), value);
+  };
+  memref::StoreOp::create(builder, loc, i8(builder, 0), flag, ValueRange{});
+  Type element = llvm::cast<MemRefType>(a.getType()).getElementType();
+  Type bits = builder.getIntegerType(element.getIntOrFloatBitWidth());
+  forEachRingSlabOf(
+      builder, loc, a, lower, upper,
+      [&](OpBuilder &sb, ValueRange from, ValueRange to) {
+        auto body = [&](OpBuilder &nb, Location nl, ValueRange point) {
+          auto asBits = [&](Value buffer) -> Value {
+            Value v = memref::LoadOp::create(nb, nl, buffer, point);
+            return element == bits
+                       ? v
+                       : arith::BitcastOp::create(nb, nl, bits, v).getResult();
+          };
+          Value bitsOfA = asBits(a);
+          Value bitsOfB = asBits(b);
+          Value differs = arith::CmpIOp::create(
+              nb, nl, arith::CmpIPredicate::ne, bitsOfA, bitsOfB);
+          auto ifOp = scf::IfOp::create(nb, nl, differs);
+          OpBuilder then = ifOp.getThenBodyBuilder();
+          memref::AtomicRMWOp::create(then, nl, arith::AtomicRMWKind::assign,
+                                      i8(then, 1), flag, ValueRange{});
+        };
+        emitBoxLoop(sb, loc, from, to, isLargeBox(from, to), body);
+      });
+  Value set = memref::LoadOp::create(builder, loc, flag, ValueRange{});
+  return arith::CmpIOp::create(builder, loc, arith::CmpIPredicate::ne, set,
+                               i8(builder, 0));
+}
+
+void HostBackend::emitApply(OpBuilder &builder, const ApplyLowering &lowering,
+                            BoxPartition partition) {
+  ApplyOp apply = lowering.apply;
+  Location loc = apply.getLoc();
+  unsigned rank = apply.getRank();
+  ScheduleAttr schedule = lowering.schedule;
+  SmallVector<int64_t, 3> tile =
+      schedule ? SmallVector<int64_t, 3>(schedule.getTileOrWorkGroup())
+               : getDefaultTile(rank, options.defaultTile);
+  ArrayRef<Value> inputBuffers = lowering.inputs;
+  ArrayRef<Value> outputBuffers = lowering.outputs;
+  ValueRange lower = lowering.lower, upper = lowering.upper;
+  // Streaming stores where the schedule asks for them and the body allows.
+  bool streaming = schedule && schedule.getStreamingStores();
+  std::string reason;
+  if (streaming &&
+      failed(checkVectorRows(apply, inputBuffers, outputBuffers, reason))) {
+    apply.emitWarning("streaming_stores ignored: ") << reason;
+    streaming = false;
+  }
+  RowPrefetcher prefetcher(loc, apply, inputBuffers, outputBuffers,
+                           options.prefetchDistance,
+                           /*prefetchOutputs=*/!streaming);
+  auto emitApplyPoint = [&](OpBuilder &b, Location l, ValueRange point) {
+    lowering.emitPoint(b, l, point);
+  };
+  // The points of the box [boxLower, boxUpper) as parallel tiles.
+  auto emitBox = [&](OpBuilder &b, ValueRange boxLower, ValueRange boxUpper) {
+    auto constant = [&](int64_t value) -> Value {
+      return arith::ConstantIndexOp::create(b, loc, value);
+    };
+    SmallVector<Value> steps;
+    for (unsigned axis = 0; axis < rank; ++axis) {
+      if (tile[axis] > 0) {
+        steps.push_back(constant(tile[axis]));
+        continue;
+      }
+      // The whole extent, at least 1 so that an empty box is a valid loop.
+      Value extent =
+          arith::SubIOp::create(b, loc, boxUpper[axis], boxLower[axis]);
+      steps.push_back(arith::MaxSIOp::create(b, loc, extent, constant(1)));
+    }
+    auto parallel = scf::ParallelOp::create(b, loc, boxLower, boxUpper, steps);
+    OpBuilder inTile = OpBuilder::atBlockBegin(parallel.getBody());
+    SmallVector<Value> tileUpper;
+    for (unsigned axis = 0; axis < rank; ++axis) {
+      Value end = arith::AddIOp::create(
+          inTile, loc, parallel.getInductionVars()[axis], steps[axis]);
+      tileUpper.push_back(
+          arith::MinSIOp::create(inTile, loc, end, boxUpper[axis]));
+    }
+    SmallVector<Value> ones(rank,
+                            arith::ConstantIndexOp::create(inTile, loc, 1));
+    SmallVector<Value> tileLower(parallel.getInductionVars());
+    prefetcher.beginTile(inTile, tileLower, tileUpper);
+    // The rows, a prefetch ahead, and the points of a row.
+    scf::buildLoopNest(
+        inTile, loc, ArrayRef(tileLower).drop_back(),
+        ArrayRef(tileUpper).drop_back(), ArrayRef(ones).drop_back(),
+        [&](OpBuilder &nested, Location nestedLoc, ValueRange row) {
+          prefetcher.emitRow(nested, row);
+          if (streaming) {
+            StreamingRing ring;
+            ring.source = lowering.ringSources.front();
+            ring.gridLower = lower.back();
+            ring.gridUpper = upper.back();
+            if (rank >= 2) {
+              ring.rowGridLower = lower[rank - 2];
+              ring.rowGridUpper = upper[rank - 2];
+              ring.rowTileLower = tileLower[rank - 2];
+              ring.rowTileUpper = tileUpper[rank - 2];
+            }
+            emitStreamingRow(nested, nestedLoc, apply, row, tileLower.back(),
+                             tileUpper.back(), inputBuffers, outputBuffers,
+                             emitApplyPoint, ring.source ? &ring : nullptr);
+            return;
+          }
+          emitScalarRow(nested, nestedLoc, row, tileLower.back(),
+                        tileUpper.back(), emitApplyPoint, ones.back());
+        });
+    if (streaming)
+      emitStreamingFence(inTile, loc);
+  };
+  if (partition)
+    partition(builder, lower, upper, emitBox);
+  else
+    emitBox(builder, lower, upper);
+}
+
+std::unique_ptr<LoweringBackend>
+mlir::stencil::createHostLoweringBackend(const HostLoweringOptions &options) {
+  return std::make_unique<HostBackend>(options);
+}
