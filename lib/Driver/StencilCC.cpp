@@ -387,6 +387,37 @@ bool parseArgs(ArrayRef<const char *> args, Options &options, bool &help) {
   return true;
 }
 
+/// Prints a diagnostic of the passes as clang prints its own, naming the C
+/// source as `file:line:col:`, and its notes after it.
+void printDiagnostic(const Diagnostic &diag) {
+  auto print = [](Location loc, DiagnosticSeverity severity,
+                  const llvm::Twine &message) {
+    if (auto file = loc->findInstanceOf<FileLineColLoc>())
+      llvm::errs() << file.getFilename().getValue() << ":" << file.getLine()
+                   << ":" << file.getColumn() << ": ";
+    else
+      llvm::errs() << "stencilcc: ";
+    switch (severity) {
+    case DiagnosticSeverity::Error:
+      llvm::errs() << "error: ";
+      break;
+    case DiagnosticSeverity::Warning:
+      llvm::errs() << "warning: ";
+      break;
+    case DiagnosticSeverity::Note:
+      llvm::errs() << "note: ";
+      break;
+    case DiagnosticSeverity::Remark:
+      llvm::errs() << "remark: ";
+      break;
+    }
+    llvm::errs() << message << "\n";
+  };
+  print(diag.getLocation(), diag.getSeverity(), diag.str());
+  for (const Diagnostic &note : diag.getNotes())
+    print(note.getLocation(), note.getSeverity(), note.str());
+}
+
 /// Runs a program; prints the command with -v.
 bool run(const Options &options, ArrayRef<std::string> command) {
   if (options.verbose)
@@ -556,6 +587,12 @@ int mlir::stencil::runStencilCC(ArrayRef<const char *> args) {
   registerOpenMPDialectTranslation(registry);
   MLIRContext context(registry);
   context.loadAllAvailableDialects();
+  // Users read the message and its location in their C file, not the IR.
+  context.printOpOnDiagnostic(false);
+  ScopedDiagnosticHandler locatedDiagnostics(&context, [](Diagnostic &diag) {
+    printDiagnostic(diag);
+    return success();
+  });
 
   // One file's regions per executable: their functions are named after
   // the enclosing function and a count, which two files could share.

@@ -174,7 +174,8 @@ struct StencilTuneExchangeDepthPass
     }
     if (predictions.empty()) {
       iterate.emitRemark("stencil-tune-exchange-depth: the blocks of ")
-          << ranks << " ranks are thinner than the stencil; keeping k = 1";
+          << ranks.getValue()
+          << " ranks are thinner than the stencil; keeping k = 1";
       return;
     }
     const Prediction *best = &predictions.front();

@@ -5,6 +5,8 @@
 // RUN: stencil-opt %s --stencil-tune-exchange-depth=ranks=4 --split-input-file -verify-diagnostics | FileCheck %s
 // One rank exchanges nothing: no remark, no schedule change.
 // RUN: sed /expected-/d %s | stencil-opt --stencil-tune-exchange-depth=ranks=1 --split-input-file -o /dev/null 2>&1 | count 0
+// RUN: not stencil-opt %s --stencil-tune-exchange-depth=ranks=0 --split-input-file 2>&1 | FileCheck %s --check-prefix=BADRANKS
+// BADRANKS: error: stencil-tune-exchange-depth: ranks and max-depth must be at least 1
 
 !f = !stencil.field<514x258x258xf32, #stencil.decomp<block, *, *>>
 
@@ -70,6 +72,33 @@ module attributes {dlti.target_system_spec = #dlti.target_system_spec<"stencil.d
         stencil.return %v : f32
       }
       stencil.yield %c, %a : !s, !s
+    }
+    return
+  }
+}
+
+// -----
+
+// Six planes over four ranks: two planes per rank, no interior left once a
+// radius is taken from both sides. Any depth would compute only ring.
+!f = !stencil.field<8x10x10xf32, #stencil.decomp<block, *, *>>
+module attributes {dlti.target_system_spec = #dlti.target_system_spec<"stencil.device0" = #dlti.target_device_spec<
+    "name" = "m2050", "description" = "seed 001", "kind" = "gpu",
+    "peak_gflops_f32" = 1000.0 : f64, "peak_gflops_f64" = 500.0 : f64, "bandwidth_gbps" = 120.0 : f64,
+    "network_latency_us" = 2.0 : f64, "network_bandwidth_gbps" = 3.2 : f64, "launch_overhead_us" = 12.0 : f64,
+    "onchip_bytes" = 49152 : i64, "l2_bytes" = 786432 : i64, "min_work_groups" = 1024 : i64,
+    "max_work_group_size" = 1024 : i64, "simd_width" = 32 : i64, "compute_units" = 14 : i64, "lanes_per_unit" = 32 : i64>>} {
+  func.func @thin(%a0: !f, %b0: !f, %n: index) {
+    %g = stencil.grid [1, 1, 1] to [7, 9, 9] : !stencil.grid<3>
+    // expected-remark @+1 {{stencil-tune-exchange-depth: the blocks of 4 ranks are thinner than the stencil; keeping k = 1}}
+    %r:2 = stencil.iterate %n iter_args(%a = %a0, %b = %b0) : !f, !f {
+      %c = stencil.apply on %g ins(%x = %a : !f) outs(%b : !f) {
+        %zm = stencil.access %x[-1, 0, 0] : !f
+        %zp = stencil.access %x[1, 0, 0] : !f
+        %s = arith.addf %zm, %zp : f32
+        stencil.return %s : f32
+      }
+      stencil.yield %c, %a : !f, !f
     }
     return
   }

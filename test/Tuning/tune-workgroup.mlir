@@ -80,3 +80,43 @@ module attributes {dlti.target_system_spec = #dlti.target_system_spec<"stencil.d
 // No target attached.
 // expected-error @+1 {{stencil-tune-workgroup needs a target: run stencil-attach-target first (device 0 is not attached)}}
 module {}
+
+// -----
+
+// The tuning models need the time loop's kernel and its extent.
+module attributes {dlti.target_system_spec = #dlti.target_system_spec<"stencil.device0" = #dlti.target_device_spec<
+    "name" = "toy-gpu", "description" = "", "kind" = "gpu",
+    "peak_gflops_f32" = 1000.0 : f64, "peak_gflops_f64" = 500.0 : f64, "bandwidth_gbps" = 100.0 : f64,
+    "network_latency_us" = 1.0 : f64, "network_bandwidth_gbps" = 10.0 : f64, "launch_overhead_us" = 5.0 : f64,
+    "onchip_bytes" = 49152 : i64, "l2_bytes" = 1048576 : i64, "min_work_groups" = 16 : i64,
+    "max_work_group_size" = 1024 : i64, "simd_width" = 32 : i64, "compute_units" = 8 : i64, "lanes_per_unit" = 32 : i64>>} {
+  func.func @no_kernel(%a0: !stencil.field<8xf32>, %n: index) {
+    // expected-error @+1 {{time loop holds no stencil.apply to tune}}
+    %r = stencil.iterate %n iter_args(%a = %a0) : !stencil.field<8xf32> {
+      stencil.yield %a : !stencil.field<8xf32>
+    }
+    return
+  }
+}
+
+// -----
+
+module attributes {dlti.target_system_spec = #dlti.target_system_spec<"stencil.device0" = #dlti.target_device_spec<
+    "name" = "toy-gpu", "description" = "", "kind" = "gpu",
+    "peak_gflops_f32" = 1000.0 : f64, "peak_gflops_f64" = 500.0 : f64, "bandwidth_gbps" = 100.0 : f64,
+    "network_latency_us" = 1.0 : f64, "network_bandwidth_gbps" = 10.0 : f64, "launch_overhead_us" = 5.0 : f64,
+    "onchip_bytes" = 49152 : i64, "l2_bytes" = 1048576 : i64, "min_work_groups" = 16 : i64,
+    "max_work_group_size" = 1024 : i64, "simd_width" = 32 : i64, "compute_units" = 8 : i64, "lanes_per_unit" = 32 : i64>>} {
+  func.func @dynamic_grid(%a0: !stencil.field<8xf32>, %b0: !stencil.field<8xf32>, %m: index, %n: index) {
+    %g = stencil.grid [1] to [%m] : !stencil.grid<1>
+    // expected-error @+1 {{tuning needs the grid of the time loop's kernel to be static}}
+    %r:2 = stencil.iterate %n iter_args(%a = %a0, %b = %b0) : !stencil.field<8xf32>, !stencil.field<8xf32> {
+      %c = stencil.apply on %g ins(%x = %a : !stencil.field<8xf32>) outs(%b : !stencil.field<8xf32>) {
+        %l = stencil.access %x[-1] : !stencil.field<8xf32>
+        stencil.return %l : f32
+      }
+      stencil.yield %c, %a : !stencil.field<8xf32>, !stencil.field<8xf32>
+    }
+    return
+  }
+}

@@ -337,3 +337,26 @@ func.func @store_size(%f: !stencil.field<8x8xf32>, %m: memref<8x7xf32>) {
   stencil.store %f to %m : !stencil.field<8x8xf32> to memref<8x7xf32>
   return
 }
+
+// -----
+
+// Bodies end with their own terminators.
+func.func @apply_terminator(%A: memref<8xf32>) {
+  %a = stencil.load %A : memref<8xf32> -> !stencil.field<8xf32>
+  %g = stencil.grid [0] to [8] : !stencil.grid<1>
+  // expected-error @+1 {{body must end with stencil.return}}
+  %r = stencil.apply on %g ins(%x = %a : !stencil.field<8xf32>) outs(%a : !stencil.field<8xf32>) {
+    llvm.unreachable
+  }
+  return
+}
+
+// -----
+
+func.func @iterate_terminator(%a0: !stencil.field<8xf32>, %n: index) {
+  // expected-error @+1 {{body must end with stencil.yield}}
+  %r = stencil.iterate %n iter_args(%a = %a0) : !stencil.field<8xf32> {
+    llvm.unreachable
+  }
+  return
+}

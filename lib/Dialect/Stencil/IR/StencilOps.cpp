@@ -651,8 +651,11 @@ Block::BlockArgListType IterateOp::getRegionIterArgs() {
 }
 
 std::optional<MutableArrayRef<OpOperand>> IterateOp::getYieldedValuesMutable() {
-  return llvm::cast<YieldOp>(getBodyBlock()->getTerminator())
-      .getValuesMutable();
+  // Interface verifiers ask before verifyRegions has seen the terminator.
+  auto yield = llvm::dyn_cast<YieldOp>(getBodyBlock()->getTerminator());
+  if (!yield)
+    return std::nullopt;
+  return yield.getValuesMutable();
 }
 
 std::optional<ResultRange> IterateOp::getLoopResults() { return getResults(); }

@@ -21,3 +21,15 @@ module attributes {gpu.container_module} {
   spirv.module @__spv__missing Logical GLSL450 {
   }
 }
+
+// -----
+
+module attributes {gpu.container_module} {
+  spirv.module @__spv__kernels Logical GLSL450 {
+  }
+  // expected-error @+1 {{already holds a spirv.module}}
+  gpu.module @kernels {
+    spirv.module @__spv__kernels Logical GLSL450 {
+    }
+  }
+}

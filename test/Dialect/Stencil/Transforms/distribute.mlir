@@ -134,3 +134,65 @@ func.func @mixed(%a: memref<8x8xf32>, %b: memref<8x8xf32>) {
   stencil.store %fa to %a : !stencil.field<8x8xf32, #stencil.decomp<block, *>> to memref<8x8xf32>
   return
 }
+
+// -----
+
+// The region is the function's one block, from its first stencil op on.
+!D = !stencil.field<8x8xf32, #stencil.decomp<block, *>>
+// expected-error @below {{'func.func' op with distributed fields must have a single block}}
+func.func @two_blocks(%a: memref<8x8xf32>) {
+  %fa = stencil.load %a : memref<8x8xf32> -> !D
+  cf.br ^end
+^end:
+  return
+}
+
+// -----
+
+!D = !stencil.field<8x8xf32, #stencil.decomp<block, *>>
+// expected-error @below {{has distributed fields but no stencil.load or stencil.store at its top level}}
+func.func @nested_load(%a: memref<8x8xf32>, %f0: !D, %n: index) {
+  %r = stencil.iterate %n iter_args(%x = %f0) : !D {
+    %fa = stencil.load %a : memref<8x8xf32> -> !D
+    stencil.yield %fa : !D
+  }
+  return
+}
+
+// -----
+
+!D = !stencil.field<8x8xf32, #stencil.decomp<block, *>>
+func.func @late_memref() {
+  // expected-error @below {{starts a distributed region before the memref it loads or stores is defined}}
+  %g = stencil.grid [1, 1] to [7, 7] : !stencil.grid<2>
+  %a = memref.alloc() : memref<8x8xf32>
+  %fa = stencil.load %a : memref<8x8xf32> -> !D
+  stencil.store %fa to %a : !D to memref<8x8xf32>
+  return
+}
+
+// -----
+
+!D = !stencil.field<8x8xf32, #stencil.decomp<block, *>>
+func.func @late_bound(%a: memref<8x8xf32>, %x: index, %y: index) {
+  %fa = stencil.load %a : memref<8x8xf32> -> !D
+  %hi = arith.addi %x, %y : index
+  // expected-error @below {{has a bound defined after the distributed region starts; define it before the first stencil op}}
+  %g = stencil.grid [1, 1] to [%hi, 7] : !stencil.grid<2>
+  %r = stencil.apply on %g ins(%p = %fa : !D) outs(%fa : !D) {
+    %v = stencil.access %p[0, 0] : !D
+    stencil.return %v : f32
+  }
+  stencil.store %r to %a : !D to memref<8x8xf32>
+  return
+}
+
+// -----
+
+!D = !stencil.field<8x8xf32, #stencil.decomp<block, *>>
+// expected-error @below {{has distributed fields but no stencil.grid}}
+func.func @no_grid(%a: memref<8x8xf32>) {
+  %fa = stencil.load %a : memref<8x8xf32> -> !D
+  stencil.store %fa to %a : !D to memref<8x8xf32>
+  return
+}
