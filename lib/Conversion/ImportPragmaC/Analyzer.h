@@ -1,0 +1,101 @@
+//===- Analyzer.h - Match directives with the AST ---------------*- C++ -*-===//
+//
+// The analysis of the regions of one translation unit, private to the
+// importer: RegionAnalysis.cpp groups the directives into regions and finds
+// each time loop; ArrayAnalysis.cpp checks the arrays, the calc and copy
+// loop nests and the copy pairs.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef LIB_CONVERSION_IMPORTPRAGMAC_ANALYZER_H
+#define LIB_CONVERSION_IMPORTPRAGMAC_ANALYZER_H
+
+#include "RegionModel.h"
+
+#include "clang/AST/ASTContext.h"
+#include "clang/Basic/Diagnostic.h"
+#include "clang/Basic/SourceManager.h"
+
+namespace mlir::stencil::pragma_c {
+
+class Analyzer {
+public:
+  explicit Analyzer(clang::ASTContext &context)
+      : context(context), sm(context.getSourceManager()),
+        diags(context.getDiagnostics()) {}
+
+  std::vector<StencilRegion> run(const std::vector<Directive> &directives);
+
+private:
+  clang::SourceLocation expansion(clang::SourceLocation loc) const {
+    return sm.getExpansionLoc(loc);
+  }
+  bool before(clang::SourceLocation a, clang::SourceLocation b) const {
+    return sm.isBeforeInTranslationUnit(expansion(a), expansion(b));
+  }
+  bool error(clang::SourceLocation loc, const llvm::Twine &message) {
+    reportError(diags, loc, message.str());
+    return false;
+  }
+  void note(clang::SourceLocation loc, const llvm::Twine &message) {
+    reportNote(diags, loc, message.str());
+  }
+
+  bool analyzeRegion(StencilRegion &region,
+                     const std::vector<const Directive *> &inner);
+  bool assignDirectives(StencilRegion &region,
+                        const std::vector<const Directive *> &inner);
+  bool findTimeLoop(StencilRegion &region);
+  bool analyzeTimeLoop(StencilRegion &region);
+  bool splitTimeLoopBody(StencilRegion &region, const clang::Stmt *&calc,
+                         const clang::Stmt *&copy);
+  bool analyzeArrays(StencilRegion &region);
+  bool analyzeNest(StencilRegion &region, const clang::Stmt *stmt,
+                   llvm::StringRef section, LoopNest &nest);
+  bool analyzeCopies(StencilRegion &region);
+
+  /// `v = e` or `T v = e` in a for-init; sets `var` and `init`.
+  bool matchLoopInit(const clang::Stmt *init, const clang::VarDecl *&var,
+                     const clang::Expr *&value, bool &declares);
+  /// `v < e` or `v <= e`.
+  bool matchLoopCond(const clang::Expr *cond, const clang::VarDecl *var,
+                     const clang::Expr *&bound, bool &inclusive);
+  /// `v++`, `++v`, `v += 1`, `v = v + 1`.
+  bool matchLoopInc(const clang::Expr *inc, const clang::VarDecl *var);
+
+  std::optional<int64_t> evaluateSize(const std::vector<clang::Token> &tokens,
+                                      const clang::FunctionDecl *function,
+                                      clang::SourceLocation loc);
+  const clang::VarDecl *findVariable(llvm::StringRef name,
+                                     const clang::FunctionDecl *function);
+  const clang::VarDecl *findArrayDecl(llvm::StringRef name,
+                                      const clang::Stmt *scope);
+
+  clang::ASTContext &context;
+  clang::SourceManager &sm;
+  clang::DiagnosticsEngine &diags;
+};
+
+/// Calls `fn` on every statement below `stmt`, `stmt` included.
+template <typename Fn> void walkStmts(const clang::Stmt *stmt, Fn &&fn) {
+  if (!stmt)
+    return;
+  fn(stmt);
+  for (const clang::Stmt *child : stmt->children())
+    walkStmts(child, fn);
+}
+
+/// Unwraps `{ s }` into `s`.
+const clang::Stmt *skipSingleCompound(const clang::Stmt *stmt);
+
+/// `[n][m]...`, the C declarator of `shape`.
+std::string shapeString(llvm::ArrayRef<int64_t> shape);
+
+/// Whether the halo the distribution asks for fits in the cells the arrays
+/// keep around the grid; reports it when not.
+bool checkHaloFits(const StencilRegion &region,
+                   clang::DiagnosticsEngine &diags);
+
+} // namespace mlir::stencil::pragma_c
+
+#endif // LIB_CONVERSION_IMPORTPRAGMAC_ANALYZER_H

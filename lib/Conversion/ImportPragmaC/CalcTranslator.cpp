@@ -1,0 +1,638 @@
+//===- CalcTranslator.cpp - A calc body in stencil IR ---------------------===//
+//
+// The calc body is translated expression by expression from Clang's AST,
+// following its implicit conversions exactly (float -> double promotion of
+// `C0*A[i]` with a double C0, truncation on assignment), so the stencil
+// computes bit for bit what the C loop computes. Array reads become
+// stencil.access ops on block arguments created at first use, one per
+// array read; scalars of the enclosing function become arguments too.
+//
+//===----------------------------------------------------------------------===//
+
+#include "CalcTranslator.h"
+
+#include "Stencil/Dialect/Stencil/IR/StencilOps.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Math/IR/Math.h"
+
+#include "clang/Basic/Diagnostic.h"
+#include "llvm/ADT/StringSwitch.h"
+
+using namespace mlir;
+using namespace mlir::stencil;
+using namespace mlir::stencil::pragma_c;
+using clang::dyn_cast;
+using clang::isa;
+
+Type CalcTranslator::mapType(clang::QualType type, clang::SourceLocation at) {
+  type = type.getCanonicalType().getUnqualifiedType();
+  if (type->isSpecificBuiltinType(clang::BuiltinType::Float))
+    return builder.getF32Type();
+  if (type->isSpecificBuiltinType(clang::BuiltinType::Double))
+    return builder.getF64Type();
+  if (type->isIntegerType() && !type->isBooleanType())
+    return builder.getIntegerType(astContext.getTypeSize(type));
+  error(at, "values of type '" + type.getAsString() +
+                "' are not supported in the calc section; use float, "
+                "double or integers");
+  return {};
+}
+
+Value CalcTranslator::convert(Value value, clang::QualType from,
+                              clang::QualType to, Location location) {
+  Type fromType = value.getType();
+  Type toType = mapType(to, {});
+  if (!toType || fromType == toType)
+    return value;
+  bool fromFloat = isa<FloatType>(fromType), toFloat = isa<FloatType>(toType);
+  if (fromFloat && toFloat)
+    return fromType.getIntOrFloatBitWidth() < toType.getIntOrFloatBitWidth()
+               ? arith::ExtFOp::create(builder, location, toType, value)
+                     .getResult()
+               : arith::TruncFOp::create(builder, location, toType, value)
+                     .getResult();
+  if (!fromFloat && toFloat)
+    return from->isUnsignedIntegerType()
+               ? arith::UIToFPOp::create(builder, location, toType, value)
+                     .getResult()
+               : arith::SIToFPOp::create(builder, location, toType, value)
+                     .getResult();
+  if (fromFloat && !toFloat)
+    return to->isUnsignedIntegerType()
+               ? arith::FPToUIOp::create(builder, location, toType, value)
+                     .getResult()
+               : arith::FPToSIOp::create(builder, location, toType, value)
+                     .getResult();
+  unsigned fromWidth = fromType.getIntOrFloatBitWidth();
+  unsigned toWidth = toType.getIntOrFloatBitWidth();
+  if (fromWidth > toWidth)
+    return arith::TruncIOp::create(builder, location, toType, value);
+  return from->isUnsignedIntegerType()
+             ? arith::ExtUIOp::create(builder, location, toType, value)
+                   .getResult()
+             : arith::ExtSIOp::create(builder, location, toType, value)
+                   .getResult();
+}
+
+bool CalcTranslator::translateStmt(const clang::Stmt *stmt) {
+  if (auto *compound = dyn_cast<clang::CompoundStmt>(stmt)) {
+    scopes.emplace_back();
+    for (const clang::Stmt *child : compound->body())
+      if (!translateStmt(child))
+        return false;
+    scopes.pop_back();
+    return true;
+  }
+  if (isa<clang::NullStmt>(stmt))
+    return true;
+  if (auto *declStmt = dyn_cast<clang::DeclStmt>(stmt)) {
+    if (scopes.empty())
+      scopes.emplace_back();
+    for (const clang::Decl *decl : declStmt->decls()) {
+      auto *var = dyn_cast<clang::VarDecl>(decl);
+      if (!var)
+        return error(decl->getLocation(), "only variable declarations are "
+                                          "supported in the calc section");
+      if (!translateDecl(var))
+        return false;
+    }
+    return true;
+  }
+  if (auto *assign = dyn_cast<clang::BinaryOperator>(stmt))
+    if (assign->isAssignmentOp())
+      return translateAssign(assign);
+  if (isa<clang::IfStmt>(stmt))
+    return error(stmt->getBeginLoc(),
+                 "'if' statements are not supported in the calc section; "
+                 "use a conditional expression 'cond ? a : b' instead");
+  if (isa<clang::ForStmt, clang::WhileStmt, clang::DoStmt>(stmt))
+    return error(stmt->getBeginLoc(),
+                 "loops inside the calc loop nest are not supported");
+  if (auto *expr = dyn_cast<clang::Expr>(stmt)) {
+    if (auto *unary = dyn_cast<clang::UnaryOperator>(expr->IgnoreParens()))
+      if (unary->isIncrementDecrementOp())
+        return error(stmt->getBeginLoc(),
+                     "'++' and '--' are not supported in the calc section; "
+                     "write 'x = x + 1'");
+    if (isa<clang::CallExpr>(expr->IgnoreParens()))
+      return error(stmt->getBeginLoc(),
+                   "a call whose result is unused has no effect a stencil "
+                   "can express");
+    return error(stmt->getBeginLoc(),
+                 "this expression statement has no effect; the calc section "
+                 "holds assignments");
+  }
+  return error(stmt->getBeginLoc(), llvm::Twine("'") +
+                                        stmt->getStmtClassName() +
+                                        "' statements are not supported in "
+                                        "the calc section");
+}
+
+bool CalcTranslator::translateDecl(const clang::VarDecl *var) {
+  if (!var->hasLocalStorage())
+    return error(var->getLocation(),
+                 "'static' variables are not supported in the calc section");
+  if (!mapType(var->getType(), var->getLocation()))
+    return false;
+  Value value;
+  if (const clang::Expr *init = var->getInit())
+    if (!(value = translateExpr(init)))
+      return false;
+  scopes.back()[var] = value;
+  return true;
+}
+
+bool CalcTranslator::translateAssign(const clang::BinaryOperator *assign) {
+  Location location = loc(assign->getOperatorLoc());
+  const clang::Expr *target = assign->getLHS()->IgnoreParens();
+  auto compound = dyn_cast<clang::CompoundAssignOperator>(assign);
+
+  // The value to store: for `x op= y`, x and y meet in the computation type
+  // and the result converts back to x's type, as in C.
+  auto compute = [&](Value old) -> Value {
+    Value rhs = translateExpr(assign->getRHS());
+    if (!rhs || !compound)
+      return rhs;
+    clang::QualType computeType = compound->getComputationLHSType();
+    Value lhs = convert(old, target->getType(), computeType, location);
+    Value result = binaryOp(
+        clang::BinaryOperator::getOpForCompoundAssignment(assign->getOpcode()),
+        compound->getComputationResultType(), lhs,
+        convert(rhs, assign->getRHS()->getType(),
+                compound->getComputationResultType(), location),
+        location, assign->getOperatorLoc());
+    if (!result)
+      return {};
+    return convert(result, compound->getComputationResultType(),
+                   target->getType(), location);
+  };
+
+  if (auto *ref = dyn_cast<clang::DeclRefExpr>(target)) {
+    auto *var = dyn_cast<clang::VarDecl>(ref->getDecl());
+    Value *slot = var ? lookupTemporary(var) : nullptr;
+    if (!slot)
+      return error(target->getBeginLoc(),
+                   "'" + ref->getDecl()->getName() +
+                       "' is assigned in the calc section but declared "
+                       "outside it; reductions and writes to outer variables "
+                       "are not supported");
+    if (compound && !*slot)
+      return error(target->getBeginLoc(), "'" + var->getName() +
+                                              "' is read before it is "
+                                              "assigned");
+    Value value = compute(*slot);
+    if (!value)
+      return false;
+    *slot = value;
+    return true;
+  }
+
+  if (isa<clang::ArraySubscriptExpr>(target)) {
+    unsigned arrayIndex;
+    SmallVector<int64_t, 3> offsets;
+    if (!matchAccess(target, arrayIndex, offsets))
+      return false;
+    const RegionArray &array = region.arrays[arrayIndex];
+    if (array.isSource)
+      return error(target->getBeginLoc(),
+                   "the calc section writes to source array '" + array.name +
+                       "'; write the new values to a destination array");
+    if (llvm::any_of(offsets, [](int64_t o) { return o != 0; }))
+      return error(target->getBeginLoc(),
+                   "the calc section must write '" + array.name +
+                       "' at the loop point, not at an offset");
+    Value old;
+    if (compound) {
+      old = readArray(cast<clang::ArraySubscriptExpr>(target));
+      if (!old)
+        return false;
+    }
+    Value value = compute(old);
+    if (!value)
+      return false;
+    written[arrayIndex] = value;
+    return true;
+  }
+  return error(target->getBeginLoc(),
+               "the calc section may assign only to destination elements "
+               "and to variables declared in it");
+}
+
+Value CalcTranslator::translateExpr(const clang::Expr *expr) {
+  expr = expr->IgnoreParens();
+  Location location = loc(expr->getBeginLoc());
+  if (auto *literal = dyn_cast<clang::FloatingLiteral>(expr)) {
+    Type type = mapType(expr->getType(), expr->getBeginLoc());
+    if (!type)
+      return {};
+    return arith::ConstantOp::create(builder, location,
+                                     FloatAttr::get(type, literal->getValue()));
+  }
+  if (auto *literal = dyn_cast<clang::IntegerLiteral>(expr)) {
+    Type type = mapType(expr->getType(), expr->getBeginLoc());
+    if (!type)
+      return {};
+    return arith::ConstantOp::create(
+        builder, location, IntegerAttr::get(type, literal->getValue()));
+  }
+  if (auto *cast = dyn_cast<clang::CastExpr>(expr))
+    return translateCast(cast);
+  if (auto *ref = dyn_cast<clang::DeclRefExpr>(expr))
+    return translateVar(ref);
+  if (auto *subscript = dyn_cast<clang::ArraySubscriptExpr>(expr))
+    return readArray(subscript);
+  if (auto *unary = dyn_cast<clang::UnaryOperator>(expr)) {
+    if (unary->getOpcode() == clang::UO_Plus)
+      return translateExpr(unary->getSubExpr());
+    if (unary->getOpcode() == clang::UO_Minus) {
+      Value operand = translateExpr(unary->getSubExpr());
+      if (!operand)
+        return {};
+      if (isa<FloatType>(operand.getType()))
+        return arith::NegFOp::create(builder, location, operand);
+      Value zero = arith::ConstantOp::create(
+          builder, location, IntegerAttr::get(operand.getType(), 0));
+      return arith::SubIOp::create(builder, location, zero, operand);
+    }
+    return fail(unary->getOperatorLoc(),
+                "operator '" +
+                    clang::UnaryOperator::getOpcodeStr(unary->getOpcode()) +
+                    "' is not supported in the calc section");
+  }
+  if (auto *binary = dyn_cast<clang::BinaryOperator>(expr))
+    return translateBinary(binary);
+  if (auto *conditional = dyn_cast<clang::ConditionalOperator>(expr)) {
+    Value condition = translateCondition(conditional->getCond());
+    if (!condition)
+      return {};
+    Value whenTrue = translateExpr(conditional->getTrueExpr());
+    Value whenFalse =
+        whenTrue ? translateExpr(conditional->getFalseExpr()) : Value();
+    if (!whenFalse)
+      return {};
+    return arith::SelectOp::create(builder, location, condition, whenTrue,
+                                   whenFalse);
+  }
+  if (auto *call = dyn_cast<clang::CallExpr>(expr))
+    return translateCall(call);
+  return fail(expr->getBeginLoc(), llvm::Twine("this expression ('") +
+                                       expr->getStmtClassName() +
+                                       "') is not supported in the calc "
+                                       "section");
+}
+
+Value CalcTranslator::translateCast(const clang::CastExpr *cast) {
+  Location location = loc(cast->getBeginLoc());
+  switch (cast->getCastKind()) {
+  case clang::CK_LValueToRValue:
+  case clang::CK_NoOp:
+    return translateExpr(cast->getSubExpr());
+  case clang::CK_FloatingCast:
+  case clang::CK_IntegralToFloating:
+  case clang::CK_FloatingToIntegral:
+  case clang::CK_IntegralCast: {
+    if (!mapType(cast->getType(), cast->getBeginLoc()))
+      return {};
+    Value value = translateExpr(cast->getSubExpr());
+    if (!value)
+      return {};
+    return convert(value, cast->getSubExpr()->getType(), cast->getType(),
+                   location);
+  }
+  default:
+    return fail(cast->getBeginLoc(), llvm::Twine("the conversion '") +
+                                         cast->getCastKindName() +
+                                         "' is not supported in the calc "
+                                         "section (pointers are not "
+                                         "supported)");
+  }
+}
+
+Value CalcTranslator::binaryOp(clang::BinaryOperatorKind kind,
+                               clang::QualType type, Value lhs, Value rhs,
+                               Location location, clang::SourceLocation at) {
+  bool isFloat = isa<FloatType>(lhs.getType());
+  bool isUnsigned = type->isUnsignedIntegerType();
+  switch (kind) {
+  case clang::BO_Add:
+    return isFloat
+               ? arith::AddFOp::create(builder, location, lhs, rhs).getResult()
+               : arith::AddIOp::create(builder, location, lhs, rhs).getResult();
+  case clang::BO_Sub:
+    return isFloat
+               ? arith::SubFOp::create(builder, location, lhs, rhs).getResult()
+               : arith::SubIOp::create(builder, location, lhs, rhs).getResult();
+  case clang::BO_Mul:
+    return isFloat
+               ? arith::MulFOp::create(builder, location, lhs, rhs).getResult()
+               : arith::MulIOp::create(builder, location, lhs, rhs).getResult();
+  case clang::BO_Div:
+    if (isFloat)
+      return arith::DivFOp::create(builder, location, lhs, rhs);
+    return isUnsigned
+               ? arith::DivUIOp::create(builder, location, lhs, rhs).getResult()
+               : arith::DivSIOp::create(builder, location, lhs, rhs)
+                     .getResult();
+  case clang::BO_Rem:
+    if (isFloat)
+      return fail(at, "'%' needs integer operands");
+    return isUnsigned
+               ? arith::RemUIOp::create(builder, location, lhs, rhs).getResult()
+               : arith::RemSIOp::create(builder, location, lhs, rhs)
+                     .getResult();
+  default:
+    return fail(at, "operator '" + clang::BinaryOperator::getOpcodeStr(kind) +
+                        "' is not supported here in the calc section");
+  }
+}
+
+Value CalcTranslator::translateBinary(const clang::BinaryOperator *binary) {
+  if (binary->isAssignmentOp())
+    return fail(binary->getOperatorLoc(),
+                "assignments inside expressions are not supported in the "
+                "calc section");
+  if (binary->isComparisonOp())
+    return fail(binary->getOperatorLoc(),
+                "comparisons are supported only as the condition of "
+                "'cond ? a : b'");
+  Value lhs = translateExpr(binary->getLHS());
+  Value rhs = lhs ? translateExpr(binary->getRHS()) : Value();
+  if (!rhs)
+    return {};
+  return binaryOp(binary->getOpcode(), binary->getType(), lhs, rhs,
+                  loc(binary->getOperatorLoc()), binary->getOperatorLoc());
+}
+
+Value CalcTranslator::translateCondition(const clang::Expr *expr) {
+  expr = expr->IgnoreParenImpCasts();
+  auto *compare = dyn_cast<clang::BinaryOperator>(expr);
+  if (!compare || !compare->isComparisonOp())
+    return fail(expr->getBeginLoc(),
+                "the condition of 'cond ? a : b' must be a comparison");
+  Location location = loc(compare->getOperatorLoc());
+  Value lhs = translateExpr(compare->getLHS());
+  Value rhs = lhs ? translateExpr(compare->getRHS()) : Value();
+  if (!rhs)
+    return {};
+  if (isa<FloatType>(lhs.getType())) {
+    // Ordered comparisons are false on NaN, `!=` is true: C's semantics.
+    arith::CmpFPredicate predicate;
+    switch (compare->getOpcode()) {
+    case clang::BO_LT:
+      predicate = arith::CmpFPredicate::OLT;
+      break;
+    case clang::BO_LE:
+      predicate = arith::CmpFPredicate::OLE;
+      break;
+    case clang::BO_GT:
+      predicate = arith::CmpFPredicate::OGT;
+      break;
+    case clang::BO_GE:
+      predicate = arith::CmpFPredicate::OGE;
+      break;
+    case clang::BO_EQ:
+      predicate = arith::CmpFPredicate::OEQ;
+      break;
+    default:
+      predicate = arith::CmpFPredicate::UNE;
+      break;
+    }
+    return arith::CmpFOp::create(builder, location, predicate, lhs, rhs);
+  }
+  bool isUnsigned = compare->getLHS()->getType()->isUnsignedIntegerType();
+  arith::CmpIPredicate predicate;
+  switch (compare->getOpcode()) {
+  case clang::BO_LT:
+    predicate =
+        isUnsigned ? arith::CmpIPredicate::ult : arith::CmpIPredicate::slt;
+    break;
+  case clang::BO_LE:
+    predicate =
+        isUnsigned ? arith::CmpIPredicate::ule : arith::CmpIPredicate::sle;
+    break;
+  case clang::BO_GT:
+    predicate =
+        isUnsigned ? arith::CmpIPredicate::ugt : arith::CmpIPredicate::sgt;
+    break;
+  case clang::BO_GE:
+    predicate =
+        isUnsigned ? arith::CmpIPredicate::uge : arith::CmpIPredicate::sge;
+    break;
+  case clang::BO_EQ:
+    predicate = arith::CmpIPredicate::eq;
+    break;
+  default:
+    predicate = arith::CmpIPredicate::ne;
+    break;
+  }
+  return arith::CmpIOp::create(builder, location, predicate, lhs, rhs);
+}
+
+Value CalcTranslator::translateCall(const clang::CallExpr *call) {
+  const clang::FunctionDecl *callee = call->getDirectCallee();
+  StringRef name = callee ? callee->getName() : StringRef();
+  enum class MathFn { None, Sqrt, Fabs, Fmin, Fmax, Exp };
+  MathFn fn = llvm::StringSwitch<MathFn>(name)
+                  .Cases({"sqrt", "sqrtf"}, MathFn::Sqrt)
+                  .Cases({"fabs", "fabsf"}, MathFn::Fabs)
+                  .Cases({"fmin", "fminf"}, MathFn::Fmin)
+                  .Cases({"fmax", "fmaxf"}, MathFn::Fmax)
+                  .Cases({"exp", "expf"}, MathFn::Exp)
+                  .Default(MathFn::None);
+  if (fn == MathFn::None)
+    return fail(call->getBeginLoc(),
+                "call to '" + (name.empty() ? StringRef("<indirect>") : name) +
+                    "' is not supported in the calc section; supported are "
+                    "sqrt, fabs, fmin, fmax and exp (and their 'f' forms)");
+  SmallVector<Value, 2> args;
+  for (const clang::Expr *arg : call->arguments()) {
+    Value value = translateExpr(arg);
+    if (!value)
+      return {};
+    args.push_back(value);
+  }
+  unsigned expected = (fn == MathFn::Fmin || fn == MathFn::Fmax) ? 2 : 1;
+  if (args.size() != expected || !isa<FloatType>(args[0].getType()))
+    return fail(call->getBeginLoc(), "'" + name + "' takes " +
+                                         llvm::Twine(expected) +
+                                         " floating-point arguments");
+  Location location = loc(call->getBeginLoc());
+  switch (fn) {
+  case MathFn::Sqrt:
+    return math::SqrtOp::create(builder, location, args[0]);
+  case MathFn::Fabs:
+    return math::AbsFOp::create(builder, location, args[0]);
+  case MathFn::Exp:
+    return math::ExpOp::create(builder, location, args[0]);
+  // C's fmin/fmax return the other operand when one is NaN: minnum/maxnum.
+  case MathFn::Fmin:
+    return arith::MinNumFOp::create(builder, location, args[0], args[1]);
+  case MathFn::Fmax:
+    return arith::MaxNumFOp::create(builder, location, args[0], args[1]);
+  case MathFn::None:
+    break;
+  }
+  llvm_unreachable("handled above");
+}
+
+Value CalcTranslator::translateVar(const clang::DeclRefExpr *ref) {
+  Location location = loc(ref->getBeginLoc());
+  if (auto *constant = dyn_cast<clang::EnumConstantDecl>(ref->getDecl())) {
+    Type type = mapType(ref->getType(), ref->getBeginLoc());
+    if (!type)
+      return {};
+    return arith::ConstantOp::create(
+        builder, location,
+        IntegerAttr::get(type, constant->getInitVal().getSExtValue()));
+  }
+  auto *var = dyn_cast<clang::VarDecl>(ref->getDecl());
+  if (!var)
+    return fail(ref->getBeginLoc(), "'" + ref->getDecl()->getName() +
+                                        "' cannot be used in the calc "
+                                        "section");
+  if (isLoopVariable(var))
+    return fail(ref->getBeginLoc(),
+                "loop variable '" + var->getName() +
+                    "' may only appear in array subscripts in the calc "
+                    "section");
+  if (Value *slot = lookupTemporary(var)) {
+    if (!*slot)
+      return fail(ref->getBeginLoc(),
+                  "'" + var->getName() + "' is read before it is assigned");
+    return *slot;
+  }
+  if (region.findArray(var->getName()) || var->getType()->isArrayType() ||
+      var->getType()->isPointerType())
+    return fail(ref->getBeginLoc(),
+                "'" + var->getName() +
+                    "' must be indexed with the loop variables in the calc "
+                    "section");
+  // A `const` integer with a known value is a constant, like a macro.
+  if (var->getType().isConstQualified() && var->getType()->isIntegerType())
+    if (std::optional<int64_t> value = evaluateInteger(ref, astContext)) {
+      Type type = mapType(ref->getType(), ref->getBeginLoc());
+      if (!type)
+        return {};
+      return arith::ConstantOp::create(builder, location,
+                                       IntegerAttr::get(type, *value));
+    }
+  // Any other scalar of the enclosing function or file: passed in.
+  if (!mapType(var->getType(), ref->getBeginLoc()))
+    return {};
+  auto it = scalarArguments.find(var);
+  if (it != scalarArguments.end())
+    return it->second;
+  BlockArgument argument = block->addArgument(
+      mapType(var->getType(), ref->getBeginLoc()), loc(var->getLocation()));
+  argumentSources.push_back({std::nullopt, var});
+  scalarArguments[var] = argument;
+  region.scalars.push_back({var});
+  return argument;
+}
+
+bool CalcTranslator::matchAccess(const clang::Expr *expr, unsigned &arrayIndex,
+                                 SmallVectorImpl<int64_t> &offsets) {
+  SmallVector<const clang::Expr *, 3> indices;
+  const clang::Expr *base = skipTransparent(expr);
+  while (auto *subscript = dyn_cast<clang::ArraySubscriptExpr>(base)) {
+    indices.push_back(subscript->getIdx());
+    base = skipTransparent(subscript->getBase());
+  }
+  std::reverse(indices.begin(), indices.end());
+  auto *ref = dyn_cast<clang::DeclRefExpr>(base);
+  if (!ref)
+    return error(base->getBeginLoc(),
+                 "only named arrays can be indexed in the calc section");
+  RegionArray *array = region.findArray(ref->getDecl()->getName());
+  if (!array)
+    return error(ref->getBeginLoc(),
+                 "'" + ref->getDecl()->getName() +
+                     "' is not an array of '#pragma stencil data'");
+  arrayIndex = array - region.arrays.data();
+  if (indices.size() != region.getRank())
+    return error(expr->getBeginLoc(),
+                 "'" + array->name + "' has " + llvm::Twine(region.getRank()) +
+                     " dimensions but is indexed with " +
+                     llvm::Twine(indices.size()) + " subscripts");
+  for (auto [axis, index] : llvm::enumerate(indices)) {
+    const LoopRange &loop = region.calcNest.loops[axis];
+    const clang::Expr *stripped = index->IgnoreParenImpCasts();
+    std::optional<int64_t> offset;
+    if (getReferencedVar(stripped) == loop.var) {
+      offset = 0;
+    } else if (auto *binary = dyn_cast<clang::BinaryOperator>(stripped)) {
+      const clang::Expr *lhs = binary->getLHS()->IgnoreParenImpCasts();
+      const clang::Expr *rhs = binary->getRHS()->IgnoreParenImpCasts();
+      if (binary->getOpcode() == clang::BO_Add) {
+        if (getReferencedVar(lhs) == loop.var)
+          offset = evaluateInteger(rhs, astContext);
+        else if (getReferencedVar(rhs) == loop.var)
+          offset = evaluateInteger(lhs, astContext);
+      } else if (binary->getOpcode() == clang::BO_Sub &&
+                 getReferencedVar(lhs) == loop.var) {
+        if (std::optional<int64_t> value = evaluateInteger(rhs, astContext))
+          offset = -*value;
+      }
+    }
+    if (!offset)
+      return error(index->getBeginLoc(),
+                   "subscript " + llvm::Twine(axis) + " of '" + array->name +
+                       "' must be '" + loop.var->getName() +
+                       "' plus or minus a constant");
+    int64_t first = loop.lower + *offset, last = loop.upper - 1 + *offset;
+    if (first < 0 || last >= region.shape[axis])
+      return error(index->getBeginLoc(),
+                   "'" + array->name + "' is read outside its bounds: for " +
+                       loop.var->getName() + " = " +
+                       llvm::Twine(first < 0 ? loop.lower : loop.upper - 1) +
+                       " this subscript is " +
+                       llvm::Twine(first < 0 ? first : last) +
+                       " but the size is " + llvm::Twine(region.shape[axis]));
+    offsets.push_back(*offset);
+  }
+  return true;
+}
+
+BlockArgument CalcTranslator::getFieldArgument(unsigned arrayIndex) {
+  auto it = fieldArguments.find(arrayIndex);
+  if (it != fieldArguments.end())
+    return it->second;
+  const RegionArray &array = region.arrays[arrayIndex];
+  BlockArgument argument = block->addArgument(
+      FieldType::get(region.shape, array.isDouble ? Type(builder.getF64Type())
+                                                  : Type(builder.getF32Type())),
+      loc(array.loc));
+  argumentSources.push_back({arrayIndex, nullptr});
+  fieldArguments[arrayIndex] = argument;
+  return argument;
+}
+
+Value CalcTranslator::readArray(const clang::ArraySubscriptExpr *expr) {
+  unsigned arrayIndex;
+  SmallVector<int64_t, 3> offsets;
+  if (!matchAccess(expr, arrayIndex, offsets))
+    return {};
+  const RegionArray &array = region.arrays[arrayIndex];
+  bool atPoint = llvm::all_of(offsets, [](int64_t o) { return o == 0; });
+  if (!array.isSource) {
+    if (!atPoint)
+      return fail(expr->getBeginLoc(),
+                  "the calc section reads destination '" + array.name +
+                      "' at an offset; destinations may be read only at the "
+                      "loop point");
+    // After an assignment in this body, C reads the value just written.
+    auto it = written.find(arrayIndex);
+    if (it != written.end())
+      return it->second;
+  }
+  SmallVector<int64_t, 3> &r = radius[arrayIndex];
+  r.resize(offsets.size(), 0);
+  for (auto [axis, offset] : llvm::enumerate(offsets))
+    r[axis] = std::max(r[axis], std::abs(offset));
+  BlockArgument field = getFieldArgument(arrayIndex);
+  // The field types of the region carry no decomposition inside the apply
+  // body until the emitter sets them; the access's type follows the field.
+  return AccessOp::create(builder, loc(expr->getBeginLoc()), field,
+                          builder.getDenseI64ArrayAttr(offsets));
+}

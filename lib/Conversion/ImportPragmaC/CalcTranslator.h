@@ -1,0 +1,119 @@
+//===- CalcTranslator.h - A calc body in stencil IR -------------*- C++ -*-===//
+//
+// Translates the body of a region's calc loop nest, expression by expression
+// from Clang's AST, into the ops of a stencil.apply body. Private to the
+// importer; IREmitter.cpp builds the function around it.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef LIB_CONVERSION_IMPORTPRAGMAC_CALCTRANSLATOR_H
+#define LIB_CONVERSION_IMPORTPRAGMAC_CALCTRANSLATOR_H
+
+#include "RegionModel.h"
+
+#include "mlir/IR/Builders.h"
+#include "clang/AST/ASTContext.h"
+#include "clang/Basic/SourceManager.h"
+#include "llvm/ADT/DenseMap.h"
+
+namespace mlir::stencil::pragma_c {
+
+/// Translates the calc body into ops in a detached block whose arguments are
+/// created on first use: one per field read, one per captured scalar.
+class CalcTranslator {
+public:
+  CalcTranslator(clang::ASTContext &astContext, StencilRegion &region,
+                 MLIRContext *context, Block *block)
+      : astContext(astContext), diags(astContext.getDiagnostics()),
+        sm(astContext.getSourceManager()), region(region), builder(context),
+        block(block) {
+    builder.setInsertionPointToEnd(block);
+  }
+
+  bool translate(const clang::Stmt *body) { return translateStmt(body); }
+
+  /// What each block argument stands for: an array (index into
+  /// region.arrays) or a captured scalar.
+  struct ArgumentSource {
+    std::optional<unsigned> array;
+    const clang::VarDecl *scalar = nullptr;
+  };
+  SmallVector<ArgumentSource> argumentSources;
+  /// The value written to each destination (by array index).
+  llvm::DenseMap<unsigned, Value> written;
+  /// Largest |offset| per axis at which each array is read.
+  llvm::DenseMap<unsigned, SmallVector<int64_t, 3>> radius;
+
+  Location loc(clang::SourceLocation at) const {
+    clang::PresumedLoc presumed = sm.getPresumedLoc(sm.getExpansionLoc(at));
+    if (presumed.isInvalid())
+      return UnknownLoc::get(builder.getContext());
+    return FileLineColLoc::get(builder.getContext(), presumed.getFilename(),
+                               presumed.getLine(), presumed.getColumn());
+  }
+
+private:
+  bool error(clang::SourceLocation at, const llvm::Twine &message) {
+    reportError(diags, at, message.str());
+    return false;
+  }
+  Value fail(clang::SourceLocation at, const llvm::Twine &message) {
+    error(at, message);
+    return {};
+  }
+
+  Type mapType(clang::QualType type, clang::SourceLocation at);
+  Value convert(Value value, clang::QualType from, clang::QualType to,
+                Location location);
+
+  bool translateStmt(const clang::Stmt *stmt);
+  bool translateDecl(const clang::VarDecl *var);
+  bool translateAssign(const clang::BinaryOperator *assign);
+  Value translateExpr(const clang::Expr *expr);
+  Value translateCast(const clang::CastExpr *cast);
+  Value translateBinary(const clang::BinaryOperator *binary);
+  Value translateCondition(const clang::Expr *expr);
+  Value translateCall(const clang::CallExpr *call);
+  Value translateVar(const clang::DeclRefExpr *ref);
+  Value binaryOp(clang::BinaryOperatorKind kind, clang::QualType type,
+                 Value lhs, Value rhs, Location location,
+                 clang::SourceLocation at);
+
+  /// Matches `A[i + a][j - b][k]`: the array and the offsets.
+  bool matchAccess(const clang::Expr *expr, unsigned &arrayIndex,
+                   SmallVectorImpl<int64_t> &offsets);
+  Value readArray(const clang::ArraySubscriptExpr *expr);
+  BlockArgument getFieldArgument(unsigned arrayIndex);
+
+  Value *lookupTemporary(const clang::VarDecl *var) {
+    for (auto &scope : llvm::reverse(scopes)) {
+      auto it = scope.find(var);
+      if (it != scope.end())
+        return &it->second;
+    }
+    return nullptr;
+  }
+  bool isLoopVariable(const clang::VarDecl *var) const {
+    if (var == region.timeVar)
+      return true;
+    for (const LoopRange &loop : region.calcNest.loops)
+      if (loop.var == var)
+        return true;
+    return false;
+  }
+
+  clang::ASTContext &astContext;
+  clang::DiagnosticsEngine &diags;
+  clang::SourceManager &sm;
+  StencilRegion &region;
+  OpBuilder builder;
+  Block *block;
+  /// Scalars declared in the calc body: null until assigned.
+  SmallVector<llvm::DenseMap<const clang::VarDecl *, Value>> scopes;
+  llvm::DenseMap<unsigned, BlockArgument> fieldArguments;
+  llvm::DenseMap<const clang::VarDecl *, BlockArgument> scalarArguments;
+};
+
+} // namespace mlir::stencil::pragma_c
+
+#endif // LIB_CONVERSION_IMPORTPRAGMAC_CALCTRANSLATOR_H
