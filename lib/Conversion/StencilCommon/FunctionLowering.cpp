@@ -32,7 +32,8 @@ StepPartition::~StepPartition() = default;
 ExchangeLowering::~ExchangeLowering() = default;
 
 void ApplyLowering::emitPoint(OpBuilder &builder, Location loc,
-                              ValueRange point, ScalarFn scalar) const {
+                              ValueRange point,
+                              LoweringBackend &backend) const {
   stencil::emitPoint(
       builder, loc, apply, point,
       [&](OpBuilder &b, Location l, unsigned input, ValueRange at,
@@ -42,7 +43,9 @@ void ApplyLowering::emitPoint(OpBuilder &builder, Location loc,
       [&](OpBuilder &b, Location l, unsigned output, Value value) {
         memref::StoreOp::create(b, l, value, outputs[output], point);
       },
-      scalar);
+      [&](OpBuilder &b, Location l, unsigned input) {
+        return backend.loadScalar(b, l, inputs[input]);
+      });
 }
 
 void lowering::runIf(OpBuilder &builder, Location loc, Value condition,

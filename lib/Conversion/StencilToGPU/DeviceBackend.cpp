@@ -77,6 +77,11 @@ public:
     gpu::MemcpyOp::create(builder, loc, Type(), {}, memref, buffer);
   }
 
+  /// The scalar `value`, loaded from its device buffer inside a kernel.
+  Value loadScalar(OpBuilder &builder, Location loc, Value value) override {
+    Value zero = arith::ConstantIndexOp::create(builder, loc, 0);
+    return memref::LoadOp::create(builder, loc, getDeviceScalar(value), zero);
+  }
   void emitApply(OpBuilder &builder, const ApplyLowering &apply,
                  BoxPartition partition) override;
   bool runsShallowTimeBlocks(const TimeBlockPlan &) const override {
@@ -109,11 +114,6 @@ private:
   /// A device buffer holding the scalar `value`, copied once where it is
   /// defined.
   Value getDeviceScalar(Value value);
-  /// The scalar `value`, loaded from its device buffer inside a kernel.
-  Value loadScalar(OpBuilder &builder, Location loc, Value value) {
-    Value zero = arith::ConstantIndexOp::create(builder, loc, 0);
-    return memref::LoadOp::create(builder, loc, getDeviceScalar(value), zero);
-  }
 
   DeviceLoweringOptions options;
   DenseMap<Value, Value> deviceScalars;
@@ -250,15 +250,12 @@ void DeviceBackend::emitApply(OpBuilder &builder, const ApplyLowering &apply,
                               BoxPartition partition) {
   assert(!partition && "distributed functions are rejected by checkFunction");
   ApplyOp op = apply.apply;
-  emitDeviceBox(
-      builder, op.getLoc(), getWorkGroup(apply.schedule, op.getRank()),
-      getConstantBounds(apply.lower), getConstantBounds(apply.upper),
-      [&](OpBuilder &b, Location l, ValueRange point) {
-        apply.emitPoint(b, l, point,
-                        [&](OpBuilder &sb, Location sl, unsigned input) {
-                          return loadScalar(sb, sl, apply.inputs[input]);
-                        });
-      });
+  emitDeviceBox(builder, op.getLoc(),
+                getWorkGroup(apply.schedule, op.getRank()),
+                getConstantBounds(apply.lower), getConstantBounds(apply.upper),
+                [&](OpBuilder &b, Location l, ValueRange point) {
+                  apply.emitPoint(b, l, point, *this);
+                });
 }
 
 std::unique_ptr<LoweringBackend> mlir::stencil::createDeviceLoweringBackend(

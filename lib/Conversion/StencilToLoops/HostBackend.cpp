@@ -179,6 +179,9 @@ public:
     memref::CopyOp::create(builder, loc, buffer, memref);
   }
 
+  Value loadScalar(OpBuilder &, Location, Value value) override {
+    return value;
+  }
   void emitApply(OpBuilder &builder, const ApplyLowering &apply,
                  BoxPartition partition) override;
 
@@ -264,7 +267,7 @@ void HostBackend::emitApply(OpBuilder &builder, const ApplyLowering &lowering,
                            options.prefetchDistance,
                            /*prefetchOutputs=*/!streaming);
   auto emitApplyPoint = [&](OpBuilder &b, Location l, ValueRange point) {
-    lowering.emitPoint(b, l, point);
+    lowering.emitPoint(b, l, point, *this);
   };
   // The points of the box [boxLower, boxUpper) as parallel tiles.
   auto emitBox = [&](OpBuilder &b, ValueRange boxLower, ValueRange boxUpper) {

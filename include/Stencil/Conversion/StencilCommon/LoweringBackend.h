@@ -29,6 +29,8 @@
 namespace mlir::stencil {
 
 /// What a backend needs to emit the points of one apply.
+class LoweringBackend;
+
 struct ApplyLowering {
   ApplyOp apply;
   /// The apply's schedule, else its time loop's (null when neither has one).
@@ -46,9 +48,9 @@ struct ApplyLowering {
   SmallVector<Value, 3> lower, upper;
 
   /// The apply at `point`: loads from its input buffers, stores into its
-  /// output buffers; scalars from `scalar`, or used as they are.
+  /// output buffers, scalars as `backend` passes them to a point.
   void emitPoint(OpBuilder &builder, Location loc, ValueRange point,
-                 ScalarFn scalar = nullptr) const;
+                 LoweringBackend &backend) const;
 };
 
 /// Emits the points of an apply's grid [lower, upper) as boxes, each through
@@ -98,6 +100,10 @@ public:
   virtual void copyToMemRef(OpBuilder &builder, Location loc, Value buffer,
                             Value memref) = 0;
 
+  /// The value of scalar `value` (a scalar input of an apply, defined outside
+  /// it) where a point is computed: the value itself on the host, a load
+  /// from a buffer the backend fills once inside a kernel.
+  virtual Value loadScalar(OpBuilder &builder, Location loc, Value value) = 0;
   /// Emits the points of one apply in the boxes `partition` hands out, or
   /// over its whole grid when `partition` is null.
   virtual void emitApply(OpBuilder &builder, const ApplyLowering &apply,
