@@ -72,6 +72,11 @@ FailureOr<KernelProfile> mlir::stencil::profileTimeLoop(IterateOp iterate) {
           .getElementType();
   profile.isDouble = elementType.isF64();
   profile.elementBytes = profile.isDouble ? 8 : 4;
+  profile.carriesScalars = llvm::any_of(
+      iterate.getBodyBlock()->getArguments(), [](BlockArgument argument) {
+        return !llvm::isa<FieldType>(argument.getType()) &&
+               !argument.use_empty();
+      });
   return profile;
 }
 

@@ -105,6 +105,15 @@ struct StencilTuneExchangeDepthPass
 
   void tune(IterateOp iterate, const KernelProfile &profile,
             const TargetDescription &target) {
+    bool reduces = false;
+    iterate.walk(
+        [&](ApplyOp apply) { reduces |= apply.getNumReductions() > 0; });
+    if (reduces) {
+      iterate.emitRemark("stencil-tune-exchange-depth: the loop reduces over "
+                         "its grid, and deeper exchanges would compute the "
+                         "neighbours' points too; keeping k = 1");
+      return;
+    }
     SmallVector<int64_t, 3> grid = processGrid(profile, ranks);
     SmallVector<int64_t, 3> local;
     for (unsigned axis = 0; axis < profile.rank; ++axis)

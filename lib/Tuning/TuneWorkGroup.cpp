@@ -325,6 +325,10 @@ std::optional<std::string> WorkGroupTuner::reject(const ParameterVector &pv,
 ParameterVector WorkGroupTuner::run() {
   for (unsigned d = profile.rank; d < 3; ++d)
     disable(Direction(d), "the grid has no such axis");
+  if (profile.carriesScalars)
+    disable(T, "the loop carries a value from step to step (a reduction "
+               "that accumulates across steps), which a time block would "
+               "compute for its last step only");
   // Each accepted step doubles a size or adds a step, so this terminates;
   // the bound is a guard only.
   for (int iteration = 0; iteration < 256; ++iteration) {

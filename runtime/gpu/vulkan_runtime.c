@@ -15,6 +15,11 @@
  *   the results (copy, free, stream synchronization) or the batch is long.
  *   One queue serves every stream, so streams and events are trivial.
  *
+ * - Features: the device is created with shaderFloat64 and shaderInt64
+ *   where it has them; a module that declares the SPIR-V capability
+ *   Float64 or Int64 (double, long) on a device without the feature is an
+ *   error when it is loaded, naming both.
+ *
  * Errors print "stencil-gpu (vulkan): error: ..." and exit with status 1.
  * STENCIL_GPU_DEVICE=i picks the i-th physical device; STENCIL_GPU_VERBOSE=1
  * names the device chosen.
@@ -60,6 +65,8 @@ static struct {
   int ready;
   VkInstance instance;
   VkPhysicalDevice physical;
+  char deviceName[VK_MAX_PHYSICAL_DEVICE_NAME_SIZE];
+  VkPhysicalDeviceFeatures features;
   VkPhysicalDeviceMemoryProperties memoryProperties;
   VkDevice device;
   VkQueue queue;
@@ -137,12 +144,13 @@ static void initialize(void) {
   if (vk.family == familyCount)
     fail("Vulkan device %u has no compute queue", index);
 
-  if (getenv("STENCIL_GPU_VERBOSE")) {
-    VkPhysicalDeviceProperties properties;
-    vkGetPhysicalDeviceProperties(vk.physical, &properties);
+  VkPhysicalDeviceProperties properties;
+  vkGetPhysicalDeviceProperties(vk.physical, &properties);
+  memcpy(vk.deviceName, properties.deviceName, sizeof(vk.deviceName));
+  if (getenv("STENCIL_GPU_VERBOSE"))
     fprintf(stderr, "stencil-gpu (vulkan): device %u: %s\n", index,
-            properties.deviceName);
-  }
+            vk.deviceName);
+  vkGetPhysicalDeviceFeatures(vk.physical, &vk.features);
   vkGetPhysicalDeviceMemoryProperties(vk.physical, &vk.memoryProperties);
 
   float priority = 1.0f;
@@ -154,6 +162,10 @@ static void initialize(void) {
   VkDeviceCreateInfo deviceInfo = {VK_STRUCTURE_TYPE_DEVICE_CREATE_INFO};
   deviceInfo.queueCreateInfoCount = 1;
   deviceInfo.pQueueCreateInfos = &queueInfo;
+  VkPhysicalDeviceFeatures enabled = {0};
+  enabled.shaderFloat64 = vk.features.shaderFloat64;
+  enabled.shaderInt64 = vk.features.shaderInt64;
+  deviceInfo.pEnabledFeatures = &enabled;
   check(vkCreateDevice(vk.physical, &deviceInfo, NULL, &vk.device),
         "vkCreateDevice");
   vkGetDeviceQueue(vk.device, vk.family, 0, &vk.queue);
@@ -335,11 +347,38 @@ void mgpuMemset32(void *destination, uint32_t value, uint64_t count,
     words[i] = value;
 }
 
+/* Fails when the module declares a capability whose device feature is
+ * missing: the pipeline would fail to build with a less helpful message,
+ * or not at all and compute garbage. */
+static void checkCapabilities(const uint32_t *words, uint64_t count) {
+  enum { kOpCapability = 17, kFloat64 = 10, kInt64 = 11, kHeaderWords = 5 };
+  for (uint64_t at = kHeaderWords; at < count;) {
+    uint32_t wordCount = words[at] >> 16, opcode = words[at] & 0xffff;
+    if (wordCount == 0)
+      break;
+    if (opcode == kOpCapability && wordCount == 2) {
+      uint32_t capability = words[at + 1];
+      if (capability == kFloat64 && !vk.features.shaderFloat64)
+        fail("the kernels compute in double precision (SPIR-V capability "
+             "Float64) but Vulkan device '%s' lacks the shaderFloat64 "
+             "feature; use float, or another device (STENCIL_GPU_DEVICE)",
+             vk.deviceName);
+      if (capability == kInt64 && !vk.features.shaderInt64)
+        fail("the kernels use 64-bit integers (SPIR-V capability Int64) but "
+             "Vulkan device '%s' lacks the shaderInt64 feature; use int, or "
+             "another device (STENCIL_GPU_DEVICE)",
+             vk.deviceName);
+    }
+    at += wordCount;
+  }
+}
+
 void *mgpuModuleLoad(void *data, uint64_t size) {
   initialize();
   if (size % 4 != 0)
     fail("a SPIR-V module of %llu bytes (not a multiple of 4)",
          (unsigned long long)size);
+  checkCapabilities(data, size / 4);
   Module *module = calloc(1, sizeof(Module));
   VkShaderModuleCreateInfo info = {VK_STRUCTURE_TYPE_SHADER_MODULE_CREATE_INFO};
   info.codeSize = size;

@@ -487,6 +487,18 @@ void stencil_mpi_gather(int64_t global, int64_t local, int64_t elemBytes,
   free(displacements);
 }
 
+void stencil_mpi_allreduce(int64_t data, int64_t type, int64_t kind) {
+  static const MPI_Datatype types[] = {MPI_FLOAT, MPI_DOUBLE, MPI_INT32_T,
+                                       MPI_INT64_T};
+  /* MPI_MIN and MPI_MAX on floats are fmin and fmax for numbers; a NaN in
+   * one rank's part is as unspecified there as in the reduction itself. */
+  static const MPI_Op ops[] = {MPI_SUM, MPI_PROD, MPI_MIN, MPI_MAX};
+  if (type < 0 || type > 3 || kind < 0 || kind > 3)
+    fail("stencil_mpi_allreduce: type or kind out of range");
+  MPI_Allreduce(MPI_IN_PLACE, (void *)(intptr_t)data, 1, types[type], ops[kind],
+                MPI_COMM_WORLD);
+}
+
 void stencil_mpi_end(void) {
   if (!state.active)
     fail("a distributed region ended that did not begin");

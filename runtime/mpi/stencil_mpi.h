@@ -74,6 +74,12 @@ void stencil_mpi_gather(int64_t global, int64_t local, int64_t elem_bytes,
                         int64_t n0, int64_t n1, int64_t n2, int64_t l0,
                         int64_t l1, int64_t l2);
 
+/* Combines the value at `data` (one element of type `type`: 0 float, 1
+ * double, 2 int32, 3 int64) with the other ranks' by `kind` (0 sum, 1
+ * product, 2 minimum, 3 maximum; fmin/fmax on floats) and leaves the result
+ * there on every rank (MPI_Allreduce). */
+void stencil_mpi_allreduce(int64_t data, int64_t type, int64_t kind);
+
 /* Ends the region; with STENCIL_MPI_STATS=1 rank 0 prints the exchange
  * counters of all ranks to stderr. */
 void stencil_mpi_end(void);

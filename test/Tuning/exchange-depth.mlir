@@ -103,3 +103,33 @@ module attributes {dlti.target_system_spec = #dlti.target_system_spec<"stencil.d
     return
   }
 }
+
+// -----
+
+// The latency-bound loop of @latency_bound with a residual: deeper steps
+// would compute the neighbours' points too and count them twice in the
+// sum, so k stays 1 whatever the network.
+!s = !stencil.field<66x258x258xf32, #stencil.decomp<block, *, *>>
+// CHECK-LABEL: func.func @reduces
+// CHECK-NOT: exchange_depth
+module attributes {dlti.target_system_spec = #dlti.target_system_spec<"stencil.device0" = #dlti.target_device_spec<
+    "name" = "slow-net", "description" = "", "kind" = "gpu",
+    "peak_gflops_f32" = 1000.0 : f64, "peak_gflops_f64" = 500.0 : f64, "bandwidth_gbps" = 120.0 : f64,
+    "network_latency_us" = 200.0 : f64, "network_bandwidth_gbps" = 3.2 : f64, "launch_overhead_us" = 12.0 : f64,
+    "onchip_bytes" = 49152 : i64, "l2_bytes" = 786432 : i64, "min_work_groups" = 1024 : i64,
+    "max_work_group_size" = 1024 : i64, "simd_width" = 32 : i64, "compute_units" = 14 : i64, "lanes_per_unit" = 32 : i64>>} {
+  func.func @reduces(%a0: !s, %b0: !s, %z: f32, %n: index) attributes {stencil.max_steps = 1000 : i64} {
+    %g = stencil.grid [1, 1, 1] to [65, 257, 257] : !stencil.grid<3>
+    // expected-remark @+1 {{stencil-tune-exchange-depth: the loop reduces over its grid, and deeper exchanges would compute the neighbours' points too; keeping k = 1}}
+    %r:3 = stencil.iterate %n iter_args(%a = %a0, %b = %b0, %s = %z) : !s, !s, f32 {
+      %c, %sum = stencil.apply on %g ins(%x = %a : !s) outs(%b : !s) reduce(add %z : f32) {
+        %zm = stencil.access %x[-1, 0, 0] : !s
+        %zp = stencil.access %x[1, 0, 0] : !s
+        %v = arith.addf %zm, %zp : f32
+        stencil.return %v, %v : f32, f32
+      }
+      stencil.yield %c, %a, %sum : !s, !s, f32
+    }
+    return
+  }
+}

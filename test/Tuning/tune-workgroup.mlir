@@ -65,6 +65,35 @@ module attributes {dlti.target_system_spec = #dlti.target_system_spec<"stencil.d
 
 // -----
 
+// The @halo loop with a sum carried from step to step: each step needs the
+// one before it whole, so T stays 1 (and x grows to 64 instead).
+// CHECK-LABEL: func.func @accumulates
+// CHECK: schedule = #stencil.schedule<wg = [64]>
+module attributes {dlti.target_system_spec = #dlti.target_system_spec<"stencil.device0" = #dlti.target_device_spec<
+    "name" = "small-gpu", "description" = "", "kind" = "gpu",
+    "peak_gflops_f32" = 1000.0 : f64, "peak_gflops_f64" = 100.0 : f64, "bandwidth_gbps" = 100.0 : f64,
+    "network_latency_us" = 1.0 : f64, "network_bandwidth_gbps" = 10.0 : f64, "launch_overhead_us" = 5.0 : f64,
+    "onchip_bytes" = 2048 : i64, "l2_bytes" = 1048576 : i64, "min_work_groups" = 16 : i64,
+    "max_work_group_size" = 1024 : i64, "simd_width" = 32 : i64, "compute_units" = 8 : i64, "lanes_per_unit" = 32 : i64>>} {
+  func.func @accumulates(%a0: !stencil.field<4096xf64>, %b0: !stencil.field<4096xf64>, %s0: f64, %n: index) {
+    %g = stencil.grid [8] to [4088] : !stencil.grid<1>
+    // expected-remark @+1 {{t = 1: the loop carries a value from step to step (a reduction that accumulates across steps), which a time block would compute for its last step only}}
+    %r:3 = stencil.iterate %n iter_args(%a = %a0, %b = %b0, %s = %s0) : !stencil.field<4096xf64>, !stencil.field<4096xf64>, f64 {
+      %c, %sum = stencil.apply on %g ins(%x = %a : !stencil.field<4096xf64>) outs(%b : !stencil.field<4096xf64>) reduce(add %s : f64) {
+        %l = stencil.access %x[-8] : !stencil.field<4096xf64>
+        %h = stencil.access %x[8] : !stencil.field<4096xf64>
+        %v = arith.addf %l, %h : f64
+        %w = arith.mulf %v, %l : f64
+        stencil.return %w, %w : f64, f64
+      }
+      stencil.yield %c, %a, %sum : !stencil.field<4096xf64>, !stencil.field<4096xf64>, f64
+    }
+    return
+  }
+}
+
+// -----
+
 // A device without the field the rules need is an error naming it.
 // expected-error @+1 {{target device 'stencil.device0' needs field 'simd_width' (an integer)}}
 module attributes {dlti.target_system_spec = #dlti.target_system_spec<"stencil.device0" = #dlti.target_device_spec<

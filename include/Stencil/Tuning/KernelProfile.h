@@ -35,6 +35,9 @@ struct KernelProfile {
   bool isDouble = false;
   /// Whether the fields carry a decomposition.
   DecompositionAttr decomposition;
+  /// The loop hands a scalar from one step to the next (a reduction that
+  /// accumulates across steps): each step needs the one before it whole.
+  bool carriesScalars = false;
 
   /// Seed 000 Eq. (1): bytes per operation of one sweep.
   double getAlgorithmBF() const {

@@ -145,7 +145,12 @@ stencil::buildStencilToGPUPipeline(OpPassManager &pm,
     pm.addNestedPass<gpu::GPUModuleOp>(createStencilPrepareSPIRVKernels());
     GpuSPIRVAttachTargetOptions attach;
     attach.spirvVersion = "v1.0";
+    // Float64 and Int64 are allowed, not required: spirv-update-vce keeps
+    // the capabilities each module uses, and the Vulkan runtime checks them
+    // against the device's features when it loads the module.
     attach.spirvCapabilities.push_back("Shader");
+    attach.spirvCapabilities.push_back("Float64");
+    attach.spirvCapabilities.push_back("Int64");
     attach.spirvExtensions.push_back("SPV_KHR_storage_buffer_storage_class");
     attach.clientApi = "Vulkan";
     pm.addPass(createGpuSPIRVAttachTarget(attach));

@@ -90,10 +90,23 @@ std::optional<CopySection> mlir::stencil::matchCopySection(IterateOp iterate) {
       return std::nullopt;
     section.pairs.push_back({*source, destination});
   }
-  // Every destination is copied back exactly once; nothing else is carried.
+  // Every destination is copied back exactly once; the other iter_args are
+  // scalars the calc's reductions produce.
+  unsigned numFields = llvm::count_if(iterate.getInits(), [](Value v) {
+    return llvm::isa<FieldType>(v.getType());
+  });
   if (section.pairs.size() != destinations.size() ||
-      2 * section.pairs.size() != iterate.getInits().size())
+      2 * section.pairs.size() != numFields)
     return std::nullopt;
+  for (auto [index, init] : llvm::enumerate(iterate.getInits())) {
+    if (llvm::isa<FieldType>(init.getType()))
+      continue;
+    auto result = llvm::dyn_cast<OpResult>(yield.getValues()[index]);
+    if (!result || result.getOwner() != calc ||
+        result.getResultNumber() < calc.getOutputs().size())
+      return std::nullopt;
+    section.scalars.push_back(index);
+  }
   return section;
 }
 
@@ -343,7 +356,8 @@ LogicalResult BufferPlanner::planApply(ApplyOp apply) {
             "lowering cannot give the apply a separate output buffer yet");
     }
   }
-  for (auto [result, buffer] : llvm::zip(apply.getResults(), *outputBuffers))
+  for (auto [result, buffer] :
+       llvm::zip(apply.getFieldResults(), *outputBuffers))
     assign(result, buffer);
   plan.applySchedules[apply] = getInheritedSchedule(apply);
   return success();
@@ -414,10 +428,23 @@ void BufferPlanner::planTimeBlocks(IterateOp iterate, TimeLoopPlan &loop) {
         << timeBlock << " needs static grid bounds; running one step per sweep";
     timeBlock = 1;
   }
+  // A block computes T steps at once; a value that one step hands to the
+  // next (a reduction accumulating across steps) would need every level.
+  Block *body = iterate.getBodyBlock();
+  if (timeBlock > 1 && llvm::any_of(section.scalars, [&](unsigned index) {
+        return !body->getArgument(index).use_empty();
+      })) {
+    iterate.emitWarning("time_block ")
+        << timeBlock
+        << " is not combined with a value carried from step to step (a "
+           "reduction that accumulates across steps); running one step per "
+           "sweep";
+    timeBlock = 1;
+  }
   blocks.timeBlock = timeBlock;
   if (timeBlock == 1)
     return;
-  Block *body = iterate.getBodyBlock();
+  blocks.lastStepAlone = calc.getNumReductions() > 0;
   for (Value input : calc.getInputs()) {
     auto argument = llvm::dyn_cast<BlockArgument>(input);
     int pair = -1;
@@ -461,24 +488,31 @@ LogicalResult BufferPlanner::planRotatingLoop(IterateOp iterate,
         << iterate.getScheduleAttr().getTimeBlock()
         << " is implemented for the calc/copy form of the time loop only; "
            "running one step per sweep";
+  // Fields get buffers; scalars the loop carries stay values.
+  auto isField = [](Value value) {
+    return llvm::isa<FieldType>(value.getType());
+  };
+  SmallVector<Value> fieldInits(
+      llvm::make_filter_range(iterate.getInits(), isField));
   FailureOr<SmallVector<BufferId>> inits =
-      lookupDistinct(iterate.getInits(), iterate, kSharedLoopBuffers);
+      lookupDistinct(fieldInits, iterate, kSharedLoopBuffers);
   if (failed(inits))
     return failure();
   Block *body = iterate.getBodyBlock();
   SmallVector<BufferId> carried;
-  for (BlockArgument argument : body->getArguments())
+  for (BlockArgument argument :
+       llvm::make_filter_range(body->getArguments(), isField)) {
     carried.push_back(getOwnedBuffer(Buffer::Kind::LoopArgument, iterate,
                                      argument.getArgNumber()));
-  for (auto [argument, buffer] : llvm::zip(body->getArguments(), carried))
-    assign(argument, buffer);
+    assign(argument, carried.back());
+  }
   if (failed(planBlock(*body)))
     return failure();
   // The next step writes in place: its buffers must stay distinct, as a
   // permutation of the loop's own.
   auto yield = llvm::cast<YieldOp>(body->getTerminator());
   SmallVector<BufferId> yielded;
-  for (Value value : yield.getValues()) {
+  for (Value value : llvm::make_filter_range(yield.getValues(), isField)) {
     auto it = plan.bufferOf.find(value);
     if (it == plan.bufferOf.end() || !llvm::is_contained(carried, it->second) ||
         llvm::is_contained(yielded, it->second))
@@ -490,10 +524,15 @@ LogicalResult BufferPlanner::planRotatingLoop(IterateOp iterate,
   // A loop that yields its buffers in place ends with its results in the
   // init buffers; a rotating loop's result buffers are known at run time.
   loop.yieldsInPlace = yielded == carried;
-  for (auto [index, result] : llvm::enumerate(iterate.getResults()))
-    assign(result, loop.yieldsInPlace ? (*inits)[index]
+  unsigned field = 0;
+  for (auto [index, result] : llvm::enumerate(iterate.getResults())) {
+    if (!isField(result))
+      continue;
+    assign(result, loop.yieldsInPlace ? (*inits)[field]
                                       : getOwnedBuffer(Buffer::Kind::LoopResult,
                                                        iterate, index));
+    ++field;
+  }
   return success();
 }
 

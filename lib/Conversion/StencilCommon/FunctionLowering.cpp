@@ -32,8 +32,8 @@ StepPartition::~StepPartition() = default;
 ExchangeLowering::~ExchangeLowering() = default;
 
 void ApplyLowering::emitPoint(OpBuilder &builder, Location loc,
-                              ValueRange point,
-                              LoweringBackend &backend) const {
+                              ValueRange point, LoweringBackend &backend,
+                              ReduceFn reduce) const {
   stencil::emitPoint(
       builder, loc, apply, point,
       [&](OpBuilder &b, Location l, unsigned input, ValueRange at,
@@ -45,7 +45,8 @@ void ApplyLowering::emitPoint(OpBuilder &builder, Location loc,
       },
       [&](OpBuilder &b, Location l, unsigned input) {
         return backend.loadScalar(b, l, inputs[input]);
-      });
+      },
+      /*clone=*/nullptr, reduce);
 }
 
 void lowering::runIf(OpBuilder &builder, Location loc, Value condition,
@@ -128,9 +129,22 @@ void FunctionLowering::lowerApply(ApplyOp apply, BoxPartition partition,
     lowering.outputs.push_back(getBuffer(output));
   lowering.ringSources.assign(ringSources.begin(), ringSources.end());
   lowering.ringSources.resize(lowering.outputs.size());
+  lowering.reductions = apply.getReductionKinds();
   getGridBounds(builder, apply.getLoc(), apply.getGridOp(), lowering.lower,
                 lowering.upper);
-  backend.emitApply(builder, lowering, partition);
+  SmallVector<Value> partials = backend.emitApply(builder, lowering, partition);
+  // Each reduction: this rank's contributions, then all ranks', then the
+  // init. Its uses see the value from here on.
+  Location loc = apply.getLoc();
+  for (auto [result, init, kind, partial] :
+       llvm::zip_equal(apply.getReductionResults(), apply.getReduceInits(),
+                       lowering.reductions, partials)) {
+    Value reduced = partial;
+    if (distributed)
+      reduced = exchanges->combineAcrossRanks(builder, loc, kind, reduced);
+    result.replaceAllUsesWith(
+        createReductionCombine(builder, loc, kind, init, reduced));
+  }
   toErase.push_back(apply);
 }
 
@@ -143,9 +157,10 @@ void FunctionLowering::lowerIterate(IterateOp iterate) {
 
 void FunctionLowering::lowerRotatingLoop(IterateOp iterate) {
   Location loc = iterate.getLoc();
+  // The loop carries the fields' buffers and the scalars, in order.
   SmallVector<Value> initBuffers;
   for (Value init : iterate.getInits())
-    initBuffers.push_back(getBuffer(init));
+    initBuffers.push_back(isField(init) ? getBuffer(init) : init);
   OpBuilder builder(iterate);
   Value zero = arith::ConstantIndexOp::create(builder, loc, 0);
   Value one = arith::ConstantIndexOp::create(builder, loc, 1);
@@ -157,22 +172,32 @@ void FunctionLowering::lowerRotatingLoop(IterateOp iterate) {
     forBody->getTerminator()->erase();
   forBody->getOperations().splice(forBody->end(),
                                   iterate.getBodyBlock()->getOperations());
-  for (auto [index, buffer] : llvm::enumerate(forOp.getRegionIterArgs()))
-    setBuffer(plan.getLoopBuffer(iterate, index), buffer);
+  for (auto [index, argument, carried] : llvm::enumerate(
+           iterate.getBodyBlock()->getArguments(), forOp.getRegionIterArgs())) {
+    if (isField(argument))
+      setBuffer(plan.getLoopBuffer(iterate, index), carried);
+    else
+      argument.replaceAllUsesWith(carried);
+  }
   toErase.push_back(iterate);
 
   lowerBlock(*forBody);
   auto yield = llvm::cast<YieldOp>(forBody->getTerminator());
   SmallVector<Value> yielded;
   for (Value value : yield.getValues())
-    yielded.push_back(getBuffer(value));
+    yielded.push_back(isField(value) ? getBuffer(value) : value);
   OpBuilder atYield(yield);
   scf::YieldOp::create(atYield, yield.getLoc(), yielded);
   toErase.push_back(yield);
   // A rotating loop's result buffers are known only at run time.
-  if (!plan.getTimeLoop(iterate).yieldsInPlace)
-    for (auto [index, result] : llvm::enumerate(forOp.getResults()))
-      setBuffer(plan.getLoopBuffer(iterate, index, /*result=*/true), result);
+  bool inPlace = plan.getTimeLoop(iterate).yieldsInPlace;
+  for (auto [index, result, lowered] :
+       llvm::enumerate(iterate.getResults(), forOp.getResults())) {
+    if (!isField(result))
+      result.replaceAllUsesWith(lowered);
+    else if (!inPlace)
+      setBuffer(plan.getLoopBuffer(iterate, index, /*result=*/true), lowered);
+  }
 }
 
 void FunctionLowering::lowerExchange(ExchangeOp exchange) {
@@ -252,6 +277,8 @@ LogicalResult mlir::stencil::lowerFunction(func::FuncOp func,
     return failure();
   assert((!distributed || exchanges) &&
          "a backend without exchange lowering rejects distributed functions");
-  FunctionLowering(func, *plan, backend, exchanges).run();
+  if (distributed && failed(exchanges->checkFunction(func)))
+    return failure();
+  FunctionLowering(func, *plan, backend, exchanges, distributed).run();
   return success();
 }

@@ -21,9 +21,10 @@ namespace mlir::stencil::lowering {
 class FunctionLowering {
 public:
   FunctionLowering(func::FuncOp func, const BufferPlan &plan,
-                   LoweringBackend &backend, ExchangeLowering *exchanges)
+                   LoweringBackend &backend, ExchangeLowering *exchanges,
+                   bool distributed)
       : func(func), plan(plan), backend(backend), exchanges(exchanges),
-        buffers(plan.getNumBuffers()) {}
+        distributed(distributed), buffers(plan.getNumBuffers()) {}
 
   void run();
 
@@ -47,6 +48,9 @@ private:
   void lowerStore(StoreOp store);
   void lowerExchange(ExchangeOp exchange);
 
+  static bool isField(Value value) {
+    return llvm::isa<FieldType>(value.getType());
+  }
   /// The buffer of field `field`, materialized already.
   Value getBuffer(Value field) const {
     Value buffer = buffers[plan.getBuffer(field)];
@@ -75,6 +79,8 @@ private:
   const BufferPlan &plan;
   LoweringBackend &backend;
   ExchangeLowering *exchanges;
+  /// stencil-distribute made the function one MPI rank's part.
+  bool distributed;
   /// Per planned buffer, its value once emitted.
   SmallVector<Value> buffers;
   SmallVector<Operation *> toErase;

@@ -76,12 +76,18 @@ std::pair<SmallVector<Value>, Value> FunctionLowering::lowerTimeBlocks(
     return arith::ConstantIndexOp::create(builder, loc, value);
   };
   Value blockSize = constant(blocks.timeBlock);
-  Value blockCount = arith::DivSIOp::create(builder, loc, steps, blockSize);
+  // With reductions the last step runs on its own, after the blocks.
+  Value blockedSteps = steps;
+  if (blocks.lastStepAlone)
+    blockedSteps = arith::MaxSIOp::create(
+        builder, loc, arith::SubIOp::create(builder, loc, steps, one), zero);
+  Value blockCount =
+      arith::DivSIOp::create(builder, loc, blockedSteps, blockSize);
   Value blocked = arith::MulIOp::create(builder, loc, blockCount, blockSize);
   Value singleSteps = arith::SubIOp::create(builder, loc, steps, blocked);
   // Backends that take a block's depth at run time run the remaining steps,
   // if more than one, as one shallower block.
-  bool shallow = backend.runsShallowTimeBlocks(blocks);
+  bool shallow = backend.runsShallowTimeBlocks(blocks) && !blocks.lastStepAlone;
   if (shallow) {
     Value deepRemainder = arith::CmpIOp::create(
         builder, loc, arith::CmpIPredicate::sge, singleSteps, constant(2));
@@ -161,6 +167,10 @@ void FunctionLowering::lowerSwapLoop(IterateOp iterate,
   Value singleSteps;
   std::tie(loopInits, singleSteps) =
       lowerTimeBlocks(builder, iterate, loop, all, steps, zero, one);
+  // The scalars the loop carries follow the buffers; the blocks leave them
+  // as they were (their reductions run in the last step).
+  for (unsigned index : section.scalars)
+    loopInits.push_back(iterate.getInits()[index]);
 
   // The single steps: in a distributed function the exchange lowering
   // plans them before the loop.
@@ -178,7 +188,9 @@ void FunctionLowering::lowerSwapLoop(IterateOp iterate,
     setBuffer(plan.getLoopBuffer(iterate, count + k), iterArgs[count + k]);
   }
   Block *body = iterate.getBodyBlock();
-  Operation *yield = body->getTerminator();
+  for (auto [s, index] : llvm::enumerate(section.scalars))
+    body->getArgument(index).replaceAllUsesWith(iterArgs[2 * count + s]);
+  auto yield = llvm::cast<YieldOp>(body->getTerminator());
   forBody->getOperations().splice(forBody->end(), body->getOperations(),
                                   Block::iterator(calc));
   toErase.push_back(iterate);
@@ -206,11 +218,16 @@ void FunctionLowering::lowerSwapLoop(IterateOp iterate,
   };
   lowerApply(calc, partition ? BoxPartition(emitStep) : BoxPartition(),
              ringSources);
-  // Swap: the new values become the sources of the next step.
+  // Swap: the new values become the sources of the next step; the scalars
+  // are the calc's reductions (lowered above).
   OpBuilder atEnd = OpBuilder::atBlockEnd(forBody);
-  SmallVector<Value> swapped(iterArgs.drop_front(count));
+  SmallVector<Value> swapped(iterArgs.drop_front(count).take_front(count));
   llvm::append_range(swapped, iterArgs.take_front(count));
+  for (unsigned index : section.scalars)
+    swapped.push_back(yield.getValues()[index]);
   scf::YieldOp::create(atEnd, loc, swapped);
+  for (auto [s, index] : llvm::enumerate(section.scalars))
+    iterate.getResult(index).replaceAllUsesWith(forOp.getResult(2 * count + s));
 
   builder.setInsertionPointAfter(forOp);
   Value ranSteps = arith::CmpIOp::create(

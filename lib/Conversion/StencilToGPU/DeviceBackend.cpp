@@ -17,6 +17,7 @@
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/Utils/StaticValueUtils.h"
 
 using namespace mlir;
@@ -82,8 +83,8 @@ public:
     Value zero = arith::ConstantIndexOp::create(builder, loc, 0);
     return memref::LoadOp::create(builder, loc, getDeviceScalar(value), zero);
   }
-  void emitApply(OpBuilder &builder, const ApplyLowering &apply,
-                 BoxPartition partition) override;
+  SmallVector<Value> emitApply(OpBuilder &builder, const ApplyLowering &apply,
+                               BoxPartition partition) override;
   bool runsShallowTimeBlocks(const TimeBlockPlan &) const override {
     return false;
   }
@@ -246,16 +247,69 @@ void DeviceBackend::copyBox(OpBuilder &builder, Location loc, Value source,
       });
 }
 
-void DeviceBackend::emitApply(OpBuilder &builder, const ApplyLowering &apply,
-                              BoxPartition partition) {
+SmallVector<Value> DeviceBackend::emitApply(OpBuilder &builder,
+                                            const ApplyLowering &apply,
+                                            BoxPartition partition) {
   assert(!partition && "distributed functions are rejected by checkFunction");
   ApplyOp op = apply.apply;
-  emitDeviceBox(builder, op.getLoc(),
-                getWorkGroup(apply.schedule, op.getRank()),
-                getConstantBounds(apply.lower), getConstantBounds(apply.upper),
-                [&](OpBuilder &b, Location l, ValueRange point) {
-                  apply.emitPoint(b, l, point, *this);
-                });
+  Location loc = op.getLoc();
+  SmallVector<int64_t, 3> workGroup =
+      getWorkGroup(apply.schedule, op.getRank());
+  SmallVector<int64_t, 3> lower = getConstantBounds(apply.lower);
+  SmallVector<int64_t, 3> upper = getConstantBounds(apply.upper);
+  ArrayRef<ReductionKind> kinds = apply.reductions;
+  if (kinds.empty()) {
+    emitDeviceBox(builder, loc, workGroup, lower, upper,
+                  [&](OpBuilder &b, Location l, ValueRange point) {
+                    apply.emitPoint(b, l, point, *this);
+                  });
+    return {};
+  }
+
+  // Each work group's partial goes to a device buffer; the host combines
+  // the partials in group order (the second pass), so the result depends
+  // on the work group only.
+  int64_t groups = getGroupCount(workGroup, lower, upper);
+  SmallVector<Value> devicePartials;
+  for (Value init : op.getReduceInits()) {
+    auto type = MemRefType::get({std::max<int64_t>(groups, 1)}, init.getType());
+    devicePartials.push_back(
+        gpu::AllocOp::create(builder, loc, type, Type(), {}, {}, {})
+            .getMemref());
+  }
+  emitDeviceReducingBox(
+      builder, loc, workGroup, lower, upper, kinds, devicePartials,
+      [&](OpBuilder &b, Location l, ValueRange point) {
+        SmallVector<Value> contributions(kinds.size());
+        apply.emitPoint(b, l, point, *this,
+                        [&](OpBuilder &, Location, unsigned reduction,
+                            Value value) { contributions[reduction] = value; });
+        return contributions;
+      });
+  SmallVector<Value> reduced;
+  Value zero = arith::ConstantIndexOp::create(builder, loc, 0);
+  Value one = arith::ConstantIndexOp::create(builder, loc, 1);
+  Value count = arith::ConstantIndexOp::create(builder, loc, groups);
+  for (auto [reduction, partials] : llvm::enumerate(devicePartials)) {
+    ReductionKind kind = kinds[reduction];
+    auto type = llvm::cast<MemRefType>(partials.getType());
+    Value host = memref::AllocOp::create(builder, loc, type);
+    gpu::MemcpyOp::create(builder, loc, Type(), {}, host, partials);
+    Value identity =
+        createReductionIdentity(builder, loc, kind, type.getElementType());
+    auto groupLoop = scf::ForOp::create(
+        builder, loc, zero, count, one, ValueRange{identity},
+        [&](OpBuilder &b, Location l, Value group, ValueRange running) {
+          Value partial = memref::LoadOp::create(b, l, host, group);
+          scf::YieldOp::create(
+              b, l,
+              createReductionCombine(b, l, kind, running.front(), partial));
+        });
+    reduced.push_back(groupLoop.getResult(0));
+    memref::DeallocOp::create(builder, loc, host);
+    freeBuffer(builder, loc, partials);
+  }
+  return reduced;
 }
 
 std::unique_ptr<LoweringBackend> mlir::stencil::createDeviceLoweringBackend(

@@ -86,45 +86,174 @@ void forEachOwnedPoint(OpBuilder &builder, Location loc,
 
 } // namespace
 
-void device::emitDeviceBox(OpBuilder &builder, Location loc,
-                           ArrayRef<int64_t> workGroup, ArrayRef<int64_t> lower,
-                           ArrayRef<int64_t> upper, PointFn body) {
+int64_t device::getGroupCount(ArrayRef<int64_t> workGroup,
+                              ArrayRef<int64_t> lower,
+                              ArrayRef<int64_t> upper) {
+  int64_t count = 1;
+  for (auto [size, low, high] : llvm::zip_equal(workGroup, lower, upper))
+    count *= high > low ? llvm::divideCeil(high - low, size) : 0;
+  return count;
+}
+
+namespace {
+
+/// A launch over the box [lower, upper), one work item per point, and in
+/// its body the item's point and whether it lies in the box (null when
+/// every item does: no partial group).
+struct BoxLaunch {
+  gpu::LaunchOp launch;
+  SmallVector<Value, 3> point;
+  Value inside;
+};
+
+/// Null for an empty box (a launch of zero groups is an error).
+std::optional<BoxLaunch> createBoxLaunch(OpBuilder &builder, Location loc,
+                                         ArrayRef<int64_t> workGroup,
+                                         ArrayRef<int64_t> lower,
+                                         ArrayRef<int64_t> upper,
+                                         TypeRange attributions = {}) {
   unsigned rank = lower.size();
   SmallVector<int64_t, 3> groups;
   for (unsigned axis = 0; axis < rank; ++axis) {
     int64_t extent = upper[axis] - lower[axis];
-    // An empty box launches nothing (a launch of zero groups is an error).
     if (extent <= 0)
-      return;
+      return std::nullopt;
     groups.push_back(llvm::divideCeil(extent, workGroup[axis]));
   }
-  gpu::LaunchOp launch = createLaunch(builder, loc, groups, workGroup);
-  OpBuilder b(launch.getBody().front().getTerminator());
-  SmallVector<Value, 3> point;
-  Value inside;
+  BoxLaunch box;
+  box.launch = createLaunch(builder, loc, groups, workGroup, attributions);
+  OpBuilder b(box.launch.getBody().front().getTerminator());
   for (unsigned axis = 0; axis < rank; ++axis) {
     Value first = arith::MulIOp::create(
-        b, loc, getDimension(launch.getBlockIds(), rank, axis),
+        b, loc, getDimension(box.launch.getBlockIds(), rank, axis),
         getIndex(b, loc, workGroup[axis]));
     Value offset = arith::AddIOp::create(
-        b, loc, first, getDimension(launch.getThreadIds(), rank, axis));
-    point.push_back(
+        b, loc, first, getDimension(box.launch.getThreadIds(), rank, axis));
+    box.point.push_back(
         arith::AddIOp::create(b, loc, offset, getIndex(b, loc, lower[axis])));
     // Only a partial last group has items past the box.
     if ((upper[axis] - lower[axis]) % workGroup[axis] == 0)
       continue;
     Value below =
-        arith::CmpIOp::create(b, loc, arith::CmpIPredicate::slt, point.back(),
-                              getIndex(b, loc, upper[axis]));
-    inside = inside ? arith::AndIOp::create(b, loc, inside, below) : below;
+        arith::CmpIOp::create(b, loc, arith::CmpIPredicate::slt,
+                              box.point.back(), getIndex(b, loc, upper[axis]));
+    box.inside =
+        box.inside ? arith::AndIOp::create(b, loc, box.inside, below) : below;
   }
-  if (!inside) {
-    body(b, loc, point);
+  return box;
+}
+
+/// x + sizes.x * (y + sizes.y * z), for the ids and sizes of a launch.
+Value linearize(OpBuilder &builder, Location loc, const gpu::KernelDim3 &ids,
+                const gpu::KernelDim3 &sizes) {
+  Value zy = arith::AddIOp::create(
+      builder, loc, ids.y, arith::MulIOp::create(builder, loc, sizes.y, ids.z));
+  return arith::AddIOp::create(
+      builder, loc, ids.x, arith::MulIOp::create(builder, loc, sizes.x, zy));
+}
+
+} // namespace
+
+void device::emitDeviceBox(OpBuilder &builder, Location loc,
+                           ArrayRef<int64_t> workGroup, ArrayRef<int64_t> lower,
+                           ArrayRef<int64_t> upper, PointFn body) {
+  std::optional<BoxLaunch> box =
+      createBoxLaunch(builder, loc, workGroup, lower, upper);
+  if (!box)
+    return;
+  OpBuilder b(box->launch.getBody().front().getTerminator());
+  if (!box->inside) {
+    body(b, loc, box->point);
     return;
   }
-  auto ifOp = scf::IfOp::create(b, loc, inside);
+  auto ifOp = scf::IfOp::create(b, loc, box->inside);
   OpBuilder then = ifOp.getThenBodyBuilder();
-  body(then, loc, point);
+  body(then, loc, box->point);
+}
+
+void device::emitDeviceReducingBox(OpBuilder &builder, Location loc,
+                                   ArrayRef<int64_t> workGroup,
+                                   ArrayRef<int64_t> lower,
+                                   ArrayRef<int64_t> upper,
+                                   ArrayRef<ReductionKind> kinds,
+                                   ArrayRef<Value> partials,
+                                   ContributionFn body) {
+  int64_t items = 1;
+  for (int64_t size : workGroup)
+    items *= size;
+  // One slot per work item and reduction in workgroup memory.
+  auto workgroupSpace = gpu::AddressSpaceAttr::get(
+      builder.getContext(), gpu::GPUDialect::getWorkgroupAddressSpace());
+  SmallVector<Type> types, attributionTypes;
+  for (Value buffer : partials) {
+    types.push_back(llvm::cast<MemRefType>(buffer.getType()).getElementType());
+    attributionTypes.push_back(MemRefType::get(
+        {items}, types.back(), MemRefLayoutAttrInterface(), workgroupSpace));
+  }
+  std::optional<BoxLaunch> box =
+      createBoxLaunch(builder, loc, workGroup, lower, upper, attributionTypes);
+  // An empty box contributes nothing: its partials stay unwritten, and the
+  // caller reads none of them (getGroupCount is 0).
+  if (!box)
+    return;
+  gpu::LaunchOp launch = box->launch;
+  OpBuilder b(launch.getBody().front().getTerminator());
+  // Items past the box contribute the identities. Every item goes on to the
+  // barriers below.
+  SmallVector<Value> contributions;
+  if (!box->inside) {
+    contributions = body(b, loc, box->point);
+  } else {
+    auto ifOp = scf::IfOp::create(b, loc, types, box->inside,
+                                  /*addThenBlock=*/true,
+                                  /*addElseBlock=*/true);
+    OpBuilder then = ifOp.getThenBodyBuilder();
+    scf::YieldOp::create(then, loc, body(then, loc, box->point));
+    OpBuilder otherwise = ifOp.getElseBodyBuilder();
+    SmallVector<Value> identities;
+    for (auto [kind, type] : llvm::zip_equal(kinds, types))
+      identities.push_back(createReductionIdentity(otherwise, loc, kind, type));
+    scf::YieldOp::create(otherwise, loc, identities);
+    contributions.assign(ifOp.getResults().begin(), ifOp.getResults().end());
+  }
+  ArrayRef<BlockArgument> slots = launch.getWorkgroupAttributions();
+  Value item = linearize(b, loc, launch.getThreadIds(), launch.getBlockSize());
+  for (auto [slot, contribution] : llvm::zip_equal(slots, contributions))
+    memref::StoreOp::create(b, loc, contribution, slot, item);
+  gpu::BarrierOp::create(b, loc);
+  // The tree: at stride s, item i < s takes in item i + s, for s halving
+  // from the largest power of two below `items`; a fixed order, so a launch
+  // gives the same bits every time.
+  for (int64_t stride = llvm::PowerOf2Ceil(items) / 2; stride >= 1;
+       stride /= 2) {
+    Value active = arith::CmpIOp::create(
+        b, loc, arith::CmpIPredicate::ult, item,
+        getIndex(b, loc, std::min(stride, items - stride)));
+    auto ifOp = scf::IfOp::create(b, loc, active);
+    OpBuilder then = ifOp.getThenBodyBuilder();
+    Value partner =
+        arith::AddIOp::create(then, loc, item, getIndex(then, loc, stride));
+    for (auto [kind, slot] : llvm::zip_equal(kinds, slots)) {
+      Value mine = memref::LoadOp::create(then, loc, slot, item);
+      Value theirs = memref::LoadOp::create(then, loc, slot, partner);
+      memref::StoreOp::create(
+          then, loc, createReductionCombine(then, loc, kind, mine, theirs),
+          slot, item);
+    }
+    gpu::BarrierOp::create(b, loc);
+  }
+  // Item 0 writes the group's partial.
+  Value first = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, item,
+                                      getIndex(b, loc, 0));
+  auto ifOp = scf::IfOp::create(b, loc, first);
+  OpBuilder then = ifOp.getThenBodyBuilder();
+  Value group =
+      linearize(then, loc, launch.getBlockIds(), launch.getGridSize());
+  Value zero = getIndex(then, loc, 0);
+  for (auto [slot, partial] : llvm::zip_equal(slots, partials)) {
+    Value value = memref::LoadOp::create(then, loc, slot, zero);
+    memref::StoreOp::create(then, loc, value, partial, group);
+  }
 }
 
 int64_t device::getTimeBlockWorkgroupBytes(const TimeBlockPlan &plan) {

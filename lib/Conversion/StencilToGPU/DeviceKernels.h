@@ -21,6 +21,26 @@ void emitDeviceBox(OpBuilder &builder, Location loc,
                    ArrayRef<int64_t> workGroup, ArrayRef<int64_t> lower,
                    ArrayRef<int64_t> upper, PointFn body);
 
+/// How many work groups emitDeviceBox launches for [lower, upper) (0 for
+/// an empty box).
+int64_t getGroupCount(ArrayRef<int64_t> workGroup, ArrayRef<int64_t> lower,
+                      ArrayRef<int64_t> upper);
+
+/// A point's contributions to the reductions of a box, one per reduction.
+using ContributionFn =
+    function_ref<SmallVector<Value>(OpBuilder &, Location, ValueRange point)>;
+
+/// emitDeviceBox for an apply that reduces: `body` computes a point and
+/// returns its contributions. Each work group combines its items'
+/// contributions by `kinds` in workgroup memory, along a tree fixed by the
+/// work group's shape, and work group g writes its partial to element g of
+/// each of `partials` (device buffers of getGroupCount elements).
+void emitDeviceReducingBox(OpBuilder &builder, Location loc,
+                           ArrayRef<int64_t> workGroup, ArrayRef<int64_t> lower,
+                           ArrayRef<int64_t> upper,
+                           ArrayRef<ReductionKind> kinds,
+                           ArrayRef<Value> partials, ContributionFn body);
+
 /// The bytes of workgroup memory emitDeviceTimeBlock uses for `plan`'s
 /// tile.
 int64_t getTimeBlockWorkgroupBytes(const TimeBlockPlan &plan);

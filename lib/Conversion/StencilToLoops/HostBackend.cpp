@@ -168,6 +168,13 @@ public:
 
   Value ringsDiffer(OpBuilder &builder, Location loc, Value a, Value b,
                     ValueRange lower, ValueRange upper) override;
+  /// The points of one tile [tileLower, tileUpper) of a box of a reducing
+  /// apply: stores the tile's partials in its slot of each of `partials`.
+  void emitReducingTile(OpBuilder &builder, const ApplyLowering &apply,
+                        ValueRange boxLower, ValueRange tileLower,
+                        ValueRange tileUpper, ValueRange steps,
+                        ValueRange tilesAlong, ArrayRef<Value> partials,
+                        RowPrefetcher &prefetcher);
 
   bool buffersMayAliasMemRefs() const override { return true; }
   void copyFromMemRef(OpBuilder &builder, Location loc, Value memref,
@@ -182,8 +189,8 @@ public:
   Value loadScalar(OpBuilder &, Location, Value value) override {
     return value;
   }
-  void emitApply(OpBuilder &builder, const ApplyLowering &apply,
-                 BoxPartition partition) override;
+  SmallVector<Value> emitApply(OpBuilder &builder, const ApplyLowering &apply,
+                               BoxPartition partition) override;
 
   bool runsShallowTimeBlocks(const TimeBlockPlan &plan) const override {
     // Pipelined row sweeps take their depth at run time.
@@ -243,8 +250,9 @@ Value HostBackend::ringsDiffer(OpBuilder &builder, Location loc, Value a,
                                i8(builder, 0));
 }
 
-void HostBackend::emitApply(OpBuilder &builder, const ApplyLowering &lowering,
-                            BoxPartition partition) {
+SmallVector<Value> HostBackend::emitApply(OpBuilder &builder,
+                                          const ApplyLowering &lowering,
+                                          BoxPartition partition) {
   ApplyOp apply = lowering.apply;
   Location loc = apply.getLoc();
   unsigned rank = apply.getRank();
@@ -255,13 +263,33 @@ void HostBackend::emitApply(OpBuilder &builder, const ApplyLowering &lowering,
   ArrayRef<Value> inputBuffers = lowering.inputs;
   ArrayRef<Value> outputBuffers = lowering.outputs;
   ValueRange lower = lowering.lower, upper = lowering.upper;
+  ArrayRef<ReductionKind> kinds = lowering.reductions;
+  bool reduces = !kinds.empty();
   // Streaming stores where the schedule asks for them and the body allows.
   bool streaming = schedule && schedule.getStreamingStores();
   std::string reason;
+  if (streaming && reduces) {
+    reason = "its rows do not reduce yet";
+    streaming = false;
+    apply.emitWarning("streaming_stores ignored: ") << reason;
+  }
   if (streaming &&
       failed(checkVectorRows(apply, inputBuffers, outputBuffers, reason))) {
     apply.emitWarning("streaming_stores ignored: ") << reason;
     streaming = false;
+  }
+  // The reductions' running values over the boxes of the partition, which
+  // may emit boxes in branches: in memory, starting at the identity.
+  SmallVector<Type> reductionTypes;
+  SmallVector<Value> accumulators;
+  for (auto [kind, init] : llvm::zip_equal(kinds, apply.getReduceInits())) {
+    Type type = init.getType();
+    reductionTypes.push_back(type);
+    Value memory =
+        memref::AllocaOp::create(builder, loc, MemRefType::get({}, type));
+    Value identity = createReductionIdentity(builder, loc, kind, type);
+    memref::StoreOp::create(builder, loc, identity, memory, ValueRange());
+    accumulators.push_back(memory);
   }
   RowPrefetcher prefetcher(loc, apply, inputBuffers, outputBuffers,
                            options.prefetchDistance,
@@ -285,6 +313,27 @@ void HostBackend::emitApply(OpBuilder &builder, const ApplyLowering &lowering,
           arith::SubIOp::create(b, loc, boxUpper[axis], boxLower[axis]);
       steps.push_back(arith::MaxSIOp::create(b, loc, extent, constant(1)));
     }
+    // Reductions: each tile's partial goes to its slot of `partials`, and
+    // the slots are combined in tile order after the loop, so the result
+    // depends on the schedule, not on the number of threads.
+    Value tileCount;
+    SmallVector<Value> tilesAlong, partials;
+    if (reduces) {
+      Value zero = constant(0);
+      tileCount = constant(1);
+      for (unsigned axis = 0; axis < rank; ++axis) {
+        Value extent =
+            arith::SubIOp::create(b, loc, boxUpper[axis], boxLower[axis]);
+        Value nonNegative = arith::MaxSIOp::create(b, loc, extent, zero);
+        tilesAlong.push_back(
+            arith::CeilDivSIOp::create(b, loc, nonNegative, steps[axis]));
+        tileCount = arith::MulIOp::create(b, loc, tileCount, tilesAlong.back());
+      }
+      for (Type type : reductionTypes)
+        partials.push_back(memref::AllocOp::create(
+            b, loc, MemRefType::get({ShapedType::kDynamic}, type),
+            ValueRange{tileCount}));
+    }
     auto parallel = scf::ParallelOp::create(b, loc, boxLower, boxUpper, steps);
     OpBuilder inTile = OpBuilder::atBlockBegin(parallel.getBody());
     SmallVector<Value> tileUpper;
@@ -298,6 +347,37 @@ void HostBackend::emitApply(OpBuilder &builder, const ApplyLowering &lowering,
                             arith::ConstantIndexOp::create(inTile, loc, 1));
     SmallVector<Value> tileLower(parallel.getInductionVars());
     prefetcher.beginTile(inTile, tileLower, tileUpper);
+    if (reduces) {
+      emitReducingTile(inTile, lowering, boxLower, tileLower, tileUpper, steps,
+                       tilesAlong, partials, prefetcher);
+      // Combine the tiles' partials in order into the running values.
+      Value zero = constant(0), one = constant(1);
+      SmallVector<Value> identities;
+      for (auto [kind, type] : llvm::zip_equal(kinds, reductionTypes))
+        identities.push_back(createReductionIdentity(b, loc, kind, type));
+      auto tiles = scf::ForOp::create(
+          b, loc, zero, tileCount, one, identities,
+          [&](OpBuilder &fb, Location fl, Value index, ValueRange sums) {
+            SmallVector<Value> next;
+            for (auto [kind, sum, slots] :
+                 llvm::zip_equal(kinds, sums, partials)) {
+              Value partial =
+                  memref::LoadOp::create(fb, fl, slots, ValueRange{index});
+              next.push_back(
+                  createReductionCombine(fb, fl, kind, sum, partial));
+            }
+            scf::YieldOp::create(fb, fl, next);
+          });
+      for (auto [kind, memory, boxPartial, slots] :
+           llvm::zip_equal(kinds, accumulators, tiles.getResults(), partials)) {
+        Value running = memref::LoadOp::create(b, loc, memory, ValueRange());
+        Value combined =
+            createReductionCombine(b, loc, kind, running, boxPartial);
+        memref::StoreOp::create(b, loc, combined, memory, ValueRange());
+        memref::DeallocOp::create(b, loc, slots);
+      }
+      return;
+    }
     // The rows, a prefetch ahead, and the points of a row.
     scf::buildLoopNest(
         inTile, loc, ArrayRef(tileLower).drop_back(),
@@ -330,6 +410,68 @@ void HostBackend::emitApply(OpBuilder &builder, const ApplyLowering &lowering,
     partition(builder, lower, upper, emitBox);
   else
     emitBox(builder, lower, upper);
+  SmallVector<Value> reduced;
+  for (Value memory : accumulators)
+    reduced.push_back(
+        memref::LoadOp::create(builder, loc, memory, ValueRange()));
+  return reduced;
+}
+
+void HostBackend::emitReducingTile(OpBuilder &builder,
+                                   const ApplyLowering &lowering,
+                                   ValueRange boxLower, ValueRange tileLower,
+                                   ValueRange tileUpper, ValueRange steps,
+                                   ValueRange tilesAlong,
+                                   ArrayRef<Value> partials,
+                                   RowPrefetcher &prefetcher) {
+  ApplyOp apply = lowering.apply;
+  Location loc = apply.getLoc();
+  unsigned rank = apply.getRank();
+  ArrayRef<ReductionKind> kinds = lowering.reductions;
+  Value one = arith::ConstantIndexOp::create(builder, loc, 1);
+  SmallVector<Value> ones(rank - 1, one);
+  SmallVector<Value> identities;
+  for (auto [kind, init] : llvm::zip_equal(kinds, apply.getReduceInits()))
+    identities.push_back(
+        createReductionIdentity(builder, loc, kind, init.getType()));
+  // The rows, a prefetch ahead, and the points of a row, carrying the
+  // tile's partials. The accumulation may be reassociated along a row, so
+  // LLVM vectorizes it; the order stays a function of the schedule.
+  scf::LoopNest rows = scf::buildLoopNest(
+      builder, loc, tileLower.drop_back(), tileUpper.drop_back(), ones,
+      identities,
+      [&](OpBuilder &nested, Location nestedLoc, ValueRange row,
+          ValueRange sums) -> scf::ValueVector {
+        prefetcher.emitRow(nested, row);
+        auto points = scf::ForOp::create(
+            nested, nestedLoc, tileLower.back(), tileUpper.back(), one, sums,
+            [&](OpBuilder &b, Location l, Value column, ValueRange rowSums) {
+              SmallVector<Value> next(rowSums);
+              SmallVector<Value, 3> point(row);
+              point.push_back(column);
+              lowering.emitPoint(b, l, point, *this,
+                                 [&](OpBuilder &rb, Location rl,
+                                     unsigned reduction, Value value) {
+                                   next[reduction] = createReductionCombine(
+                                       rb, rl, kinds[reduction],
+                                       next[reduction], value,
+                                       /*reassociate=*/true);
+                                 });
+              scf::YieldOp::create(b, l, next);
+            });
+        return scf::ValueVector(points.getResults());
+      });
+  // The tile's slot: its position in the box, row-major.
+  Value slot = arith::ConstantIndexOp::create(builder, loc, 0);
+  for (unsigned axis = 0; axis < rank; ++axis) {
+    Value offset =
+        arith::SubIOp::create(builder, loc, tileLower[axis], boxLower[axis]);
+    Value position = arith::DivSIOp::create(builder, loc, offset, steps[axis]);
+    Value scaled = arith::MulIOp::create(builder, loc, slot, tilesAlong[axis]);
+    slot = arith::AddIOp::create(builder, loc, scaled, position);
+  }
+  for (auto [sum, slots] : llvm::zip_equal(rows.results, partials))
+    memref::StoreOp::create(builder, loc, sum, slots, ValueRange{slot});
 }
 
 std::unique_ptr<LoweringBackend>

@@ -88,6 +88,15 @@ MPIStepPartition::MPIStepPartition(OpBuilder &builder, IterateOp loop,
   rank = calc.getRank();
   radius = getReadExtent(calc).getRadius();
   depth = plan.schedule ? plan.schedule.getExchangeDepth() : 1;
+  // Deep steps compute the neighbours' points too; their contributions
+  // would count twice.
+  if (depth > 1 && calc.getNumReductions() > 0) {
+    loop.emitWarning("exchange_depth ")
+        << depth
+        << " is not combined with a reduction (the redundant points would "
+           "count twice); exchanging every step";
+    depth = 1;
+  }
   auto fieldType = llvm::cast<FieldType>(loop.getInits()[0].getType());
   DecompositionAttr decomposition = fieldType.getDecomposition();
   // A deep halo needs exchanges as deep; stencil-distribute makes them so.
@@ -202,8 +211,34 @@ void MPIStepPartition::emitStep(OpBuilder &builder, Value step,
 
 namespace {
 
+/// The runtime's code for a reduced type (stencil_mpi_allreduce).
+std::optional<int64_t> getRuntimeTypeCode(Type type) {
+  if (type.isF32())
+    return 0;
+  if (type.isF64())
+    return 1;
+  if (type.isInteger(32))
+    return 2;
+  if (type.isInteger(64))
+    return 3;
+  return std::nullopt;
+}
+
 class MPIExchangeLowering : public ExchangeLowering {
 public:
+  LogicalResult checkFunction(func::FuncOp func) override {
+    WalkResult result = func.walk([&](ApplyOp apply) -> WalkResult {
+      for (Value init : apply.getReduceInits())
+        if (!getRuntimeTypeCode(init.getType()))
+          return apply.emitOpError("reduces a value of type ")
+                 << init.getType()
+                 << " across MPI ranks; the MPI runtime combines f32, f64, "
+                    "i32 and i64";
+      return WalkResult::advance();
+    });
+    return failure(result.wasInterrupted());
+  }
+
   void emitExchange(OpBuilder &builder, ExchangeOp exchange,
                     Value buffer) override {
     emitExchangeCall(builder, exchange.getLoc(),
@@ -214,6 +249,27 @@ public:
   std::unique_ptr<StepPartition> planSteps(OpBuilder &builder, IterateOp loop,
                                            const TimeLoopPlan &plan) override {
     return std::make_unique<MPIStepPartition>(builder, loop, plan);
+  }
+
+  Value combineAcrossRanks(OpBuilder &builder, Location loc, ReductionKind kind,
+                           Value value) override {
+    // In place in a one-element buffer whose address the runtime takes.
+    Type type = value.getType();
+    std::optional<int64_t> typeCode = getRuntimeTypeCode(type);
+    assert(typeCode && "checkFunction admits the runtime's types only");
+    Value memory =
+        memref::AllocaOp::create(builder, loc, MemRefType::get({1}, type));
+    Value zero = arith::ConstantIndexOp::create(builder, loc, 0);
+    memref::StoreOp::create(builder, loc, value, memory, ValueRange{zero});
+    Value address = getBufferAddress(builder, loc, memory);
+    Value typeValue = arith::ConstantIndexOp::create(builder, loc, *typeCode);
+    Value kindValue = arith::ConstantIndexOp::create(
+        builder, loc, static_cast<int64_t>(kind));
+    auto module =
+        builder.getBlock()->getParentOp()->getParentOfType<ModuleOp>();
+    callMPIRuntime(builder, loc, module, "stencil_mpi_allreduce",
+                   {address, typeValue, kindValue});
+    return memref::LoadOp::create(builder, loc, memory, ValueRange{zero});
   }
 };
 

@@ -21,7 +21,7 @@
 // HOST: llvm.func @heat(%{{.*}}: !llvm.ptr, %{{.*}}: !llvm.ptr, %{{.*}}: i64)
 // HOST: gpu.launch_func <%{{.*}} : !llvm.ptr> @heat_kernel::@heat_kernel_7
 // PTX: gpu.binary @heat_kernel [#gpu.object<#nvvm.target<O = 3, chip = "sm_90">, {{.*}}assembly = "{{.*}}.target sm_90{{.*}}.shared .align{{.*}}bar.sync{{.*}}"
-// SPIRV: gpu.binary @heat_kernel [#gpu.object<#spirv.target_env<#spirv.vce<v1.0, [Shader], [SPV_KHR_storage_buffer_storage_class]>, api=Vulkan
+// SPIRV: gpu.binary @heat_kernel [#gpu.object<#spirv.target_env<#spirv.vce<v1.0, [Shader, Float64, Int64], [SPV_KHR_storage_buffer_storage_class]>, api=Vulkan
 // AMD: gpu.binary @heat_kernel [#gpu.object<#rocdl.target<O = 3, chip = "gfx942">, {{.*}}assembly = "{{.*}}ds_write{{.*}}ds_read{{.*}}"
 // HOST-NOT: stencil.
 // BADTARGET: stencil-to-gpu: unknown target 'opencl'; expected cuda, rocm or vulkan

@@ -190,3 +190,67 @@ func.func @time_block_with_exchange(%a: memref<?x32xf32>, %b: memref<?x32xf32>, 
   stencil.store %r#1 to %b : !D to memref<?x32xf32>
   return
 }
+
+// -----
+
+// A reduction of a distributed loop: each rank's partial goes through
+// stencil_mpi_allreduce (type 0 = f32, kind 0 = add) in place in a
+// one-element buffer, then joins the init; every rank gets the same sum.
+// A deeper exchange would compute the neighbours' points twice: depth 1.
+!D = !stencil.field<?x32xf32, #stencil.decomp<block, *>>
+// CHECK-LABEL: func.func @residual(
+// CHECK-SAME: %[[Z:[^:]*]]: f32, %[[STEPS:[^:]*]]: index) -> f32
+// CHECK-NOT: arith.remsi
+// CHECK: %[[LOOP:.*]]:3 = scf.for {{.*}} -> (memref<?x32xf32>, memref<?x32xf32>, f32) {
+// CHECK: call @stencil_mpi_exchange_begin
+// CHECK: call @stencil_mpi_exchange_end()
+// CHECK: %[[BUF:.*]] = memref.alloca() : memref<1xf32>
+// CHECK-NEXT: memref.store %{{.*}}, %[[BUF]][%{{.*}}] : memref<1xf32>
+// CHECK: %[[PTR:.*]] = memref.extract_aligned_pointer_as_index %[[BUF]]
+// CHECK: %[[PTRI:.*]] = arith.index_cast %[[PTR]]
+// CHECK: call @stencil_mpi_allreduce(%[[PTRI]], %c0_i64, %c0_i64)
+// CHECK: %[[ALL:.*]] = memref.load %[[BUF]][%{{.*}}] : memref<1xf32>
+// CHECK: %[[SUM:.*]] = arith.addf %[[Z]], %[[ALL]] : f32
+// CHECK: scf.yield %{{.*}}, %{{.*}}, %[[SUM]]
+// CHECK: return %[[LOOP]]#2
+func.func @residual(%a: memref<?x32xf32>, %b: memref<?x32xf32>, %lo: index, %hi: index, %z: f32, %steps: index) -> f32 attributes {stencil.mpi} {
+  %fa = stencil.load %a : memref<?x32xf32> -> !D
+  %fb = stencil.load %b : memref<?x32xf32> -> !D
+  %g = stencil.grid [%lo, 1] to [%hi, 31] : !stencil.grid<2>
+  // expected-warning @+1 {{exchange_depth 2 is not combined with a reduction (the redundant points would count twice); exchanging every step}}
+  %r:3 = stencil.iterate %steps iter_args(%x = %fa, %y = %fb, %s = %z) : !D, !D, f32 attributes {schedule = #stencil.schedule<wg = [4, 30], exchange_depth = 2>} {
+    %xe = stencil.exchange %x widths [2, 0] : !D
+    %n, %sum = stencil.apply on %g ins(%p = %xe : !D) outs(%y : !D) reduce(add %z : f32) {
+      %u = stencil.access %p[-1, 0] : !D
+      %d = stencil.access %p[1, 0] : !D
+      %s2 = arith.addf %u, %d : f32
+      stencil.return %s2, %u : f32, f32
+    }
+    %c = stencil.apply on %g ins(%q = %n : !D) outs(%x : !D) {
+      %v = stencil.access %q[0, 0] : !D
+      stencil.return %v : f32
+    }
+    stencil.yield %c, %n, %sum : !D, !D, f32
+  }
+  stencil.store %r#0 to %a : !D to memref<?x32xf32>
+  stencil.store %r#1 to %b : !D to memref<?x32xf32>
+  return %r#2 : f32
+}
+
+// -----
+
+// The MPI runtime combines f32, f64, i32 and i64.
+!D = !stencil.field<?x32xf32, #stencil.decomp<block, *>>
+func.func @bad_type(%a: memref<?x32xf32>, %b: memref<?x32xf32>, %lo: index, %hi: index, %z: i16) -> i16 attributes {stencil.mpi} {
+  %fa = stencil.load %a : memref<?x32xf32> -> !D
+  %fb = stencil.load %b : memref<?x32xf32> -> !D
+  %g = stencil.grid [%lo, 1] to [%hi, 31] : !stencil.grid<2>
+  // expected-error @+1 {{reduces a value of type 'i16' across MPI ranks; the MPI runtime combines f32, f64, i32 and i64}}
+  %n, %sum = stencil.apply on %g ins(%p = %fa : !D) outs(%fb : !D) reduce(max %z : i16) {
+    %u = stencil.access %p[0, 0] : !D
+    %k = arith.fptosi %u : f32 to i16
+    stencil.return %u, %k : f32, i16
+  }
+  stencil.store %n to %b : !D to memref<?x32xf32>
+  return %sum : i16
+}

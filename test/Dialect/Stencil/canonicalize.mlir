@@ -104,3 +104,55 @@ func.func @exchange(%p: !stencil.field<8x8xf32, #stencil.decomp<block, *>>)
   %q = stencil.exchange %p widths [1, 0] : !stencil.field<8x8xf32, #stencil.decomp<block, *>>
   return %z, %q : !stencil.field<8x8xf32, #stencil.decomp<block, *>>, !stencil.field<8x8xf32, #stencil.decomp<block, *>>
 }
+
+// -----
+
+// An unused reduction goes, with the ops only its contribution needed.
+// CHECK-LABEL: func.func @unused_reduction
+// CHECK: %[[R:.*]]:2 = stencil.apply on %{{.*}} ins(%{{.*}} = %{{.*}} : !stencil.field<8xf32>) outs(%{{.*}} : !stencil.field<8xf32>) reduce(max %{{.*}} : f32) {
+// CHECK-NOT: arith.mulf
+// CHECK: stencil.return %{{.*}}, %{{.*}} : f32, f32
+// CHECK: return %[[R]]#0, %[[R]]#1
+func.func @unused_reduction(%a: !stencil.field<8xf32>, %b: !stencil.field<8xf32>, %z: f32)
+    -> (!stencil.field<8xf32>, f32) {
+  %g = stencil.grid [1] to [7] : !stencil.grid<1>
+  %r:3 = stencil.apply on %g ins(%x = %a : !stencil.field<8xf32>) outs(%b : !stencil.field<8xf32>)
+      reduce(add %z : f32, max %z : f32) {
+    %v = stencil.access %x[-1] : !stencil.field<8xf32>
+    %sq = arith.mulf %v, %v : f32
+    stencil.return %v, %sq, %v : f32, f32, f32
+  }
+  return %r#0, %r#2 : !stencil.field<8xf32>, f32
+}
+
+// -----
+
+// When only a reduction is used, the apply keeps its first output (an apply
+// writes at least one field) and drops the others.
+// CHECK-LABEL: func.func @only_reduction_used
+// CHECK: %[[R:.*]]:2 = stencil.apply on %{{.*}} ins(%{{.*}} = %{{.*}} : !stencil.field<8xf32>) outs(%[[C:.*]] : !stencil.field<8xf32>) reduce(add %{{.*}} : f32) {
+// CHECK: return %[[R]]#1
+func.func @only_reduction_used(%a: !stencil.field<8xf32>, %c: !stencil.field<8xf32>,
+                               %d: !stencil.field<8xf32>, %z: f32) -> f32 {
+  %g = stencil.grid [1] to [7] : !stencil.grid<1>
+  %r:3 = stencil.apply on %g ins(%x = %a : !stencil.field<8xf32>)
+      outs(%c : !stencil.field<8xf32>, %d : !stencil.field<8xf32>) reduce(add %z : f32) {
+    %v = stencil.access %x[-1] : !stencil.field<8xf32>
+    stencil.return %v, %v, %v : f32, f32, f32
+  }
+  return %r#2 : f32
+}
+
+// -----
+
+// Nothing used: the reducing apply is dead too.
+// CHECK-LABEL: func.func @dead_reduction
+// CHECK-NOT: stencil.apply
+func.func @dead_reduction(%a: !stencil.field<8xf32>, %z: f32) {
+  %g = stencil.grid [1] to [7] : !stencil.grid<1>
+  %r:2 = stencil.apply on %g ins(%x = %a : !stencil.field<8xf32>) outs(%a : !stencil.field<8xf32>) reduce(add %z : f32) {
+    %v = stencil.access %x[-1] : !stencil.field<8xf32>
+    stencil.return %v, %v : f32, f32
+  }
+  return
+}

@@ -108,7 +108,7 @@ func.func @apply_grid_exceeds_output(%a: !stencil.field<8x8xf32>, %b: !stencil.f
 func.func @apply_body_args(%a: !stencil.field<8xf32>, %b: !stencil.field<8xf32>) {
   %g = stencil.grid [1] to [7] : !stencil.grid<1>
   // expected-error @+1 {{body argument #0 has type 'f32' but input #0 has type '!stencil.field<8xf32>'}}
-  %r = "stencil.apply"(%g, %a, %b) <{operandSegmentSizes = array<i32: 1, 1, 1>}> ({
+  %r = "stencil.apply"(%g, %a, %b) <{operandSegmentSizes = array<i32: 1, 1, 1, 0>}> ({
   ^bb0(%x: f32):
     "stencil.return"(%x) : (f32) -> ()
   }) : (!stencil.grid<1>, !stencil.field<8xf32>, !stencil.field<8xf32>) -> !stencil.field<8xf32>
@@ -233,7 +233,7 @@ func.func @iterate_types(%n: index, %a: !stencil.field<8xf32>, %b: !stencil.fiel
 
 func.func @yield_count(%n: index, %a: !stencil.field<8xf32>, %b: !stencil.field<8xf32>) {
   %r:2 = stencil.iterate %n iter_args(%x = %a, %y = %b) : !stencil.field<8xf32>, !stencil.field<8xf32> {
-    // expected-error @+1 {{yields 1 fields but the enclosing stencil.iterate carries 2}}
+    // expected-error @+1 {{yields 1 values but the enclosing stencil.iterate carries 2}}
     stencil.yield %x : !stencil.field<8xf32>
   }
   return
@@ -243,7 +243,7 @@ func.func @yield_count(%n: index, %a: !stencil.field<8xf32>, %b: !stencil.field<
 
 func.func @yield_type(%n: index, %a: !stencil.field<8xf32>, %b: !stencil.field<8xf64>) {
   %r:2 = stencil.iterate %n iter_args(%x = %a, %y = %b) : !stencil.field<8xf32>, !stencil.field<8xf64> {
-    // expected-error @+1 {{field #0 has type '!stencil.field<8xf64>' but iter_arg #0 has type '!stencil.field<8xf32>'}}
+    // expected-error @+1 {{value #0 has type '!stencil.field<8xf64>' but iter_arg #0 has type '!stencil.field<8xf32>'}}
     stencil.yield %y, %x : !stencil.field<8xf64>, !stencil.field<8xf32>
   }
   return
@@ -357,6 +357,102 @@ func.func @iterate_terminator(%a0: !stencil.field<8xf32>, %n: index) {
   // expected-error @+1 {{body must end with stencil.yield}}
   %r = stencil.iterate %n iter_args(%a = %a0) : !stencil.field<8xf32> {
     llvm.unreachable
+  }
+  return
+}
+
+// -----
+
+func.func @reduce_unknown_kind(%a: !stencil.field<8xf32>, %z: f32) {
+  %g = stencil.grid [1] to [7] : !stencil.grid<1>
+  // expected-error @+1 {{unknown reduction 'sum'; expected add, mul, min or max}}
+  %r:2 = stencil.apply on %g ins(%x = %a : !stencil.field<8xf32>) outs(%a : !stencil.field<8xf32>) reduce(sum %z : f32) {
+    %v = stencil.access %x[0] : !stencil.field<8xf32>
+    stencil.return %v, %v : f32, f32
+  }
+  return
+}
+
+// -----
+
+func.func @reduce_index(%a: !stencil.field<8xf32>, %z: index) {
+  %g = stencil.grid [1] to [7] : !stencil.grid<1>
+  // expected-error @+1 {{operand #3 must be variadic of signless integer or floating-point}}
+  %r:2 = stencil.apply on %g ins(%x = %a : !stencil.field<8xf32>) outs(%a : !stencil.field<8xf32>) reduce(add %z : index) {
+    %v = stencil.access %x[0] : !stencil.field<8xf32>
+    stencil.return %v, %z : f32, index
+  }
+  return
+}
+
+// -----
+
+func.func @reduce_kind_count(%a: !stencil.field<8xf32>, %z: f32) {
+  %g = stencil.grid [1] to [7] : !stencil.grid<1>
+  // expected-error @+1 {{has 1 reduction inits but 2 reduction kinds}}
+  %r:2 = "stencil.apply"(%g, %a, %a, %z) <{operandSegmentSizes = array<i32: 1, 1, 1, 1>,
+      reductions = [#stencil.reduction<add>, #stencil.reduction<max>]}> ({
+  ^bb0(%x: !stencil.field<8xf32>):
+    %v = stencil.access %x[0] : !stencil.field<8xf32>
+    "stencil.return"(%v, %v) : (f32, f32) -> ()
+  }) : (!stencil.grid<1>, !stencil.field<8xf32>, !stencil.field<8xf32>, f32) -> (!stencil.field<8xf32>, f32)
+  return
+}
+
+// -----
+
+func.func @reduce_result_type(%a: !stencil.field<8xf32>, %z: f32) {
+  %g = stencil.grid [1] to [7] : !stencil.grid<1>
+  // expected-error @+1 {{reduction #0 has type 'f64' but its init has type 'f32'}}
+  %r:2 = "stencil.apply"(%g, %a, %a, %z) <{operandSegmentSizes = array<i32: 1, 1, 1, 1>,
+      reductions = [#stencil.reduction<add>]}> ({
+  ^bb0(%x: !stencil.field<8xf32>):
+    %v = stencil.access %x[0] : !stencil.field<8xf32>
+    "stencil.return"(%v, %v) : (f32, f32) -> ()
+  }) : (!stencil.grid<1>, !stencil.field<8xf32>, !stencil.field<8xf32>, f32) -> (!stencil.field<8xf32>, f64)
+  return
+}
+
+// -----
+
+func.func @reduce_missing_contribution(%a: !stencil.field<8xf32>, %z: f32) {
+  %g = stencil.grid [1] to [7] : !stencil.grid<1>
+  %r:2 = stencil.apply on %g ins(%x = %a : !stencil.field<8xf32>) outs(%a : !stencil.field<8xf32>) reduce(add %z : f32) {
+    %v = stencil.access %x[0] : !stencil.field<8xf32>
+    // expected-error @+1 {{returns 1 values but the enclosing stencil.apply writes 1 fields and reduces 1 values}}
+    stencil.return %v : f32
+  }
+  return
+}
+
+// -----
+
+func.func @reduce_contribution_type(%a: !stencil.field<8xf32>, %z: f64) {
+  %g = stencil.grid [1] to [7] : !stencil.grid<1>
+  %r:2 = stencil.apply on %g ins(%x = %a : !stencil.field<8xf32>) outs(%a : !stencil.field<8xf32>) reduce(add %z : f64) {
+    %v = stencil.access %x[0] : !stencil.field<8xf32>
+    // expected-error @+1 {{contribution #0 has type 'f32' but reduction #0 has type 'f64'}}
+    stencil.return %v, %v : f32, f32
+  }
+  return
+}
+
+// -----
+
+func.func @iterate_scalars_only(%n: index, %s: f32) {
+  // expected-error @+1 {{must carry at least one field}}
+  %r = stencil.iterate %n iter_args(%x = %s) : f32 {
+    stencil.yield %x : f32
+  }
+  return
+}
+
+// -----
+
+func.func @iterate_memref(%n: index, %a: !stencil.field<8xf32>, %m: memref<8xf32>) {
+  // expected-error @+1 {{operand #2 must be variadic of stencil field or signless integer or floating-point or index, but got 'memref<8xf32>'}}
+  %r:2 = stencil.iterate %n iter_args(%x = %a, %y = %m) : !stencil.field<8xf32>, memref<8xf32> {
+    stencil.yield %x, %y : !stencil.field<8xf32>, memref<8xf32>
   }
   return
 }

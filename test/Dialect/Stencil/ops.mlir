@@ -112,3 +112,58 @@ func.func @attributes() attributes {
     s5 = #stencil.schedule<wg = [8, 254], streaming_stores = false>} {
   return
 }
+
+// Reductions: one scalar result per reduction after the fields; the body
+// returns the contributions after the output values.
+// CHECK-LABEL: func.func @reductions
+// CHECK-SAME: (%[[A:.*]]: !stencil.field<66xf32>, %[[B:.*]]: !stencil.field<66xf32>, %[[Z:.*]]: f32, %[[M:.*]]: i64)
+func.func @reductions(%a: !stencil.field<66xf32>, %b: !stencil.field<66xf32>,
+                      %zero: f32, %m: i64) -> (!stencil.field<66xf32>, f32, i64) {
+  %g = stencil.grid [1] to [65] : !stencil.grid<1>
+  // CHECK: %{{.*}}:3 = stencil.apply on %{{.*}} ins(%[[X:.*]] = %[[A]] : !stencil.field<66xf32>) outs(%[[B]] : !stencil.field<66xf32>) reduce(add %[[Z]] : f32, max %[[M]] : i64) attributes {schedule = #stencil.schedule<wg = [64]>} {
+  // CHECK: stencil.return %{{.*}}, %{{.*}}, %{{.*}} : f32, f32, i64
+  %r:3 = stencil.apply on %g ins(%x = %a : !stencil.field<66xf32>)
+      outs(%b : !stencil.field<66xf32>) reduce(add %zero : f32, max %m : i64)
+      attributes {schedule = #stencil.schedule<wg = [64]>} {
+    %v = stencil.access %x[1] : !stencil.field<66xf32>
+    %sq = arith.mulf %v, %v : f32
+    %i = arith.fptosi %v : f32 to i64
+    stencil.return %v, %sq, %i : f32, f32, i64
+  }
+  return %r#0, %r#1, %r#2 : !stencil.field<66xf32>, f32, i64
+}
+
+// The kinds print by name; each reduction's type is its init's.
+// CHECK-LABEL: func.func @reduction_kinds
+// CHECK: reduce(mul %{{.*}} : f64, min %{{.*}} : f64, add %{{.*}} : i32) {
+func.func @reduction_kinds(%a: !stencil.field<8x8xf64>, %p: f64, %i: i32) -> (f64, f64, i32) {
+  %g = stencil.grid [0, 0] to [8, 8] : !stencil.grid<2>
+  %r:4 = stencil.apply on %g ins(%x = %a : !stencil.field<8x8xf64>)
+      outs(%a : !stencil.field<8x8xf64>) reduce(mul %p : f64, min %p : f64, add %i : i32) {
+    %v = stencil.access %x[0, 0] : !stencil.field<8x8xf64>
+    %one = arith.constant 1 : i32
+    stencil.return %v, %v, %v, %one : f64, f64, f64, i32
+  }
+  return %r#1, %r#2, %r#3 : f64, f64, i32
+}
+
+// A time loop may carry scalars beside its fields: here a sum that
+// accumulates across steps.
+// CHECK-LABEL: func.func @iterate_scalars
+// CHECK: %{{.*}}:3 = stencil.iterate %{{.*}} iter_args(%[[U:.*]] = %{{.*}}, %[[V:.*]] = %{{.*}}, %[[S:.*]] = %{{.*}}) : !stencil.field<34xf32>, !stencil.field<34xf32>, f32 {
+// CHECK: reduce(add %[[S]] : f32)
+// CHECK: stencil.yield %{{.*}}, %{{.*}}, %{{.*}} : !stencil.field<34xf32>, !stencil.field<34xf32>, f32
+func.func @iterate_scalars(%steps: index, %a: !stencil.field<34xf32>, %b: !stencil.field<34xf32>,
+                           %s0: f32) -> f32 {
+  %g = stencil.grid [1] to [33] : !stencil.grid<1>
+  %r:3 = stencil.iterate %steps iter_args(%u = %a, %v = %b, %s = %s0)
+      : !stencil.field<34xf32>, !stencil.field<34xf32>, f32 {
+    %n, %sum = stencil.apply on %g ins(%x = %u : !stencil.field<34xf32>)
+        outs(%v : !stencil.field<34xf32>) reduce(add %s : f32) {
+      %w = stencil.access %x[-1] : !stencil.field<34xf32>
+      stencil.return %w, %w : f32, f32
+    }
+    stencil.yield %n, %u, %sum : !stencil.field<34xf32>, !stencil.field<34xf32>, f32
+  }
+  return %r#2 : f32
+}

@@ -37,13 +37,17 @@ namespace mlir::stencil {
 /// of the sources the calc reads (distributed functions), a calc apply that
 /// writes destinations, then an apply that copies each destination into a
 /// source at the loop point on the same grid, and a yield of the copies at
-/// the sources' positions and the calc results at the destinations'.
+/// the sources' positions and the calc results at the destinations'. The
+/// loop may carry scalars too, each the result of one of the calc's
+/// reductions.
 struct CopySection {
   SmallVector<ExchangeOp> exchanges;
   ApplyOp calc;
   ApplyOp copy;
   /// (source iter_arg index, destination iter_arg index) per copied pair.
   SmallVector<std::pair<unsigned, unsigned>> pairs;
+  /// The iter_arg indices of the carried scalars, in order.
+  SmallVector<unsigned> scalars;
 };
 
 /// The copy section of `iterate`, if its body has that form.
@@ -67,6 +71,10 @@ struct TimeBlockPlan {
   SmallVector<int64_t, 3> lower, upper;
   /// Per pair: the element type of its fields.
   SmallVector<Type> elementTypes;
+  /// The calc reduces: blocks skip its reductions (the loop's scalars do
+  /// not feed its steps, so only the last step's reductions matter) and the
+  /// last step runs on its own.
+  bool lastStepAlone = false;
 };
 
 /// How a time loop runs.

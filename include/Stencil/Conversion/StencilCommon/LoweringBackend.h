@@ -46,11 +46,14 @@ struct ApplyLowering {
   SmallVector<Value> ringSources;
   /// The grid [lower, upper), as index values.
   SmallVector<Value, 3> lower, upper;
+  /// The kind of each reduction of the apply, in order (empty: none).
+  SmallVector<ReductionKind> reductions;
 
   /// The apply at `point`: loads from its input buffers, stores into its
-  /// output buffers, scalars as `backend` passes them to a point.
+  /// output buffers, scalars as `backend` passes them to a point; its
+  /// contributions to reductions go to `reduce` (dropped when null).
   void emitPoint(OpBuilder &builder, Location loc, ValueRange point,
-                 LoweringBackend &backend) const;
+                 LoweringBackend &backend, ReduceFn reduce = nullptr) const;
 };
 
 /// Emits the points of an apply's grid [lower, upper) as boxes, each through
@@ -105,9 +108,13 @@ public:
   /// from a buffer the backend fills once inside a kernel.
   virtual Value loadScalar(OpBuilder &builder, Location loc, Value value) = 0;
   /// Emits the points of one apply in the boxes `partition` hands out, or
-  /// over its whole grid when `partition` is null.
-  virtual void emitApply(OpBuilder &builder, const ApplyLowering &apply,
-                         BoxPartition partition) = 0;
+  /// over its whole grid when `partition` is null. Returns, per reduction,
+  /// the points' contributions combined, starting from the identity (the
+  /// core combines that with the reduction's init and, across MPI ranks,
+  /// with the other ranks'), in an order that depends on the schedule only.
+  virtual SmallVector<Value> emitApply(OpBuilder &builder,
+                                       const ApplyLowering &apply,
+                                       BoxPartition partition) = 0;
   /// Whether blocks of fewer steps than T, known at run time, are emitted
   /// as one block too: the steps left after the whole blocks then run as
   /// one shallower block when there are two or more.
@@ -140,6 +147,8 @@ public:
 class ExchangeLowering {
 public:
   virtual ~ExchangeLowering();
+  /// Rejects, before the IR changes, what cannot run across ranks.
+  virtual LogicalResult checkFunction(func::FuncOp func) = 0;
   /// Exchanges the halo of `buffer`, the field of `exchange`, where the op
   /// is.
   virtual void emitExchange(OpBuilder &builder, ExchangeOp exchange,
@@ -149,6 +158,10 @@ public:
   /// needs to know, and returns how each step of the calc is split.
   virtual std::unique_ptr<StepPartition>
   planSteps(OpBuilder &builder, IterateOp loop, const TimeLoopPlan &plan) = 0;
+  /// `value`, this rank's part of a reduction of `kind`, combined over all
+  /// ranks (every rank gets the result).
+  virtual Value combineAcrossRanks(OpBuilder &builder, Location loc,
+                                   ReductionKind kind, Value value) = 0;
 };
 
 /// Lowers the stencil ops of `func`: plans its buffers (reporting every user

@@ -24,6 +24,9 @@ using LoadFn =
 /// Writes the value an apply returns for output `output` at the point.
 using StoreFn =
     function_ref<void(OpBuilder &, Location, unsigned output, Value value)>;
+/// Takes the point's contribution `value` to reduction `reduction`.
+using ReduceFn =
+    function_ref<void(OpBuilder &, Location, unsigned reduction, Value value)>;
 /// The value of scalar input `input` of an apply, inside the point loop.
 using ScalarFn = function_ref<Value(OpBuilder &, Location, unsigned input)>;
 /// Emits body op `op` (neither an access nor the return) with the values
@@ -36,12 +39,25 @@ using BoxFn =
     function_ref<void(OpBuilder &, ValueRange lower, ValueRange upper)>;
 
 /// Emits the body of `apply` for the grid point `point`: accesses become
-/// `load` at point + offset, the returned values go to `store`, every other
-/// op goes to `clone` (default: cloned as it is); scalar inputs come from
-/// `scalar`, or are used as they are.
+/// `load` at point + offset, the returned values go to `store`, the
+/// contributions to its reductions to `reduce` (dropped when null), every
+/// other op goes to `clone` (default: cloned as it is); scalar inputs come
+/// from `scalar`, or are used as they are.
 void emitPoint(OpBuilder &builder, Location loc, ApplyOp apply,
                ValueRange point, LoadFn load, StoreFn store,
-               ScalarFn scalar = nullptr, CloneFn clone = nullptr);
+               ScalarFn scalar = nullptr, CloneFn clone = nullptr,
+               ReduceFn reduce = nullptr);
+
+/// `value`, the identity of reduction `kind` on `type` (0 for add, 1 for
+/// mul, the largest value for min, the smallest for max).
+Value createReductionIdentity(OpBuilder &builder, Location loc,
+                              ReductionKind kind, Type type);
+
+/// `lhs` combined with `rhs` by `kind`. With `reassociate`, floating-point
+/// sums and products may be reassociated (LLVM then vectorizes them).
+Value createReductionCombine(OpBuilder &builder, Location loc,
+                             ReductionKind kind, Value lhs, Value rhs,
+                             bool reassociate = false);
 
 /// Calls `emit` on 2 x rank boxes that partition the box [outerLower,
 /// outerUpper) minus the box [innerLower, innerUpper) inside it: along each

@@ -90,8 +90,10 @@ static SmallVector<Value, 2> getForwardedFrom(Value value) {
   }
   Operation *producer = value.getDefiningOp();
   if (auto domainOp = llvm::dyn_cast<DomainOpInterface>(producer)) {
+    // Results after the written fields (reductions) are scalars.
     unsigned index = llvm::cast<OpResult>(value).getResultNumber();
-    sources.push_back(domainOp.getWrittenFields()[index]);
+    if (index < domainOp.getWrittenFields().size())
+      sources.push_back(domainOp.getWrittenFields()[index]);
   } else if (auto exchange = llvm::dyn_cast<ExchangeOp>(producer)) {
     sources.push_back(exchange.getField());
   } else if (auto branch = llvm::dyn_cast<RegionBranchOpInterface>(producer)) {

@@ -133,21 +133,47 @@ void GridOp::getCanonicalizationPatterns(RewritePatternSet &results,
 void ApplyOp::build(OpBuilder &builder, OperationState &state, Value grid,
                     ValueRange inputs, ValueRange outputs,
                     ScheduleAttr schedule) {
+  build(builder, state, grid, inputs, outputs, ValueRange(), {}, schedule);
+}
+
+void ApplyOp::build(OpBuilder &builder, OperationState &state, Value grid,
+                    ValueRange inputs, ValueRange outputs,
+                    ValueRange reduceInits, ArrayRef<ReductionKind> kinds,
+                    ScheduleAttr schedule) {
+  assert(reduceInits.size() == kinds.size() && "one kind per reduction");
   state.addOperands(grid);
   state.addOperands(inputs);
   state.addOperands(outputs);
-  state.getOrAddProperties<Properties>().operandSegmentSizes = {
-      1, static_cast<int32_t>(inputs.size()),
-      static_cast<int32_t>(outputs.size())};
+  state.addOperands(reduceInits);
+  Properties &properties = state.getOrAddProperties<Properties>();
+  properties.operandSegmentSizes = {1, static_cast<int32_t>(inputs.size()),
+                                    static_cast<int32_t>(outputs.size()),
+                                    static_cast<int32_t>(reduceInits.size())};
   if (schedule)
-    state.getOrAddProperties<Properties>().schedule = schedule;
+    properties.schedule = schedule;
+  if (!kinds.empty()) {
+    SmallVector<Attribute> kindAttrs;
+    for (ReductionKind kind : kinds)
+      kindAttrs.push_back(ReductionKindAttr::get(builder.getContext(), kind));
+    properties.reductions = builder.getArrayAttr(kindAttrs);
+  }
   state.addTypes(outputs.getTypes());
+  state.addTypes(reduceInits.getTypes());
   asm_utils::addRegionWithArgumentsFor(state, inputs);
+}
+
+SmallVector<ReductionKind> ApplyOp::getReductionKinds() {
+  SmallVector<ReductionKind> kinds;
+  if (ArrayAttr reductions = getReductionsAttr())
+    for (Attribute kind : reductions)
+      kinds.push_back(llvm::cast<ReductionKindAttr>(kind).getValue());
+  return kinds;
 }
 
 // Format:
 //   stencil.apply on %grid ins(%arg = %operand : type, ...)
-//       outs(%operand : type, ...) attributes {...} { body }
+//       outs(%operand : type, ...) [reduce(kind %init : type, ...)]
+//       attributes {...} { body }
 ParseResult ApplyOp::parse(OpAsmParser &parser, OperationState &result) {
   OpAsmParser::UnresolvedOperand grid;
   SmallVector<OpAsmParser::Argument> arguments;
@@ -193,6 +219,33 @@ ParseResult ApplyOp::parse(OpAsmParser &parser, OperationState &result) {
     return parser.emitError(outsLoc, "outs must be stencil fields, got ")
            << outputTypes.front();
 
+  // reduce(add %init : f32, ...)
+  SmallVector<OpAsmParser::UnresolvedOperand> inits;
+  SmallVector<Type> initTypes;
+  SmallVector<Attribute> kinds;
+  SMLoc reduceLoc = parser.getCurrentLocation();
+  if (succeeded(parser.parseOptionalKeyword("reduce")) &&
+      parser.parseCommaSeparatedList(
+          AsmParser::Delimiter::Paren, [&]() -> ParseResult {
+            StringRef keyword;
+            SMLoc kindLoc = parser.getCurrentLocation();
+            OpAsmParser::UnresolvedOperand init;
+            Type type;
+            if (parser.parseKeyword(&keyword))
+              return failure();
+            std::optional<ReductionKind> kind = symbolizeReductionKind(keyword);
+            if (!kind)
+              return parser.emitError(kindLoc, "unknown reduction '")
+                     << keyword << "'; expected add, mul, min or max";
+            if (parser.parseOperand(init) || parser.parseColonType(type))
+              return failure();
+            kinds.push_back(ReductionKindAttr::get(parser.getContext(), *kind));
+            inits.push_back(init);
+            initTypes.push_back(type);
+            return success();
+          }))
+    return failure();
+
   // The grid's rank is the rank of the fields the apply writes; a mismatch
   // is reported by operand resolution.
   Type gridType =
@@ -200,13 +253,19 @@ ParseResult ApplyOp::parse(OpAsmParser &parser, OperationState &result) {
   if (parser.resolveOperand(grid, gridType, result.operands) ||
       parser.resolveOperands(inputs, inputTypes, parser.getNameLoc(),
                              result.operands) ||
-      parser.resolveOperands(outputs, outputTypes, outsLoc, result.operands))
+      parser.resolveOperands(outputs, outputTypes, outsLoc, result.operands) ||
+      parser.resolveOperands(inits, initTypes, reduceLoc, result.operands))
     return failure();
   result.addAttribute(ApplyOp::getOperandSegmentSizesAttrName(result.name),
                       parser.getBuilder().getDenseI32ArrayAttr(
                           {1, static_cast<int32_t>(inputs.size()),
-                           static_cast<int32_t>(outputs.size())}));
+                           static_cast<int32_t>(outputs.size()),
+                           static_cast<int32_t>(inits.size())}));
+  if (!kinds.empty())
+    result.addAttribute(ApplyOp::getReductionsAttrName(result.name),
+                        parser.getBuilder().getArrayAttr(kinds));
   result.addTypes(outputTypes);
+  result.addTypes(initTypes);
 
   if (parser.parseOptionalAttrDictWithKeyword(result.attributes))
     return failure();
@@ -227,8 +286,19 @@ void ApplyOp::print(OpAsmPrinter &p) {
     p << output << " : " << output.getType();
   });
   p << ')';
-  p.printOptionalAttrDictWithKeyword((*this)->getAttrs(),
-                                     {getOperandSegmentSizesAttrName()});
+  if (getNumReductions() > 0) {
+    p << " reduce(";
+    llvm::interleaveComma(llvm::zip(getReductionKinds(), getReduceInits()), p,
+                          [&](auto pair) {
+                            auto [kind, init] = pair;
+                            p << stringifyReductionKind(kind) << ' ' << init
+                              << " : " << init.getType();
+                          });
+    p << ')';
+  }
+  p.printOptionalAttrDictWithKeyword(
+      (*this)->getAttrs(),
+      {getOperandSegmentSizesAttrName(), getReductionsAttrName()});
   p << ' ';
   p.printRegion(getBody(), /*printEntryBlockArgs=*/false);
 }
@@ -246,16 +316,30 @@ LogicalResult ApplyOp::verify() {
   unsigned rank = getRank();
   if (getOutputs().empty())
     return emitOpError("must write at least one field");
-  if (getResults().size() != getOutputs().size())
+  unsigned numReductions = getNumReductions();
+  size_t numKinds = getReductionsAttr() ? getReductionsAttr().size() : 0;
+  if (numKinds != numReductions)
+    return emitOpError() << "has " << numReductions << " reduction inits but "
+                         << numKinds << " reduction kinds";
+  if (getResults().size() != getOutputs().size() + numReductions)
     return emitOpError() << "has " << getResults().size() << " results but "
-                         << getOutputs().size() << " outputs";
+                         << getOutputs().size() << " outputs and "
+                         << numReductions << " reductions";
   for (auto [index, pair] :
-       llvm::enumerate(llvm::zip(getResults(), getOutputs()))) {
+       llvm::enumerate(llvm::zip(getFieldResults(), getOutputs()))) {
     auto [result, output] = pair;
     if (result.getType() != output.getType())
       return emitOpError() << "result #" << index << " has type "
                            << result.getType() << " but output #" << index
                            << " has type " << output.getType();
+  }
+  for (auto [index, pair] :
+       llvm::enumerate(llvm::zip(getReductionResults(), getReduceInits()))) {
+    auto [result, init] = pair;
+    if (result.getType() != init.getType())
+      return emitOpError() << "reduction #" << index << " has type "
+                           << result.getType() << " but its init has type "
+                           << init.getType();
   }
 
   auto checkRank = [&](Value value, StringRef what,
@@ -344,11 +428,20 @@ LogicalResult ApplyOp::verifyRegions() {
   auto ret = llvm::dyn_cast<ReturnOp>(getBodyBlock()->getTerminator());
   if (!ret)
     return emitOpError("body must end with stencil.return");
-  if (ret.getValues().size() != getOutputs().size())
+  unsigned numOutputs = getOutputs().size();
+  if (ret.getValues().size() != numOutputs + getNumReductions())
     return ret.emitOpError()
            << "returns " << ret.getValues().size()
-           << " values but the enclosing stencil.apply writes "
-           << getOutputs().size() << " fields";
+           << " values but the enclosing stencil.apply writes " << numOutputs
+           << " fields and reduces " << getNumReductions() << " values";
+  for (auto [index, pair] : llvm::enumerate(llvm::zip(
+           ret.getValues().drop_front(numOutputs), getReduceInits()))) {
+    auto [value, init] = pair;
+    if (value.getType() != init.getType())
+      return ret.emitOpError()
+             << "contribution #" << index << " has type " << value.getType()
+             << " but reduction #" << index << " has type " << init.getType();
+  }
   for (auto [index, pair] :
        llvm::enumerate(llvm::zip(ret.getValues(), getOutputs()))) {
     auto [value, output] = pair;
@@ -388,24 +481,33 @@ Value ApplyOp::getFieldForArgument(BlockArgument argument) {
 OperandRange ApplyOp::getWrittenFields() { return getOutputs(); }
 
 namespace {
-/// Rebuilds an apply keeping the inputs and outputs marked in `keepInputs`
-/// and `keepOutputs`; dropped inputs must be unused in the body.
+/// Rebuilds an apply keeping the inputs marked in `keepInputs` and the
+/// results (outputs, then reductions) marked in `keepResults`; dropped inputs
+/// must be unused in the body.
 ApplyOp rebuildApply(PatternRewriter &rewriter, ApplyOp op,
                      const llvm::BitVector &keepInputs,
-                     const llvm::BitVector &keepOutputs) {
-  SmallVector<Value> inputs, outputs;
+                     const llvm::BitVector &keepResults) {
+  unsigned numOutputs = op.getOutputs().size();
+  SmallVector<Value> inputs, outputs, inits;
+  SmallVector<ReductionKind> kinds;
   for (auto [index, input] : llvm::enumerate(op.getInputs()))
     if (keepInputs.test(index))
       inputs.push_back(input);
   for (auto [index, output] : llvm::enumerate(op.getOutputs()))
-    if (keepOutputs.test(index))
+    if (keepResults.test(index))
       outputs.push_back(output);
+  for (auto [index, pair] :
+       llvm::enumerate(llvm::zip(op.getReduceInits(), op.getReductionKinds())))
+    if (keepResults.test(numOutputs + index)) {
+      inits.push_back(std::get<0>(pair));
+      kinds.push_back(std::get<1>(pair));
+    }
 
   auto newOp = ApplyOp::create(rewriter, op.getLoc(), op.getGrid(), inputs,
-                               outputs, op.getScheduleAttr());
+                               outputs, inits, kinds, op.getScheduleAttr());
   newOp->setDiscardableAttrs(op->getDiscardableAttrDictionary());
   // Move the old body over; drop the arguments of removed inputs and the
-  // returned values of removed outputs.
+  // returned values of removed results.
   rewriter.eraseBlock(newOp.getBodyBlock());
   Block *body = op.getBodyBlock();
   rewriter.inlineRegionBefore(op.getBody(), newOp.getBody(),
@@ -416,34 +518,40 @@ ApplyOp rebuildApply(PatternRewriter &rewriter, ApplyOp op,
   auto ret = llvm::cast<ReturnOp>(body->getTerminator());
   SmallVector<Value> returned;
   for (auto [index, value] : llvm::enumerate(ret.getValues()))
-    if (keepOutputs.test(index))
+    if (keepResults.test(index))
       returned.push_back(value);
   rewriter.modifyOpInPlace(ret, [&] { ret->setOperands(returned); });
 
   SmallVector<Value> replacements(op.getNumResults(), Value());
   unsigned next = 0;
   for (unsigned index = 0; index < op.getNumResults(); ++index)
-    if (keepOutputs.test(index))
+    if (keepResults.test(index))
       replacements[index] = newOp.getResult(next++);
   rewriter.replaceOp(op, replacements);
   return newOp;
 }
 
-/// Drops outputs whose results are unused (the whole apply, when none is
-/// used, is removed as dead code by the canonicalizer itself).
+/// Drops outputs and reductions whose results are unused (the whole apply,
+/// when none is used, is removed as dead code by the canonicalizer itself).
+/// An apply keeps one output: when only reductions are used, the first.
 struct RemoveUnusedApplyResults : OpRewritePattern<ApplyOp> {
   using OpRewritePattern::OpRewritePattern;
 
   LogicalResult matchAndRewrite(ApplyOp op,
                                 PatternRewriter &rewriter) const override {
-    llvm::BitVector keepOutputs(op.getNumResults());
+    llvm::BitVector keepResults(op.getNumResults());
     for (OpResult result : op->getResults())
       if (!result.use_empty())
-        keepOutputs.set(result.getResultNumber());
-    if (keepOutputs.all() || keepOutputs.none())
+        keepResults.set(result.getResultNumber());
+    if (keepResults.all() || keepResults.none())
+      return failure();
+    unsigned numOutputs = op.getOutputs().size();
+    if (keepResults.find_first() >= static_cast<int>(numOutputs))
+      keepResults.set(0);
+    if (keepResults.all())
       return failure();
     llvm::BitVector keepInputs(op.getInputs().size(), true);
-    rebuildApply(rewriter, op, keepInputs, keepOutputs);
+    rebuildApply(rewriter, op, keepInputs, keepResults);
     return success();
   }
 };
@@ -568,7 +676,8 @@ void IterateOp::print(OpAsmPrinter &p) {
 }
 
 LogicalResult IterateOp::verify() {
-  if (getInits().empty())
+  if (llvm::none_of(getInits().getTypes(),
+                    [](Type type) { return llvm::isa<FieldType>(type); }))
     return emitOpError("must carry at least one field");
   if (getResults().size() != getInits().size())
     return emitOpError() << "has " << getResults().size() << " results but "
@@ -597,13 +706,13 @@ LogicalResult YieldOp::verify() {
   auto iterate = llvm::cast<IterateOp>((*this)->getParentOp());
   if (getValues().size() != iterate.getInits().size())
     return emitOpError() << "yields " << getValues().size()
-                         << " fields but the enclosing stencil.iterate carries "
+                         << " values but the enclosing stencil.iterate carries "
                          << iterate.getInits().size();
   for (auto [index, pair] :
        llvm::enumerate(llvm::zip(getValues(), iterate.getInits()))) {
     auto [value, init] = pair;
     if (value.getType() != init.getType())
-      return emitOpError() << "field #" << index << " has type "
+      return emitOpError() << "value #" << index << " has type "
                            << value.getType() << " but iter_arg #" << index
                            << " has type " << init.getType();
   }

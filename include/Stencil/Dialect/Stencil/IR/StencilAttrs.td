@@ -21,6 +21,32 @@ def Stencil_AxisDistribution : I32EnumAttr<"AxisDistribution",
   let genSpecializedAttr = 0;
 }
 
+def Stencil_ReductionKind : I32EnumAttr<"ReductionKind",
+    "how a reduction of a stencil.apply combines the values of its points", [
+      I32EnumAttrCase<"Add", 0, "add">,
+      I32EnumAttrCase<"Mul", 1, "mul">,
+      I32EnumAttrCase<"Min", 2, "min">,
+      I32EnumAttrCase<"Max", 3, "max">
+    ]> {
+  let cppNamespace = "::mlir::stencil";
+  let genSpecializedAttr = 0;
+}
+
+def Stencil_ReductionKindAttr
+    : EnumAttr<Stencil_Dialect, Stencil_ReductionKind, "reduction"> {
+  let summary = "The combining operation of a reduction";
+  let description = [{
+    `add`, `mul`, `min` or `max`. On floats, `min` and `max` are C's
+    `fmin` and `fmax` (IEEE minNum/maxNum: a NaN operand yields the other
+    one); on integers they compare signed values.
+  }];
+  let assemblyFormat = "`<` $value `>`";
+}
+
+def Stencil_ReductionKindArrayAttr
+    : TypedArrayAttrBase<Stencil_ReductionKindAttr,
+                         "array of reduction kinds">;
+
 def Stencil_DecompositionAttr : Stencil_Attr<"Decomposition", "decomp"> {
   let summary = "Which axes of a field are block-distributed across ranks";
   let description = [{

@@ -72,10 +72,18 @@ def Stencil_ApplyOp : Stencil_Op<"apply", [
     `outs` field. The op is isolated from above: everything the function
     needs enters through `ins`, so it can become a GPU kernel as it is.
 
-    Each result equals its `outs` operand outside the grid and the returned
-    value on it (destination passing style with value semantics: the `outs`
-    field is not modified). Reading an `outs` field through `ins` therefore
-    sees the values from before the apply, at any offset.
+    Each field result equals its `outs` operand outside the grid and the
+    returned value on it (destination passing style with value semantics:
+    the `outs` field is not modified). Reading an `outs` field through `ins`
+    therefore sees the values from before the apply, at any offset.
+
+    An apply may also reduce values over its grid (Himeno's residual
+    `gosa += ss*ss`): `reduce(kind %init : type, ...)` adds one scalar
+    result per reduction, after the fields, and the body returns one
+    contribution per reduction after the output values. A reduction's
+    result is `init` combined with the contributions of all grid points by
+    `kind` (`#stencil.reduction`), in an unspecified order: floating-point
+    sums and products may differ from a sequential loop by reassociation.
 
     Every access must stay inside the accessed field: with grid `[lb, ub)`,
     offset `o` along an axis of size `n` needs `lb + o >= 0` and
@@ -93,15 +101,23 @@ def Stencil_ApplyOp : Stencil_Op<"apply", [
       %v = arith.mulf %c, %s : f32
       stencil.return %v : f32
     }
+    %b2, %sum = stencil.apply on %g ins(%a = %a0 : !stencil.field<66xf32>)
+        outs(%b0 : !stencil.field<66xf32>) reduce(add %zero : f32) {
+      %v = stencil.access %a[0] : !stencil.field<66xf32>
+      %sq = arith.mulf %v, %v : f32
+      stencil.return %v, %sq : f32, f32
+    }
     ```
   }];
   let arguments = (ins
     Stencil_GridType:$grid,
     Variadic<AnyType>:$inputs,
     Variadic<Stencil_AnyField>:$outputs,
-    OptionalAttr<Stencil_ScheduleAttr>:$schedule
+    Variadic<AnyTypeOf<[AnySignlessInteger, AnyFloat]>>:$reduce_inits,
+    OptionalAttr<Stencil_ScheduleAttr>:$schedule,
+    OptionalAttr<Stencil_ReductionKindArrayAttr>:$reductions
   );
-  let results = (outs Variadic<Stencil_AnyField>:$results);
+  let results = (outs Variadic<AnyType>:$results);
   let regions = (region SizedRegion<1>:$body);
   let hasCustomAssemblyFormat = 1;
   let hasVerifier = 1;
@@ -113,6 +129,12 @@ def Stencil_ApplyOp : Stencil_Op<"apply", [
     /// `inputs`; the caller fills the body and its `stencil.return`.
     OpBuilder<(ins "::mlir::Value":$grid, "::mlir::ValueRange":$inputs,
                    "::mlir::ValueRange":$outputs,
+                   CArg<"::mlir::stencil::ScheduleAttr", "{}">:$schedule)>,
+    /// The same with reductions: one kind per init.
+    OpBuilder<(ins "::mlir::Value":$grid, "::mlir::ValueRange":$inputs,
+                   "::mlir::ValueRange":$outputs,
+                   "::mlir::ValueRange":$reduceInits,
+                   "::llvm::ArrayRef<::mlir::stencil::ReductionKind>":$kinds,
                    CArg<"::mlir::stencil::ScheduleAttr", "{}">:$schedule)>
   ];
   let extraClassDeclaration = [{
@@ -123,6 +145,17 @@ def Stencil_ApplyOp : Stencil_Op<"apply", [
     /// The `stencil.grid` defining the domain, if the grid is not a block
     /// argument.
     GridOp getGridOp();
+    /// The results that are fields, one per output, and the reduced
+    /// scalars, one per reduction.
+    ::mlir::ResultRange getFieldResults() {
+      return getResults().take_front(getOutputs().size());
+    }
+    ::mlir::ResultRange getReductionResults() {
+      return getResults().drop_front(getOutputs().size());
+    }
+    unsigned getNumReductions() { return getReduceInits().size(); }
+    /// The kind of each reduction, in order.
+    ::llvm::SmallVector<ReductionKind> getReductionKinds();
   }];
 }
 
@@ -156,7 +189,8 @@ def Stencil_ReturnOp : Stencil_Op<"return", [
   let summary = "Return the values of a stencil function at one point";
   let description = [{
     Terminates a `stencil.apply` body with one value per `outs` field, of the
-    field's element type.
+    field's element type, then one contribution per reduction, of the
+    reduction's type.
   }];
   let arguments = (ins Variadic<AnyType>:$values);
   let assemblyFormat = "attr-dict ($values^ `:` type($values))?";
@@ -183,7 +217,9 @@ def Stencil_IterateOp : Stencil_Op<"iterate", [
     are the values yielded by the last step (the initial values when `steps`
     is 0). A yield that exchanges two arguments is the pointer swap of the C
     program made explicit; a yield of freshly computed fields is the copy
-    section.
+    section. Besides fields, the loop may carry scalars (integers, floats,
+    indices): a reduction that accumulates across steps, or the value of the
+    C program's step variable.
 
     `schedule`'s `time_block` T > 1 asks the lowering to compute T steps per
     pass over memory (overlapped tiles); it must be set here, where the time
@@ -206,10 +242,11 @@ def Stencil_IterateOp : Stencil_Op<"iterate", [
   }];
   let arguments = (ins
     Index:$steps,
-    Variadic<Stencil_AnyField>:$inits,
+    Variadic<AnyTypeOf<[Stencil_AnyField, AnySignlessInteger, AnyFloat,
+                        Index]>>:$inits,
     OptionalAttr<Stencil_ScheduleAttr>:$schedule
   );
-  let results = (outs Variadic<Stencil_AnyField>:$results);
+  let results = (outs Variadic<AnyType>:$results);
   let regions = (region SizedRegion<1>:$body);
   let hasCustomAssemblyFormat = 1;
   let hasVerifier = 1;
@@ -230,8 +267,8 @@ def Stencil_IterateOp : Stencil_Op<"iterate", [
 def Stencil_YieldOp : Stencil_Op<"yield", [
     Pure, HasParent<"IterateOp">, Terminator, ReturnLike
   ]> {
-  let summary = "The fields carried into the next time step";
-  let arguments = (ins Variadic<Stencil_AnyField>:$values);
+  let summary = "The fields and scalars carried into the next time step";
+  let arguments = (ins Variadic<AnyType>:$values);
   let assemblyFormat = "attr-dict ($values^ `:` qualified(type($values)))?";
   let hasVerifier = 1;
 }
