@@ -6,9 +6,13 @@
 # With --rtol R (GPU targets, whose compilers may contract a * b + c into
 # one fused operation) checksums may differ by a relative error up to R;
 # the largest one is printed before the checksum.
+# With --numdiff R every number may differ (reductions, whose order of
+# summation is not C's): float values by R, doubles by 1e-9, integers not
+# at all (numdiff.py).
 set -euo pipefail
-rtol=
+rtol=; numdiff=
 if [ "$1" = "--rtol" ]; then rtol=$2; shift 2; fi
+if [ "$1" = "--numdiff" ]; then numdiff=$2; shift 2; fi
 src=$1; steps=$2; shift 2
 common=(); only=()
 while [ $# -gt 0 ]; do
@@ -21,7 +25,10 @@ stencilcc "$src" "${common[@]}" "${only[@]}" -o "$out/stencil"
 clang -O2 -w "$src" "${common[@]}" -o "$out/ref" -lm
 "$out/stencil" "$steps" | grep -v -e '^time ' -e '/s ' > "$out/stencil.txt"
 "$out/ref" "$steps" | grep -v -e '^time ' -e '/s ' > "$out/ref.txt"
-if [ -z "$rtol" ]; then
+if [ -n "$numdiff" ]; then
+  "$(dirname "$0")/numdiff.py" --rtol "$numdiff" "$out/ref.txt" \
+    "$out/stencil.txt"
+elif [ -z "$rtol" ]; then
   diff "$out/ref.txt" "$out/stencil.txt"
 else
   diff <(grep -v checksum "$out/ref.txt") <(grep -v checksum "$out/stencil.txt")

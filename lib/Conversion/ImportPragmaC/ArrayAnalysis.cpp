@@ -346,6 +346,14 @@ bool Analyzer::analyzeCopies(StencilRegion &region) {
     if (isa<NullStmt>(stmt))
       continue;
     auto *assign = dyn_cast<BinaryOperator>(stmt);
+    // A reduction belongs with the values it reduces.
+    if (assign && assign->isAssignmentOp())
+      if (const VarDecl *var = getReferencedVar(assign->getLHS()))
+        if (!var->getType()->isArrayType() && !var->getType()->isPointerType())
+          return error(assign->getLHS()->getBeginLoc(),
+                       "the copy section copies arrays only; an update of '" +
+                           var->getName() +
+                           "' (a reduction) belongs in the calc section");
     RegionArray *target = nullptr, *value = nullptr;
     if (assign && assign->getOpcode() == BO_Assign) {
       target = matchPoint(assign->getLHS());

@@ -171,12 +171,12 @@ bool CalcTranslator::translateAssign(const clang::BinaryOperator *assign) {
   if (auto *ref = dyn_cast<clang::DeclRefExpr>(target)) {
     auto *var = dyn_cast<clang::VarDecl>(ref->getDecl());
     Value *slot = var ? lookupTemporary(var) : nullptr;
+    if (!slot && var)
+      return translateReduction(assign, var);
     if (!slot)
       return error(target->getBeginLoc(),
                    "'" + ref->getDecl()->getName() +
-                       "' is assigned in the calc section but declared "
-                       "outside it; reductions and writes to outer variables "
-                       "are not supported");
+                       "' cannot be assigned in the calc section");
     if (compound && !*slot)
       return error(target->getBeginLoc(), "'" + var->getName() +
                                               "' is read before it is "
@@ -217,6 +217,14 @@ bool CalcTranslator::translateAssign(const clang::BinaryOperator *assign) {
   return error(target->getBeginLoc(),
                "the calc section may assign only to destination elements "
                "and to variables declared in it");
+}
+
+Value CalcTranslator::translateValue(const clang::Expr *expr,
+                                     clang::QualType to) {
+  Value value = translateExpr(expr);
+  if (!value)
+    return {};
+  return convert(value, expr->getType(), to, loc(expr->getBeginLoc()));
 }
 
 Value CalcTranslator::translateExpr(const clang::Expr *expr) {
@@ -517,6 +525,16 @@ Value CalcTranslator::translateVar(const clang::DeclRefExpr *ref) {
       return arith::ConstantOp::create(builder, location,
                                        IntegerAttr::get(type, *value));
     }
+  // A reduction's running value exists only once the loop nest is done.
+  if (const RegionReduction *reduction = findReduction(var)) {
+    error(ref->getBeginLoc(),
+          "'" + var->getName() +
+              "' is reduced by the calc section, so its value is not "
+              "known inside the loop nest; it may only be updated ('" +
+              var->getName() + " += ...')");
+    reportNote(diags, reduction->loc, "reduced here");
+    return {};
+  }
   // Any other scalar of the enclosing function or file: passed in.
   if (!mapType(var->getType(), ref->getBeginLoc()))
     return {};
@@ -527,7 +545,10 @@ Value CalcTranslator::translateVar(const clang::DeclRefExpr *ref) {
       mapType(var->getType(), ref->getBeginLoc()), loc(var->getLocation()));
   argumentSources.push_back({std::nullopt, var});
   scalarArguments[var] = argument;
-  region.scalars.push_back({var});
+  if (llvm::none_of(region.scalars, [&](const CapturedScalar &scalar) {
+        return scalar.decl == var;
+      }))
+    region.scalars.push_back({var, ref->getBeginLoc()});
   return argument;
 }
 

@@ -32,6 +32,11 @@ public:
 
   bool translate(const clang::Stmt *body) { return translateStmt(body); }
 
+  /// Translates `expr`, a value computed once per step outside the loop
+  /// nest (a reset's value), converted to `to`; it may read constants and
+  /// the scalars the region captures.
+  Value translateValue(const clang::Expr *expr, clang::QualType to);
+
   /// What each block argument stands for: an array (index into
   /// region.arrays) or a captured scalar.
   struct ArgumentSource {
@@ -43,6 +48,9 @@ public:
   llvm::DenseMap<unsigned, Value> written;
   /// Largest |offset| per axis at which each array is read.
   llvm::DenseMap<unsigned, SmallVector<int64_t, 3>> radius;
+  /// Per reduction of region.reductions, its contribution at the point (the
+  /// point's updates combined).
+  SmallVector<Value> contributions;
 
   Location loc(clang::SourceLocation at) const {
     clang::PresumedLoc presumed = sm.getPresumedLoc(sm.getExpansionLoc(at));
@@ -69,6 +77,16 @@ private:
   bool translateStmt(const clang::Stmt *stmt);
   bool translateDecl(const clang::VarDecl *var);
   bool translateAssign(const clang::BinaryOperator *assign);
+  /// `var op= e` and its equivalents, `var` declared outside the calc
+  /// section: a reduction update (Reductions.cpp).
+  bool translateReduction(const clang::BinaryOperator *assign,
+                          const clang::VarDecl *var);
+  const RegionReduction *findReduction(const clang::VarDecl *var) const {
+    for (const RegionReduction &reduction : region.reductions)
+      if (reduction.decl == var)
+        return &reduction;
+    return nullptr;
+  }
   Value translateExpr(const clang::Expr *expr);
   Value translateCast(const clang::CastExpr *cast);
   Value translateBinary(const clang::BinaryOperator *binary);

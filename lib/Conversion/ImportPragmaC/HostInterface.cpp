@@ -27,11 +27,50 @@ std::string getElementName(const RegionArray &array) {
   return array.isDouble ? "double" : "float";
 }
 
+/// `&A[0][0][0]`: a pointer to the first element, for arrays and for
+/// pointers to arrays alike.
+std::string getFirstElement(const StencilRegion &region,
+                            const RegionArray &array) {
+  std::string text = "&" + array.name;
+  for (unsigned axis = 0; axis < region.getRank(); ++axis)
+    text += "[0]";
+  return text;
+}
+
+std::string getTypeName(const clang::VarDecl *decl) {
+  return decl->getType().getCanonicalType().getUnqualifiedType().getAsString();
+}
+
 std::string getScalarTypeName(const CapturedScalar &scalar) {
-  return scalar.decl->getType()
-      .getCanonicalType()
-      .getUnqualifiedType()
-      .getAsString();
+  return getTypeName(scalar.decl);
+}
+
+const char *getKindName(mlir::stencil::ReductionKind kind) {
+  switch (kind) {
+  case mlir::stencil::ReductionKind::Add:
+    return "add";
+  case mlir::stencil::ReductionKind::Mul:
+    return "mul";
+  case mlir::stencil::ReductionKind::Min:
+    return "min";
+  case mlir::stencil::ReductionKind::Max:
+    return "max";
+  }
+  return "";
+}
+
+/// The arguments of the call to the region's function, without the step
+/// count: arrays by their first element, captured scalars by value,
+/// reduction variables by address.
+std::string getCallArguments(const StencilRegion &region) {
+  std::string text;
+  for (const RegionArray &array : region.arrays)
+    text += getFirstElement(region, array) + ", ";
+  for (const CapturedScalar &scalar : region.scalars)
+    text += scalar.decl->getNameAsString() + ", ";
+  for (const RegionReduction &reduction : region.reductions)
+    text += "&" + reduction.decl->getNameAsString() + ", ";
+  return text;
 }
 
 /// `(long long)(upper) - (long long)(lower)`, plus one for `<=`: the number
@@ -43,16 +82,6 @@ std::string getStepCount(ASTContext &context, const StencilRegion &region) {
   if (region.stepInclusive)
     count += " + 1";
   return count;
-}
-
-/// `&A[0][0][0]`: a pointer to the first element, for arrays and for
-/// pointers to arrays alike.
-std::string getFirstElement(const StencilRegion &region,
-                            const RegionArray &array) {
-  std::string text = "&" + array.name;
-  for (unsigned axis = 0; axis < region.getRank(); ++axis)
-    text += "[0]";
-  return text;
 }
 
 llvm::json::Object getLocation(ASTContext &context, SourceLocation loc) {
@@ -73,6 +102,9 @@ std::string mlir::stencil::pragma_c::getPrototype(ASTContext &context,
   for (const CapturedScalar &scalar : region.scalars)
     text +=
         getScalarTypeName(scalar) + " " + scalar.decl->getNameAsString() + ", ";
+  for (const RegionReduction &reduction : region.reductions)
+    text += getTypeName(reduction.decl) + " *" +
+            reduction.decl->getNameAsString() + ", ";
   return text + "long long steps)";
 }
 
@@ -82,7 +114,7 @@ mlir::stencil::pragma_c::buildManifest(ASTContext &context,
   const SourceManager &sm = context.getSourceManager();
   llvm::json::Array regionList;
   for (const StencilRegion &region : regions) {
-    llvm::json::Array arrays, scalars, lower, upper, shape;
+    llvm::json::Array arrays, scalars, reductions, lower, upper, shape;
     for (const RegionArray &array : region.arrays) {
       llvm::json::Object object{
           {"name", array.name},
@@ -97,18 +129,24 @@ mlir::stencil::pragma_c::buildManifest(ASTContext &context,
       scalars.push_back(
           llvm::json::Object{{"name", scalar.decl->getNameAsString()},
                              {"type", getScalarTypeName(scalar)}});
+    for (const RegionReduction &reduction : region.reductions) {
+      llvm::json::Object object{{"name", reduction.decl->getNameAsString()},
+                                {"type", getTypeName(reduction.decl)},
+                                {"kind", getKindName(reduction.kind)}};
+      object["reset"] = reduction.reset
+                            ? llvm::json::Value(getSourceText(
+                                  context, reduction.reset->assign->getRHS()))
+                            : llvm::json::Value(nullptr);
+      reductions.push_back(std::move(object));
+    }
     for (const LoopRange &loop : region.calcNest.loops) {
       lower.push_back(loop.lower);
       upper.push_back(loop.upper);
     }
     for (int64_t size : region.shape)
       shape.push_back(size);
-    std::string call = region.name + "(";
-    for (const RegionArray &array : region.arrays)
-      call += getFirstElement(region, array) + ", ";
-    for (const CapturedScalar &scalar : region.scalars)
-      call += scalar.decl->getNameAsString() + ", ";
-    call += getStepCount(context, region) + ")";
+    std::string call = region.name + "(" + getCallArguments(region) +
+                       getStepCount(context, region) + ")";
 
     llvm::json::Object object{
         {"name", region.name},
@@ -126,6 +164,7 @@ mlir::stencil::pragma_c::buildManifest(ASTContext &context,
                             {"inclusive", region.stepInclusive}}},
         {"arrays", std::move(arrays)},
         {"scalars", std::move(scalars)},
+        {"reductions", std::move(reductions)},
         {"prototype", getPrototype(context, region)},
         {"call", call}};
     if (region.distribute) {
@@ -200,12 +239,8 @@ mlir::stencil::pragma_c::rewriteSource(ASTContext &context,
        << ": replaced by a call to the compiled stencil */\n{\n"
        << "  extern " << getPrototype(context, region) << ";\n"
        << "  long long " << region.name << "_steps = " << steps << ";\n"
-       << "  " << region.name << "(";
-    for (const RegionArray &array : region.arrays)
-      os << getFirstElement(region, array) << ", ";
-    for (const CapturedScalar &scalar : region.scalars)
-      os << scalar.decl->getName() << ", ";
-    os << region.name << "_steps);\n";
+       << "  " << region.name << "(" << getCallArguments(region) << region.name
+       << "_steps);\n";
 
     // Leave the loop variables declared outside the loops as the loops
     // would: the nests end at their upper bounds once a step has run.

@@ -22,6 +22,7 @@
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/IR/Builders.h"
 
 using namespace mlir;
@@ -42,9 +43,41 @@ func::FuncOp mlir::stencil::pragma_c::emitRegion(clang::ASTContext &astContext,
   auto loc = [&](clang::SourceLocation at) { return calc.loc(at); };
 
   // Translate the calc body first: it decides which fields and scalars the
-  // region reads.
+  // region reads and which variables it reduces into.
   if (!calc.translate(region.calcNest.body))
     return {};
+  // Each reset sets a reduction variable; its value is computed once, before
+  // the time loop, from constants and captured scalars.
+  Block resetBlock;
+  CalcTranslator resets(astContext, region, context, &resetBlock);
+  SmallVector<Value> resetValues(region.reductions.size());
+  for (const ResetStatement &reset : region.resets) {
+    auto it = llvm::find_if(region.reductions, [&](const RegionReduction &r) {
+      return r.decl == reset.var;
+    });
+    if (it == region.reductions.end()) {
+      reportError(astContext.getDiagnostics(), reset.assign->getBeginLoc(),
+                  "'" + reset.var->getName().str() +
+                      "' is assigned in the time loop but the calc section "
+                      "does not reduce into it; before the calc nest, the "
+                      "time loop may only reset reduction variables");
+      return {};
+    }
+    if (it->reset) {
+      reportError(astContext.getDiagnostics(), reset.assign->getBeginLoc(),
+                  "'" + reset.var->getName().str() +
+                      "' is reset twice in one step");
+      reportNote(astContext.getDiagnostics(), it->reset->assign->getBeginLoc(),
+                 "first reset here");
+      return {};
+    }
+    it->reset = &reset;
+    Value value =
+        resets.translateValue(reset.assign->getRHS(), reset.var->getType());
+    if (!value)
+      return {};
+    resetValues[it - region.reductions.begin()] = value;
+  }
   for (auto [index, array] : llvm::enumerate(region.arrays))
     if (!array.isSource && !calc.written.count(index)) {
       reportError(astContext.getDiagnostics(), array.loc,
@@ -78,12 +111,25 @@ func::FuncOp mlir::stencil::pragma_c::emitRegion(clang::ASTContext &astContext,
     argLocs.push_back(loc(array.loc));
   }
   DenseMap<const clang::VarDecl *, unsigned> scalarArgIndex;
+  auto scalarType = [&](const clang::VarDecl *decl) -> Type {
+    for (auto [translator, block] :
+         {std::pair{&calc, &tempBlock}, std::pair{&resets, &resetBlock}})
+      for (auto [i, source] : llvm::enumerate(translator->argumentSources))
+        if (source.scalar == decl)
+          return block->getArgument(i).getType();
+    llvm_unreachable("a captured scalar is an argument of a translated block");
+  };
   for (const CapturedScalar &scalar : region.scalars) {
     scalarArgIndex[scalar.decl] = argTypes.size();
-    for (auto [i, source] : llvm::enumerate(calc.argumentSources))
-      if (source.scalar == scalar.decl)
-        argTypes.push_back(tempBlock.getArgument(i).getType());
+    argTypes.push_back(scalarType(scalar.decl));
     argLocs.push_back(loc(scalar.decl->getLocation()));
+  }
+  // Reduction variables by address: loaded before the loop, stored after.
+  unsigned firstReductionArg = argTypes.size();
+  for (auto [reduction, contribution] :
+       llvm::zip_equal(region.reductions, calc.contributions)) {
+    argTypes.push_back(MemRefType::get({}, contribution.getType()));
+    argLocs.push_back(loc(reduction.decl->getLocation()));
   }
   argTypes.push_back(builder.getIndexType());
   argLocs.push_back(loc(region.timeLoop->getBeginLoc()));
@@ -137,7 +183,20 @@ func::FuncOp mlir::stencil::pragma_c::emitRegion(clang::ASTContext &astContext,
     if (!array.isCarried())
       readOnly[index] = maybeExchange(loaded[index], index);
 
-  // The time loop carries every array it changes.
+  // The reduction variables' values before the loop, and the reset values.
+  SmallVector<Value> reductionInits;
+  for (auto [k, reduction] : llvm::enumerate(region.reductions))
+    reductionInits.push_back(memref::LoadOp::create(
+        builder, loc(reduction.loc), entry->getArgument(firstReductionArg + k),
+        ValueRange()));
+  for (auto [i, source] : llvm::enumerate(resets.argumentSources))
+    resetBlock.getArgument(i).replaceAllUsesWith(
+        entry->getArgument(scalarArgIndex[source.scalar]));
+  entry->getOperations().splice(entry->end(), resetBlock.getOperations());
+  builder.setInsertionPointToEnd(entry);
+
+  // The time loop carries every array it changes, then the reduction
+  // variables.
   SmallVector<unsigned> carried;
   SmallVector<Value> inits;
   for (auto [index, array] : llvm::enumerate(region.arrays))
@@ -145,11 +204,23 @@ func::FuncOp mlir::stencil::pragma_c::emitRegion(clang::ASTContext &astContext,
       carried.push_back(index);
       inits.push_back(loaded[index]);
     }
+  llvm::append_range(inits, reductionInits);
   auto iterate = IterateOp::create(builder, loc(region.timeLoop->getBeginLoc()),
                                    steps, inits);
   DenseMap<unsigned, Value> current;
   for (auto [position, index] : llvm::enumerate(carried))
     current[index] = iterate.getBodyBlock()->getArgument(position);
+  // A reduction starts from its reset value, or accumulates across steps
+  // from the value the loop carries.
+  SmallVector<Value> reduceInits;
+  SmallVector<ReductionKind> kinds;
+  for (auto [k, reduction] : llvm::enumerate(region.reductions)) {
+    reduceInits.push_back(
+        resetValues[k]
+            ? resetValues[k]
+            : Value(iterate.getBodyBlock()->getArgument(carried.size() + k)));
+    kinds.push_back(reduction.kind);
+  }
 
   builder.setInsertionPointToStart(iterate.getBodyBlock());
   SmallVector<Value> inputs;
@@ -174,8 +245,9 @@ func::FuncOp mlir::stencil::pragma_c::emitRegion(clang::ASTContext &astContext,
       outputs.push_back(current[index]);
       returned.push_back(calc.written[index]);
     }
-  auto calcApply =
-      ApplyOp::create(builder, loc(region.calc->loc), grid, inputs, outputs);
+  llvm::append_range(returned, calc.contributions);
+  auto calcApply = ApplyOp::create(builder, loc(region.calc->loc), grid, inputs,
+                                   outputs, reduceInits, kinds);
   Block *calcBody = calcApply.getBodyBlock();
   for (auto [from, to] :
        llvm::zip(tempBlock.getArguments(), calcBody->getArguments()))
@@ -214,6 +286,7 @@ func::FuncOp mlir::stencil::pragma_c::emitRegion(clang::ASTContext &astContext,
   SmallVector<Value> yielded;
   for (unsigned index : carried)
     yielded.push_back(current[index]);
+  llvm::append_range(yielded, calcApply.getReductionResults());
   YieldOp::create(builder, loc(region.timeLoop->getEndLoc()), yielded);
 
   // Write back what the loop changed.
@@ -221,6 +294,10 @@ func::FuncOp mlir::stencil::pragma_c::emitRegion(clang::ASTContext &astContext,
   for (auto [position, index] : llvm::enumerate(carried))
     StoreOp::create(builder, loc(region.end->loc), iterate.getResult(position),
                     entry->getArgument(index));
+  for (unsigned k = 0; k < region.reductions.size(); ++k)
+    memref::StoreOp::create(
+        builder, loc(region.end->loc), iterate.getResult(carried.size() + k),
+        entry->getArgument(firstReductionArg + k), ValueRange());
   func::ReturnOp::create(builder, loc(region.end->loc));
   return func;
 }

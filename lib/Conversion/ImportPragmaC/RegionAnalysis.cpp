@@ -487,6 +487,19 @@ bool Analyzer::splitTimeLoopBody(StencilRegion &region, const Stmt *&calc,
           before(directive->loc, child->getBeginLoc()))
         owner = directive;
     previousEnd = child->getEndLoc();
+    // `v = value;` before the calc nest resets a reduction variable; the
+    // translation of the calc body checks that `v` is one.
+    if (!owner && !calc && !copy) {
+      auto *assign = dyn_cast<BinaryOperator>(child);
+      const VarDecl *var = assign && assign->getOpcode() == BO_Assign
+                               ? getReferencedVar(assign->getLHS())
+                               : nullptr;
+      if (var && !var->getType()->isArrayType() &&
+          !var->getType()->isPointerType()) {
+        region.resets.push_back({var, assign});
+        continue;
+      }
+    }
     if (!owner) {
       const Stmt *previous = calc ? calc : nullptr;
       if (copy)
@@ -497,7 +510,8 @@ bool Analyzer::splitTimeLoopBody(StencilRegion &region, const Stmt *&calc,
                      "stencil calc' and 'copy'");
       return error(child->getBeginLoc(),
                    "statement in the time loop is not under '#pragma "
-                   "stencil calc' or 'copy'");
+                   "stencil calc' or 'copy'; before the calc nest, only "
+                   "resets of reduction variables ('v = value;') may stand");
     }
     const Stmt *&slot = owner->kind == DirectiveKind::Calc ? calc : copy;
     slot = child;

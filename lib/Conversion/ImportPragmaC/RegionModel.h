@@ -11,6 +11,8 @@
 
 #include "Directives.h"
 
+#include "Stencil/Dialect/Stencil/IR/StencilDialect.h"
+
 #include "clang/AST/Decl.h"
 #include "clang/AST/Expr.h"
 #include "clang/AST/Stmt.h"
@@ -58,6 +60,28 @@ struct RegionArray {
 /// an argument of the region's function.
 struct CapturedScalar {
   const clang::VarDecl *decl = nullptr;
+  /// Where the region first reads it.
+  clang::SourceLocation firstUse;
+};
+
+/// `v = value;` in the time loop before the calc nest: sets a reduction
+/// variable at the start of every step (Himeno's `gosa = 0.0;`).
+struct ResetStatement {
+  const clang::VarDecl *var = nullptr;
+  const clang::BinaryOperator *assign = nullptr;
+};
+
+/// A variable of the enclosing function or file that the calc section
+/// reduces into (`gosa += ss*ss`); passed by address, so the C program
+/// sees what its loop would have left there.
+struct RegionReduction {
+  const clang::VarDecl *decl = nullptr;
+  ReductionKind kind = ReductionKind::Add;
+  /// Where the calc section first updates it, and how (`+=`, `fmax`, ...).
+  clang::SourceLocation loc;
+  std::string spelling;
+  /// Its reset in the time loop, if any.
+  const ResetStatement *reset = nullptr;
 };
 
 struct StencilRegion {
@@ -88,6 +112,10 @@ struct StencilRegion {
   LoopNest copyNest;
   /// Filled while the calc body is translated, in order of first use.
   std::vector<CapturedScalar> scalars;
+  /// The reset statements of the time loop, in order.
+  std::vector<ResetStatement> resets;
+  /// Filled while the calc body is translated, in order of first update.
+  std::vector<RegionReduction> reductions;
 
   unsigned getRank() const { return shape.size(); }
   RegionArray *findArray(llvm::StringRef name) {

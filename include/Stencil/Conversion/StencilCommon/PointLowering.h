@@ -10,6 +10,7 @@
 #define STENCIL_CONVERSION_STENCILCOMMON_POINTLOWERING_H
 
 #include "Stencil/Dialect/Stencil/IR/StencilOps.h"
+#include "Stencil/Dialect/Stencil/Utils/ReductionUtils.h"
 
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/IRMapping.h"
@@ -47,17 +48,6 @@ void emitPoint(OpBuilder &builder, Location loc, ApplyOp apply,
                ValueRange point, LoadFn load, StoreFn store,
                ScalarFn scalar = nullptr, CloneFn clone = nullptr,
                ReduceFn reduce = nullptr);
-
-/// `value`, the identity of reduction `kind` on `type` (0 for add, 1 for
-/// mul, the largest value for min, the smallest for max).
-Value createReductionIdentity(OpBuilder &builder, Location loc,
-                              ReductionKind kind, Type type);
-
-/// `lhs` combined with `rhs` by `kind`. With `reassociate`, floating-point
-/// sums and products may be reassociated (LLVM then vectorizes them).
-Value createReductionCombine(OpBuilder &builder, Location loc,
-                             ReductionKind kind, Value lhs, Value rhs,
-                             bool reassociate = false);
 
 /// Calls `emit` on 2 x rank boxes that partition the box [outerLower,
 /// outerUpper) minus the box [innerLower, innerUpper) inside it: along each
