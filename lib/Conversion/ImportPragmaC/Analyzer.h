@@ -49,7 +49,16 @@ private:
   bool analyzeTimeLoop(StencilRegion &region);
   bool splitTimeLoopBody(StencilRegion &region, const clang::Stmt *&calc,
                          const clang::Stmt *&copy);
-  bool analyzeArrays(StencilRegion &region);
+  /// The arrays of `data`, split into one field per component that the
+  /// `calc` and `copy` statements use.
+  bool analyzeArrays(StencilRegion &region, const clang::Stmt *calc,
+                     const clang::Stmt *copy);
+  /// The components of `array` (of the region's rank, its leading
+  /// dimensions stripped into `componentShape`) that the statements read or
+  /// write, in ascending order.
+  bool findComponents(const RegionArray &array,
+                      llvm::ArrayRef<const clang::Stmt *> statements,
+                      std::vector<llvm::SmallVector<int64_t, 1>> &used);
   bool analyzeNest(StencilRegion &region, const clang::Stmt *stmt,
                    llvm::StringRef section, LoopNest &nest);
   bool analyzeCopies(StencilRegion &region);
@@ -87,9 +96,6 @@ template <typename Fn> void walkStmts(const clang::Stmt *stmt, Fn &&fn) {
 
 /// Unwraps `{ s }` into `s`.
 const clang::Stmt *skipSingleCompound(const clang::Stmt *stmt);
-
-/// `[n][m]...`, the C declarator of `shape`.
-std::string shapeString(llvm::ArrayRef<int64_t> shape);
 
 /// Whether the halo the distribution asks for fits in the cells the arrays
 /// keep around the grid; reports it when not.

@@ -147,10 +147,74 @@ std::optional<int64_t> Analyzer::evaluateSize(const std::vector<Token> &tokens,
   return value;
 }
 
-bool Analyzer::analyzeArrays(StencilRegion &region) {
+bool Analyzer::findComponents(const RegionArray &array,
+                              ArrayRef<const Stmt *> statements,
+                              std::vector<SmallVector<int64_t, 1>> &used) {
+  unsigned components = array.componentShape.size();
+  unsigned fullRank = components + array.shape.size();
+  std::string shape = shapeString(array.componentShape);
   bool ok = true;
+  for (const Stmt *statement : statements)
+    walkStmts(statement, [&](const Stmt *stmt) {
+      // The outermost subscript of a full `a[c][i][j][k]`.
+      auto *outer = dyn_cast<ArraySubscriptExpr>(stmt);
+      if (!ok || !outer)
+        return;
+      SmallVector<const Expr *, 4> indices;
+      const Expr *base = outer;
+      while (auto *subscript =
+                 dyn_cast<ArraySubscriptExpr>(skipTransparent(base))) {
+        indices.push_back(subscript->getIdx());
+        base = subscript->getBase();
+      }
+      const VarDecl *var = getReferencedVar(base);
+      if (!var || var->getName() != array.name || indices.size() != fullRank)
+        return;
+      std::reverse(indices.begin(), indices.end());
+      SmallVector<int64_t, 1> component;
+      for (unsigned axis = 0; axis < components; ++axis) {
+        std::optional<int64_t> value = evaluateInteger(indices[axis], context);
+        if (!value) {
+          unsigned loops = array.shape.size();
+          ok = error(indices[axis]->getBeginLoc(),
+                     "subscript " + Twine(axis) + " of '" + array.name +
+                         "' must be a constant: '" + array.name + "' has " +
+                         Twine(fullRank) +
+                         " dimensions and 'dimension' names " + Twine(loops) +
+                         (loops == 1 ? " loop variable" : " loop variables") +
+                         ", so " +
+                         (components == 1 ? Twine("its first subscript selects")
+                                          : "its first " + Twine(components) +
+                                                " subscripts select") +
+                         " one of its " + shape + " component arrays");
+          return;
+        }
+        if (*value < 0 || *value >= array.componentShape[axis]) {
+          ok = error(indices[axis]->getBeginLoc(),
+                     "component subscript " + Twine(axis) + " of '" +
+                         array.name + "' is " + Twine(*value) +
+                         ", outside [0, " + Twine(array.componentShape[axis]) +
+                         ")");
+          return;
+        }
+        component.push_back(*value);
+      }
+      if (!llvm::is_contained(used, component))
+        used.push_back(component);
+    });
+  llvm::sort(used);
+  return ok;
+}
+
+bool Analyzer::analyzeArrays(StencilRegion &region, const Stmt *calc,
+                             const Stmt *copy) {
+  unsigned rank = region.dimension->dimensions.size();
+  bool ok = true;
+  std::vector<RegionArray> declared;
   for (const ArrayDecl &decl : region.data->arrays) {
-    if (region.findArray(decl.name.name)) {
+    if (llvm::any_of(declared, [&](const RegionArray &array) {
+          return array.name == decl.name.name;
+        })) {
       ok = error(decl.name.loc,
                  "array '" + decl.name.name + "' appears twice in 'data'");
       continue;
@@ -184,7 +248,7 @@ bool Analyzer::analyzeArrays(StencilRegion &region) {
     array.decl = findArrayDecl(array.name, region.timeLoop);
     if (array.decl) {
       QualType type = array.decl->getType();
-      SmallVector<int64_t, 3> dims;
+      SmallVector<int64_t, 4> dims;
       bool isPointer = false;
       if (const PointerType *pointer = type->getAs<PointerType>()) {
         type = pointer->getPointeeType();
@@ -213,27 +277,62 @@ bool Analyzer::analyzeArrays(StencilRegion &region) {
         continue;
       }
     }
-    region.arrays.push_back(std::move(array));
+    // The last `rank` dimensions follow the loop nest; any before them
+    // select a component array.
+    if (array.shape.size() < rank) {
+      ok = error(array.loc,
+                 "'" + array.name + "' has " + Twine(array.shape.size()) +
+                     (array.shape.size() == 1 ? " dimension" : " dimensions") +
+                     " but 'dimension' names " + Twine(rank) +
+                     " loop variables; an array needs one dimension per loop "
+                     "variable, after any leading dimensions that select a "
+                     "component (a[4][NI][NJ][NK] read as a[3][i][j][k]); "
+                     "arrays of fewer dimensions (c[j][k] in an i, j, k "
+                     "nest) are not supported yet");
+      continue;
+    }
+    unsigned components = array.shape.size() - rank;
+    array.componentShape.assign(array.shape.begin(),
+                                array.shape.begin() + components);
+    array.shape.erase(array.shape.begin(), array.shape.begin() + components);
+    declared.push_back(std::move(array));
   }
   if (!ok)
     return false;
 
-  // One shape for all arrays: it is the shape of the grid's storage.
+  // Plain arrays are fields as they are; component arrays give one field
+  // per component the nests use.
+  for (RegionArray &array : declared) {
+    if (array.componentShape.empty()) {
+      region.arrays.push_back(array);
+      continue;
+    }
+    std::vector<SmallVector<int64_t, 1>> used;
+    if (!findComponents(array, {calc, copy}, used))
+      return false;
+    for (SmallVector<int64_t, 1> &component : used) {
+      region.arrays.push_back(array);
+      region.arrays.back().component = std::move(component);
+    }
+  }
+  if (region.arrays.empty())
+    return error(region.data->loc,
+                 "the loop nests use no component of the arrays of 'data'");
+
+  // One shape for all fields: it is the shape of the grid's storage.
   region.shape = region.arrays.front().shape;
   for (const RegionArray &array : region.arrays)
     if (array.shape != region.shape)
-      return error(array.loc, "array '" + array.name + "' is " +
-                                  shapeString(array.shape) + " but '" +
-                                  region.arrays.front().name + "' is " +
-                                  shapeString(region.shape) +
-                                  "; all arrays of a region must have the "
-                                  "same shape");
-  if (region.dimension->dimensions.size() != region.getRank())
-    return error(region.dimension->loc,
-                 "'dimension' names " +
-                     llvm::Twine(region.dimension->dimensions.size()) +
-                     " loop variables but the arrays have " +
-                     llvm::Twine(region.getRank()) + " dimensions");
+      return error(array.loc,
+                   "array '" + array.getDisplayName() + "' is " +
+                       shapeString(array.shape) + " but '" +
+                       region.arrays.front().getDisplayName() + "' is " +
+                       shapeString(region.shape) +
+                       "; all arrays of a region must have the same shape" +
+                       (array.componentShape.empty() &&
+                                region.arrays.front().componentShape.empty()
+                            ? ""
+                            : " after their component dimensions"));
   if (region.distribute &&
       region.distribute->distributed.size() != region.getRank())
     return error(region.distribute->loc,
@@ -324,22 +423,33 @@ bool Analyzer::analyzeCopies(StencilRegion &region) {
   else
     statements.push_back(body);
 
-  // `source[i][j][k] = destination[i][j][k];`, both at the loop point.
+  // `source[i][j][k] = destination[i][j][k];`, both at the loop point,
+  // after the constant subscripts of a component (`a[1][i][j][k]`).
   auto matchPoint = [&](const Expr *expr) -> RegionArray * {
-    SmallVector<const Expr *, 3> indices;
+    SmallVector<const Expr *, 4> indices;
     expr = skipTransparent(expr);
     while (auto *subscript = dyn_cast<ArraySubscriptExpr>(expr)) {
       indices.push_back(subscript->getIdx());
       expr = skipTransparent(subscript->getBase());
     }
     const VarDecl *var = getReferencedVar(expr);
-    if (!var || indices.size() != region.getRank())
+    RegionArray *any = var ? region.findArray(var->getName()) : nullptr;
+    if (!any || indices.size() != any->componentShape.size() + region.getRank())
       return nullptr;
     std::reverse(indices.begin(), indices.end());
-    for (auto [index, loop] : llvm::zip(indices, region.copyNest.loops))
+    unsigned components = any->componentShape.size();
+    SmallVector<int64_t, 1> component;
+    for (const Expr *index : ArrayRef(indices).take_front(components)) {
+      std::optional<int64_t> value = evaluateInteger(index, context);
+      if (!value)
+        return nullptr;
+      component.push_back(*value);
+    }
+    for (auto [index, loop] : llvm::zip(
+             ArrayRef(indices).drop_front(components), region.copyNest.loops))
       if (getReferencedVar(index) != loop.var)
         return nullptr;
-    return region.findArray(var->getName());
+    return region.findField(var->getName(), component);
   };
 
   for (const Stmt *stmt : statements) {
@@ -365,15 +475,15 @@ bool Analyzer::analyzeCopies(StencilRegion &region) {
                    "'source[...] = destination[...]' at the loop point");
     if (!target->isSource)
       return error(assign->getLHS()->getBeginLoc(),
-                   "the copy section writes '" + target->name +
+                   "the copy section writes '" + target->getDisplayName() +
                        "', which is not a source array");
     if (value->isSource)
       return error(assign->getRHS()->getBeginLoc(),
-                   "the copy section reads '" + value->name +
+                   "the copy section reads '" + value->getDisplayName() +
                        "', which is not a destination array");
     if (target->copiedFrom)
       return error(assign->getLHS()->getBeginLoc(),
-                   "source '" + target->name +
+                   "source '" + target->getDisplayName() +
                        "' is copied into twice in the copy section");
     target->copiedFrom = value - region.arrays.data();
     value->copiedBack = true;
@@ -381,7 +491,7 @@ bool Analyzer::analyzeCopies(StencilRegion &region) {
   bool ok = true;
   for (const RegionArray &array : region.arrays)
     if (!array.isSource && !array.copiedBack)
-      ok = error(array.loc, "destination '" + array.name +
+      ok = error(array.loc, "destination '" + array.getDisplayName() +
                                 "' is never copied back to a source in the "
                                 "copy section");
   return ok;

@@ -196,11 +196,12 @@ bool CalcTranslator::translateAssign(const clang::BinaryOperator *assign) {
     const RegionArray &array = region.arrays[arrayIndex];
     if (array.isSource)
       return error(target->getBeginLoc(),
-                   "the calc section writes to source array '" + array.name +
+                   "the calc section writes to source array '" +
+                       array.getDisplayName() +
                        "'; write the new values to a destination array");
     if (llvm::any_of(offsets, [](int64_t o) { return o != 0; }))
       return error(target->getBeginLoc(),
-                   "the calc section must write '" + array.name +
+                   "the calc section must write '" + array.getDisplayName() +
                        "' at the loop point, not at an offset");
     Value old;
     if (compound) {
@@ -565,17 +566,35 @@ bool CalcTranslator::matchAccess(const clang::Expr *expr, unsigned &arrayIndex,
   if (!ref)
     return error(base->getBeginLoc(),
                  "only named arrays can be indexed in the calc section");
-  RegionArray *array = region.findArray(ref->getDecl()->getName());
-  if (!array)
+  RegionArray *any = region.findArray(ref->getDecl()->getName());
+  if (!any)
     return error(ref->getBeginLoc(),
                  "'" + ref->getDecl()->getName() +
                      "' is not an array of '#pragma stencil data'");
-  arrayIndex = array - region.arrays.data();
-  if (indices.size() != region.getRank())
+  unsigned components = any->componentShape.size();
+  unsigned fullRank = components + region.getRank();
+  if (indices.size() != fullRank)
     return error(expr->getBeginLoc(),
-                 "'" + array->name + "' has " + llvm::Twine(region.getRank()) +
+                 "'" + any->name + "' has " + llvm::Twine(fullRank) +
                      " dimensions but is indexed with " +
                      llvm::Twine(indices.size()) + " subscripts");
+  // The component: constants, checked when the region was analysed.
+  SmallVector<int64_t, 1> component;
+  for (const clang::Expr *index : ArrayRef(indices).take_front(components)) {
+    std::optional<int64_t> value = evaluateInteger(index, astContext);
+    if (!value)
+      return error(index->getBeginLoc(),
+                   "this subscript of '" + any->name +
+                       "' selects a component and must be a constant");
+    component.push_back(*value);
+  }
+  RegionArray *array = region.findField(any->name, component);
+  if (!array)
+    return error(expr->getBeginLoc(), "component '" + any->name +
+                                          shapeString(component) +
+                                          "' is not used by the loop nests");
+  arrayIndex = array - region.arrays.data();
+  indices.erase(indices.begin(), indices.begin() + components);
   for (auto [axis, index] : llvm::enumerate(indices)) {
     const LoopRange &loop = region.calcNest.loops[axis];
     const clang::Expr *stripped = index->IgnoreParenImpCasts();
@@ -598,18 +617,18 @@ bool CalcTranslator::matchAccess(const clang::Expr *expr, unsigned &arrayIndex,
     }
     if (!offset)
       return error(index->getBeginLoc(),
-                   "subscript " + llvm::Twine(axis) + " of '" + array->name +
-                       "' must be '" + loop.var->getName() +
-                       "' plus or minus a constant");
+                   "subscript " + llvm::Twine(components + axis) + " of '" +
+                       array->getDisplayName() + "' must be '" +
+                       loop.var->getName() + "' plus or minus a constant");
     int64_t first = loop.lower + *offset, last = loop.upper - 1 + *offset;
     if (first < 0 || last >= region.shape[axis])
-      return error(index->getBeginLoc(),
-                   "'" + array->name + "' is read outside its bounds: for " +
-                       loop.var->getName() + " = " +
-                       llvm::Twine(first < 0 ? loop.lower : loop.upper - 1) +
-                       " this subscript is " +
-                       llvm::Twine(first < 0 ? first : last) +
-                       " but the size is " + llvm::Twine(region.shape[axis]));
+      return error(
+          index->getBeginLoc(),
+          "'" + array->getDisplayName() + "' is read outside its bounds: for " +
+              loop.var->getName() + " = " +
+              llvm::Twine(first < 0 ? loop.lower : loop.upper - 1) +
+              " this subscript is " + llvm::Twine(first < 0 ? first : last) +
+              " but the size is " + llvm::Twine(region.shape[axis]));
     offsets.push_back(*offset);
   }
   return true;
@@ -639,7 +658,8 @@ Value CalcTranslator::readArray(const clang::ArraySubscriptExpr *expr) {
   if (!array.isSource) {
     if (!atPoint)
       return fail(expr->getBeginLoc(),
-                  "the calc section reads destination '" + array.name +
+                  "the calc section reads destination '" +
+                      array.getDisplayName() +
                       "' at an offset; destinations may be read only at the "
                       "loop point");
     // After an assignment in this body, C reads the value just written.

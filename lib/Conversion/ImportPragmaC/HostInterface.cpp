@@ -31,7 +31,7 @@ std::string getElementName(const RegionArray &array) {
 /// pointers to arrays alike.
 std::string getFirstElement(const StencilRegion &region,
                             const RegionArray &array) {
-  std::string text = "&" + array.name;
+  std::string text = "&" + array.getDisplayName();
   for (unsigned axis = 0; axis < region.getRank(); ++axis)
     text += "[0]";
   return text;
@@ -98,7 +98,7 @@ std::string mlir::stencil::pragma_c::getPrototype(ASTContext &context,
                                                   const StencilRegion &region) {
   std::string text = "void " + region.name + "(";
   for (const RegionArray &array : region.arrays)
-    text += getElementName(array) + " *" + array.name + ", ";
+    text += getElementName(array) + " *" + array.getParamName() + ", ";
   for (const CapturedScalar &scalar : region.scalars)
     text +=
         getScalarTypeName(scalar) + " " + scalar.decl->getNameAsString() + ", ";
@@ -117,12 +117,17 @@ mlir::stencil::pragma_c::buildManifest(ASTContext &context,
     llvm::json::Array arrays, scalars, reductions, lower, upper, shape;
     for (const RegionArray &array : region.arrays) {
       llvm::json::Object object{
-          {"name", array.name},
+          {"name", array.getDisplayName()},
           {"element", getElementName(array)},
           {"role", array.isSource ? "source" : "destination"},
           {"written", array.isCarried()}};
       if (array.copiedFrom)
-        object["copied_from"] = region.arrays[*array.copiedFrom].name;
+        object["copied_from"] =
+            region.arrays[*array.copiedFrom].getDisplayName();
+      if (!array.component.empty()) {
+        object["array"] = array.name;
+        object["component"] = llvm::json::Array(array.component);
+      }
       arrays.push_back(std::move(object));
     }
     for (const CapturedScalar &scalar : region.scalars)

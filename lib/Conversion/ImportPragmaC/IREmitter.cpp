@@ -81,7 +81,7 @@ func::FuncOp mlir::stencil::pragma_c::emitRegion(clang::ASTContext &astContext,
   for (auto [index, array] : llvm::enumerate(region.arrays))
     if (!array.isSource && !calc.written.count(index)) {
       reportError(astContext.getDiagnostics(), array.loc,
-                  "destination '" + array.name +
+                  "destination '" + array.getDisplayName() +
                       "' is never written by the calc section");
       return {};
     }

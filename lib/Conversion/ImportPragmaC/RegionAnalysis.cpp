@@ -226,7 +226,8 @@ bool Analyzer::analyzeRegion(StencilRegion &region,
       !analyzeTimeLoop(region))
     return false;
   const Stmt *calc = nullptr, *copy = nullptr;
-  if (!splitTimeLoopBody(region, calc, copy) || !analyzeArrays(region) ||
+  if (!splitTimeLoopBody(region, calc, copy) ||
+      !analyzeArrays(region, calc, copy) ||
       !analyzeNest(region, calc, "calc", region.calcNest) ||
       !analyzeNest(region, copy, "copy", region.copyNest) ||
       !checkHaloFits(region, diags))

@@ -40,13 +40,22 @@ struct LoopNest {
   const clang::Stmt *body = nullptr;
 };
 
+/// One field of the region: an array of `data`, or one component of an
+/// array whose leading subscripts are constants (`a[3]` of
+/// `float a[4][NI][NJ][NK]` under `dimension(i, j, k)`).
 struct RegionArray {
+  /// The C array's name.
   std::string name;
   clang::SourceLocation loc;
   const clang::VarDecl *decl = nullptr;
   bool isDouble = false;
   bool isSource = false;
+  /// The field's shape: the array's last `rank` dimensions.
   llvm::SmallVector<int64_t, 3> shape;
+  /// The array's leading dimensions beyond the grid's rank, and the
+  /// constant subscripts that select this field among them.
+  llvm::SmallVector<int64_t, 1> componentShape;
+  llvm::SmallVector<int64_t, 1> component;
   /// For a source: the destination copied into it each step, if any.
   std::optional<unsigned> copiedFrom;
   /// For a destination: whether the copy section copies it back.
@@ -54,6 +63,20 @@ struct RegionArray {
   /// Changes during the time loop (a destination, or a source copied into):
   /// carried from step to step and written back at the end.
   bool isCarried() const { return !isSource || copiedFrom.has_value(); }
+  /// `a`, or `a[3]` for a component, as the C program spells it.
+  std::string getDisplayName() const {
+    std::string text = name;
+    for (int64_t index : component)
+      text += "[" + std::to_string(index) + "]";
+    return text;
+  }
+  /// A C identifier for the field: `a`, or `a_3` for a component.
+  std::string getParamName() const {
+    std::string text = name;
+    for (int64_t index : component)
+      text += "_" + std::to_string(index);
+    return text;
+  }
 };
 
 /// A scalar of the enclosing function read by the calc section; it becomes
@@ -118,9 +141,19 @@ struct StencilRegion {
   std::vector<RegionReduction> reductions;
 
   unsigned getRank() const { return shape.size(); }
+  /// The first field of C array `name`, if any.
   RegionArray *findArray(llvm::StringRef name) {
     for (RegionArray &array : arrays)
       if (array.name == name)
+        return &array;
+    return nullptr;
+  }
+  /// The field of C array `name` with component subscripts `component`.
+  RegionArray *findField(llvm::StringRef name,
+                         llvm::ArrayRef<int64_t> component) {
+    for (RegionArray &array : arrays)
+      if (array.name == name &&
+          llvm::ArrayRef<int64_t>(array.component) == component)
         return &array;
     return nullptr;
   }
@@ -131,6 +164,9 @@ struct StencilRegion {
 /// constants, `+ - * / %` and parentheses.
 std::optional<int64_t> evaluateInteger(const clang::Expr *expr,
                                        clang::ASTContext &context);
+
+/// `[n][m]...`, the C declarator of `shape`.
+std::string shapeString(llvm::ArrayRef<int64_t> shape);
 
 /// Skips parentheses and implicit casts that do not change the value's
 /// meaning for the importer (lvalue-to-rvalue, no-op, array decay).
