@@ -43,6 +43,10 @@
 #ifndef STENCIL_CLANG_PATH
 #define STENCIL_CLANG_PATH "clang"
 #endif
+// Set by CMake: the archive with the run-time checks (runtime/common).
+#ifndef STENCIL_SUPPORT_RUNTIME
+#define STENCIL_SUPPORT_RUNTIME ""
+#endif
 // Set by CMake: the archive that starts OpenMP before main (runtime/cpu).
 #ifndef STENCIL_OPENMP_RUNTIME
 #define STENCIL_OPENMP_RUNTIME ""
@@ -810,6 +814,8 @@ int mlir::stencil::runStencilCC(ArrayRef<const char *> args) {
     command.insert(command.end(),
                    {"-Wl,-u,stencil_openmp_start", STENCIL_OPENMP_RUNTIME});
   }
+  if (imported.numRegions > 0 && !StringRef(STENCIL_SUPPORT_RUNTIME).empty())
+    command.push_back(STENCIL_SUPPORT_RUNTIME);
   if (options.mpi) {
     // The MPI runtime and the MPI library it calls; its constructor starts
     // MPI before main.

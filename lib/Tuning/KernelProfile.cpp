@@ -38,18 +38,36 @@ FailureOr<KernelProfile> mlir::stencil::profileTimeLoop(IterateOp iterate) {
   if (!profile.kernel)
     return iterate.emitError("time loop holds no stencil.apply to tune");
   GridOp grid = profile.kernel.getGridOp();
-  if (!grid || !grid.hasStaticBounds())
+  if (!grid)
     return iterate.emitError(
-        "tuning needs the grid of the time loop's kernel to be static");
+        "tuning needs the grid of the time loop's kernel to be a "
+        "stencil.grid");
   profile.rank = grid.getRank();
-  for (unsigned axis = 0; axis < profile.rank; ++axis)
-    profile.extent.push_back(grid.getStaticUpper()[axis] -
-                             grid.getStaticLower()[axis]);
   AccessExtentAnalysis reads(profile.kernel);
   Extent extent = reads.getReadExtent(profile.kernel);
   for (unsigned axis = 0; axis < profile.rank; ++axis) {
     profile.radiusLow.push_back(extent.getLowHalo(axis));
     profile.radiusHigh.push_back(extent.getHighHalo(axis));
+  }
+  // A bound known at run time only (`i < imax-1`): the grid is at most what
+  // the fields hold once the stencil's reach is taken off.
+  auto fieldType =
+      llvm::cast<FieldType>(profile.kernel.getOutputs()[0].getType());
+  for (unsigned axis = 0; axis < profile.rank; ++axis) {
+    int64_t lower = grid.getStaticLower()[axis];
+    int64_t upper = grid.getStaticUpper()[axis];
+    int64_t size = fieldType.getShape()[axis];
+    bool dynamic = ShapedType::isDynamic(lower) || ShapedType::isDynamic(upper);
+    if (dynamic && ShapedType::isDynamic(size))
+      return iterate.emitError(
+          "tuning needs the grid of the time loop's kernel, or the fields it "
+          "writes, to have a static size");
+    if (ShapedType::isDynamic(lower))
+      lower = profile.radiusLow[axis];
+    if (ShapedType::isDynamic(upper))
+      upper = size - profile.radiusHigh[axis];
+    profile.extentEstimated |= dynamic;
+    profile.extent.push_back(std::max<int64_t>(upper - lower, 1));
   }
   profile.numHaloArrays = llvm::count_if(
       profile.kernel.getBodyBlock()->getArguments(), [&](BlockArgument arg) {
@@ -78,6 +96,17 @@ FailureOr<KernelProfile> mlir::stencil::profileTimeLoop(IterateOp iterate) {
                !argument.use_empty();
       });
   return profile;
+}
+
+std::string KernelProfile::describeEstimate() const {
+  if (!extentEstimated)
+    return "";
+  std::string text = "; the grid's bounds are known at run time only, its "
+                     "extents estimated from the fields' as [";
+  llvm::interleave(
+      extent, [&](int64_t size) { text += std::to_string(size); },
+      [&] { text += ", "; });
+  return text + "]";
 }
 
 LogicalResult mlir::stencil::forEachProfiledTimeLoop(

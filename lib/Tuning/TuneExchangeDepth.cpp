@@ -212,7 +212,7 @@ struct StencilTuneExchangeDepthPass
                                 "(process grid {3}, {4} steps)",
                                 best->depth, target.name, ranks, process, steps)
                                 .str()
-                         << table;
+                         << table << profile.describeEstimate();
   }
 };
 } // namespace

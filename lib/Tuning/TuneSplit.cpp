@@ -191,7 +191,7 @@ struct StencilTuneSplitPass
               .setAttr(iterate, builder.getArrayAttr(localSizes));
           iterate.emitRemark()
               << "split over " << targets->size() << " devices for a " << kind
-              << " kernel" << text;
+              << " kernel" << text << profile.describeEstimate();
         });
     if (failed(result))
       signalPassFailure();

@@ -427,7 +427,8 @@ struct StencilTuneWorkGroupPass
                      target.getSystemBF(profile.isDouble))
                      .str()
               << tuner.explain()
-              << (streamingWhy.empty() ? "" : "; " + streamingWhy);
+              << (streamingWhy.empty() ? "" : "; " + streamingWhy)
+              << profile.describeEstimate();
         });
     if (failed(result))
       signalPassFailure();

@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
-# compare.sh [--rtol R] PROGRAM.c STEPS [flags...] [-- stencilcc-only flags...]
+# compare.sh [--rtol R] PROGRAM.c "STEPS [ARGS]" [flags...] [-- stencilcc-only flags...]
 # Builds PROGRAM.c with stencilcc and with plain clang -O2 (the pragmas
-# ignored), runs both for STEPS steps, and requires identical output apart
-# from the timing lines. Prints the checksum line it compared.
+# ignored), runs both for STEPS steps (and further ARGS), and requires
+# identical output apart from the timing lines. Prints the checksum line it
+# compared.
 # With --rtol R (GPU targets, whose compilers may contract a * b + c into
 # one fused operation) checksums may differ by a relative error up to R;
 # the largest one is printed before the checksum.
@@ -23,8 +24,8 @@ out=$(mktemp -d)
 trap 'rm -rf "$out"' EXIT
 stencilcc "$src" "${common[@]}" "${only[@]}" -o "$out/stencil"
 clang -O2 -w "$src" "${common[@]}" -o "$out/ref" -lm
-"$out/stencil" "$steps" | grep -v -e '^time ' -e '/s ' > "$out/stencil.txt"
-"$out/ref" "$steps" | grep -v -e '^time ' -e '/s ' > "$out/ref.txt"
+"$out/stencil" $steps | grep -v -e '^time ' -e '/s ' > "$out/stencil.txt"
+"$out/ref" $steps | grep -v -e '^time ' -e '/s ' > "$out/ref.txt"
 if [ -n "$numdiff" ]; then
   "$(dirname "$0")/numdiff.py" --rtol "$numdiff" "$out/ref.txt" \
     "$out/stencil.txt"

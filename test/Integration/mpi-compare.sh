@@ -18,9 +18,9 @@ trap 'rm -rf "$out"' EXIT
 stencilcc --mpi "$src" "$@" "-DDISTRIBUTE=$dist" "--schedule=k=$k" \
   -o "$out/stencil"
 clang -O2 -w "$src" "$@" -o "$out/ref" -lm
-"$out/ref" "$steps" | grep -v -e '^time ' -e '/s ' > "$out/ref.txt"
+"$out/ref" $steps | grep -v -e '^time ' -e '/s ' > "$out/ref.txt"
 for np in $nps; do
-  STENCIL_MPI_STATS=1 $mpirun -np "$np" "$out/stencil" "$steps" \
+  STENCIL_MPI_STATS=1 $mpirun -np "$np" "$out/stencil" $steps \
     2> "$out/stats.txt" | grep -v -e '^time ' -e '/s ' > "$out/mpi.txt" || {
     cat "$out/stats.txt" >&2; exit 1; }
   if [ -n "$numdiff" ]; then

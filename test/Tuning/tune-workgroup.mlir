@@ -136,15 +136,43 @@ module attributes {dlti.target_system_spec = #dlti.target_system_spec<"stencil.d
     "network_latency_us" = 1.0 : f64, "network_bandwidth_gbps" = 10.0 : f64, "launch_overhead_us" = 5.0 : f64,
     "onchip_bytes" = 49152 : i64, "l2_bytes" = 1048576 : i64, "min_work_groups" = 16 : i64,
     "max_work_group_size" = 1024 : i64, "simd_width" = 32 : i64, "compute_units" = 8 : i64, "lanes_per_unit" = 32 : i64>>} {
+  // A bound known at run time only (`i < m`): the grid is estimated as the
+  // largest the fields hold, given the stencil's reach: [1, 8 - 2).
+  // CHECK-LABEL: func.func @dynamic_grid
   func.func @dynamic_grid(%a0: !stencil.field<8xf32>, %b0: !stencil.field<8xf32>, %m: index, %n: index) {
     %g = stencil.grid [1] to [%m] : !stencil.grid<1>
-    // expected-error @+1 {{tuning needs the grid of the time loop's kernel to be static}}
+    // expected-remark @+1 {{the grid's bounds are known at run time only, its extents estimated from the fields' as [5]}}
     %r:2 = stencil.iterate %n iter_args(%a = %a0, %b = %b0) : !stencil.field<8xf32>, !stencil.field<8xf32> {
       %c = stencil.apply on %g ins(%x = %a : !stencil.field<8xf32>) outs(%b : !stencil.field<8xf32>) {
         %l = stencil.access %x[-1] : !stencil.field<8xf32>
-        stencil.return %l : f32
+        %h = stencil.access %x[2] : !stencil.field<8xf32>
+        %s = arith.addf %l, %h : f32
+        stencil.return %s : f32
       }
       stencil.yield %c, %a : !stencil.field<8xf32>, !stencil.field<8xf32>
+    }
+    return
+  }
+}
+
+// -----
+
+module attributes {dlti.target_system_spec = #dlti.target_system_spec<"stencil.device0" = #dlti.target_device_spec<
+    "name" = "toy-gpu", "description" = "", "kind" = "gpu",
+    "peak_gflops_f32" = 1000.0 : f64, "peak_gflops_f64" = 500.0 : f64, "bandwidth_gbps" = 100.0 : f64,
+    "network_latency_us" = 1.0 : f64, "network_bandwidth_gbps" = 10.0 : f64, "launch_overhead_us" = 5.0 : f64,
+    "onchip_bytes" = 49152 : i64, "l2_bytes" = 1048576 : i64, "min_work_groups" = 16 : i64,
+    "max_work_group_size" = 1024 : i64, "simd_width" = 32 : i64, "compute_units" = 8 : i64, "lanes_per_unit" = 32 : i64>>} {
+  // With fields of run-time size too there is nothing to estimate from.
+  func.func @dynamic_fields(%a0: !stencil.field<?xf32>, %b0: !stencil.field<?xf32>, %m: index, %n: index) {
+    %g = stencil.grid [1] to [%m] : !stencil.grid<1>
+    // expected-error @+1 {{tuning needs the grid of the time loop's kernel, or the fields it writes, to have a static size}}
+    %r:2 = stencil.iterate %n iter_args(%a = %a0, %b = %b0) : !stencil.field<?xf32>, !stencil.field<?xf32> {
+      %c = stencil.apply on %g ins(%x = %a : !stencil.field<?xf32>) outs(%b : !stencil.field<?xf32>) {
+        %l = stencil.access %x[-1] : !stencil.field<?xf32>
+        stencil.return %l : f32
+      }
+      stencil.yield %c, %a : !stencil.field<?xf32>, !stencil.field<?xf32>
     }
     return
   }

@@ -20,6 +20,9 @@ struct KernelProfile {
   unsigned rank = 0;
   /// Points of the grid per axis, outermost first.
   SmallVector<int64_t, 3> extent;
+  /// The grid's bounds are known at run time only: `extent` is the largest
+  /// grid the fields hold, given the stencil's reach.
+  bool extentEstimated = false;
   /// Largest read offset below and above the point, per axis (>= 0).
   SmallVector<int64_t, 3> radiusLow, radiusHigh;
   /// Distinct fields the kernel reads or writes (seed 000 "N_array").
@@ -39,6 +42,10 @@ struct KernelProfile {
   /// accumulates across steps): each step needs the one before it whole.
   bool carriesScalars = false;
 
+  /// For remarks: how the extents were found, when they were estimated
+  /// ("" otherwise).
+  std::string describeEstimate() const;
+
   /// Seed 000 Eq. (1): bytes per operation of one sweep.
   double getAlgorithmBF() const {
     return double(numArrays * elementBytes) / double(opsPerPoint);
@@ -46,7 +53,8 @@ struct KernelProfile {
 };
 
 /// Profiles the time loop's kernel; fails with an error at the loop when
-/// the grid is not static or the loop holds no apply.
+/// it holds no apply, or when neither its grid nor its fields have a static
+/// size.
 FailureOr<KernelProfile> profileTimeLoop(IterateOp iterate);
 
 /// Calls `fn` with each time loop under `root` and its profile; fails (the

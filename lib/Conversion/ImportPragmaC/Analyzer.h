@@ -62,6 +62,15 @@ private:
   bool analyzeNest(StencilRegion &region, const clang::Stmt *stmt,
                    llvm::StringRef section, LoopNest &nest);
   bool analyzeCopies(StencilRegion &region);
+  /// Whether two bounds are equal: the same constant, or the same
+  /// expression up to added constants (`n-1` and `n-2 + 1` of `<=`).
+  bool sameBound(const LoopBound &a, const LoopBound &b);
+  /// `7`, `imax-1`, `n-2 + 1`: a bound as written, for messages.
+  std::string getBoundText(const LoopBound &bound);
+  /// Fills `bound` from `expr` + `addend`: a constant, or an integer
+  /// expression without side effects that nothing in the region changes.
+  bool makeBound(StencilRegion &region, const clang::Expr *expr, int64_t addend,
+                 llvm::StringRef loopName, LoopBound &bound);
 
   /// `v = e` or `T v = e` in a for-init; sets `var` and `init`.
   bool matchLoopInit(const clang::Stmt *init, const clang::VarDecl *&var,

@@ -27,8 +27,13 @@ bool mlir::stencil::pragma_c::checkHaloFits(const StencilRegion &region,
   for (unsigned axis = 0; axis < region.getRank(); ++axis) {
     if (!region.distribute->distributed[axis])
       continue;
+    // Run-time bounds are checked on entry (HostInterface.cpp).
     const LoopRange &loop = region.calcNest.loops[axis];
-    int64_t room = std::min(loop.lower, region.shape[axis] - loop.upper);
+    int64_t room = width;
+    if (loop.lower.isConstant())
+      room = std::min(room, *loop.lower.value);
+    if (loop.upper.isConstant())
+      room = std::min(room, region.shape[axis] - *loop.upper.value);
     if (width > room) {
       reportError(diags, source->loc,
                   "halo(" + std::to_string(width) + ") is wider than the " +
@@ -347,6 +352,50 @@ bool Analyzer::analyzeArrays(StencilRegion &region, const Stmt *calc,
   return true;
 }
 
+bool Analyzer::makeBound(StencilRegion &region, const Expr *expr,
+                         int64_t addend, StringRef loopName, LoopBound &bound) {
+  bound.expr = expr;
+  bound.addend = addend;
+  if (std::optional<int64_t> value = evaluateInteger(expr, context)) {
+    bound.value = *value + addend;
+    return true;
+  }
+  // A run-time bound: evaluated once on entry, so nothing the region changes
+  // may feed it.
+  if (!expr->getType()->isIntegerType())
+    return error(expr->getBeginLoc(), "the bound of the loop over '" +
+                                          loopName + "' must be an integer");
+  if (expr->HasSideEffects(context))
+    return error(expr->getBeginLoc(),
+                 "the bound of the loop over '" + loopName +
+                     "' has side effects; compute it before the region");
+  bool ok = true;
+  walkStmts(expr, [&](const Stmt *stmt) {
+    auto *ref = dyn_cast<DeclRefExpr>(stmt);
+    auto *var = ref ? dyn_cast<VarDecl>(ref->getDecl()) : nullptr;
+    if (!ok || !var)
+      return;
+    StringRef name = var->getName();
+    bool isLoopVar =
+        var == region.timeVar ||
+        llvm::any_of(region.dimension->dimensions,
+                     [&](const NamedLoc &dim) { return dim.name == name; });
+    if (isLoopVar)
+      ok = error(ref->getBeginLoc(),
+                 "the bound of the loop over '" + loopName +
+                     "' depends on loop variable '" + name +
+                     "'; the bounds of a nest must not depend on its loops "
+                     "or the time loop");
+    else if (llvm::any_of(region.data->arrays, [&](const ArrayDecl &array) {
+               return array.name.name == name;
+             }))
+      ok = error(ref->getBeginLoc(), "the bound of the loop over '" + loopName +
+                                         "' reads '" + name +
+                                         "', an array the region computes");
+  });
+  return ok;
+}
+
 bool Analyzer::analyzeNest(StencilRegion &region, const Stmt *stmt,
                            StringRef section, LoopNest &nest) {
   const std::vector<NamedLoc> &dims = region.dimension->dimensions;
@@ -385,27 +434,24 @@ bool Analyzer::analyzeNest(StencilRegion &region, const Stmt *stmt,
                                   : loop->getBeginLoc(),
                    "the loop over '" + dims[axis].name +
                        "' must advance by one ('" + dims[axis].name + "++')");
-    std::optional<int64_t> lo = evaluateInteger(lower, context);
-    std::optional<int64_t> hi = evaluateInteger(upper, context);
-    if (!lo || !hi)
-      return error((lo ? upper : lower)->getBeginLoc(),
-                   "the bound of the loop over '" + dims[axis].name +
-                       "' must be a constant expression");
-    range.lower = *lo;
-    range.upper = *hi + (inclusive ? 1 : 0);
-    if (range.lower >= range.upper)
+    if (!makeBound(region, lower, 0, dims[axis].name, range.lower) ||
+        !makeBound(region, upper, inclusive ? 1 : 0, dims[axis].name,
+                   range.upper))
+      return false;
+    std::optional<int64_t> lo = range.lower.value, hi = range.upper.value;
+    if (lo && hi && *lo >= *hi)
       return error(loop->getBeginLoc(), "the " + section + " loop over '" +
                                             dims[axis].name + "' is empty: [" +
-                                            llvm::Twine(range.lower) + ", " +
-                                            llvm::Twine(range.upper) + ")");
-    if (range.lower < 0)
-      return error(lower->getBeginLoc(),
-                   "the loop over '" + dims[axis].name + "' starts at " +
-                       llvm::Twine(range.lower) + ", before the arrays");
-    if (range.upper > region.shape[axis])
+                                            llvm::Twine(*lo) + ", " +
+                                            llvm::Twine(*hi) + ")");
+    if (lo && *lo < 0)
+      return error(lower->getBeginLoc(), "the loop over '" + dims[axis].name +
+                                             "' starts at " + llvm::Twine(*lo) +
+                                             ", before the arrays");
+    if (hi && *hi > region.shape[axis])
       return error(upper->getBeginLoc(),
                    "the loop over '" + dims[axis].name + "' runs to " +
-                       llvm::Twine(range.upper) + ", beyond the size " +
+                       llvm::Twine(*hi) + ", beyond the size " +
                        llvm::Twine(region.shape[axis]) +
                        " of the arrays along dimension " + llvm::Twine(axis));
     nest.loops.push_back(range);

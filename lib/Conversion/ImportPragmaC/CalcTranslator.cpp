@@ -620,15 +620,32 @@ bool CalcTranslator::matchAccess(const clang::Expr *expr, unsigned &arrayIndex,
                    "subscript " + llvm::Twine(components + axis) + " of '" +
                        array->getDisplayName() + "' must be '" +
                        loop.var->getName() + "' plus or minus a constant");
-    int64_t first = loop.lower + *offset, last = loop.upper - 1 + *offset;
-    if (first < 0 || last >= region.shape[axis])
-      return error(
-          index->getBeginLoc(),
-          "'" + array->getDisplayName() + "' is read outside its bounds: for " +
-              loop.var->getName() + " = " +
-              llvm::Twine(first < 0 ? loop.lower : loop.upper - 1) +
-              " this subscript is " + llvm::Twine(first < 0 ? first : last) +
-              " but the size is " + llvm::Twine(region.shape[axis]));
+    // Constant bounds are checked here, run-time ones on entry to the
+    // region against the reach recorded below.
+    std::optional<int64_t> bad, at;
+    if (loop.lower.isConstant() && *loop.lower.value + *offset < 0) {
+      at = *loop.lower.value;
+      bad = *at + *offset;
+    } else if (loop.upper.isConstant() &&
+               *loop.upper.value - 1 + *offset >= region.shape[axis]) {
+      at = *loop.upper.value - 1;
+      bad = *at + *offset;
+    }
+    if (bad)
+      return error(index->getBeginLoc(),
+                   "'" + array->getDisplayName() +
+                       "' is read outside its bounds: for " +
+                       loop.var->getName() + " = " + llvm::Twine(*at) +
+                       " this subscript is " + llvm::Twine(*bad) +
+                       " but the size is " + llvm::Twine(region.shape[axis]));
+    if (*offset < region.reachLow[axis]) {
+      region.reachLow[axis] = *offset;
+      region.reachLowArray[axis] = array->getDisplayName();
+    }
+    if (*offset > region.reachHigh[axis]) {
+      region.reachHigh[axis] = *offset;
+      region.reachHighArray[axis] = array->getDisplayName();
+    }
     offsets.push_back(*offset);
   }
   return true;

@@ -28,6 +28,12 @@ public:
         sm(astContext.getSourceManager()), region(region), builder(context),
         block(block) {
     builder.setInsertionPointToEnd(block);
+    if (region.reachLow.empty()) {
+      region.reachLow.assign(region.getRank(), 0);
+      region.reachHigh.assign(region.getRank(), 0);
+      region.reachLowArray.assign(region.getRank(), "");
+      region.reachHighArray.assign(region.getRank(), "");
+    }
   }
 
   bool translate(const clang::Stmt *body) { return translateStmt(body); }

@@ -27,6 +27,47 @@ std::string getElementName(const RegionArray &array) {
   return array.isDouble ? "double" : "float";
 }
 
+/// A run-time bound as written, with what the loop adds (` + 1` for `<=`).
+std::string getBoundSource(ASTContext &context, const LoopBound &bound) {
+  std::string text = getSourceText(context, bound.expr);
+  return bound.addend ? text + " + " + std::to_string(bound.addend) : text;
+}
+
+/// The local variable of the call block that holds a run-time bound.
+std::string getBoundVariable(const StencilRegion &region,
+                             const RuntimeBound &bound) {
+  return region.name + "_" +
+         region.calcNest.loops[bound.axis].var->getNameAsString() +
+         (bound.isUpper ? "_upper" : "_lower");
+}
+
+/// The value of a bound of the calc nest in the call block: the constant,
+/// or the local variable that holds it.
+std::string getBoundValue(const StencilRegion &region, unsigned axis,
+                          bool isUpper) {
+  const LoopRange &loop = region.calcNest.loops[axis];
+  const LoopBound &bound = isUpper ? loop.upper : loop.lower;
+  if (bound.isConstant())
+    return std::to_string(*bound.value);
+  return getBoundVariable(region, {axis, isUpper});
+}
+
+/// `text` as the body of a C string literal that is also a printf format.
+std::string escapeFormat(llvm::StringRef text) {
+  std::string escaped;
+  for (char c : text) {
+    if (c == '%')
+      escaped += "%%";
+    else if (c == '"' || c == '\\')
+      escaped += std::string("\\") + c;
+    else if (c == '\n')
+      escaped += ' ';
+    else
+      escaped += c;
+  }
+  return escaped;
+}
+
 /// `&A[0][0][0]`: a pointer to the first element, for arrays and for
 /// pointers to arrays alike.
 std::string getFirstElement(const StencilRegion &region,
@@ -70,6 +111,8 @@ std::string getCallArguments(const StencilRegion &region) {
     text += scalar.decl->getNameAsString() + ", ";
   for (const RegionReduction &reduction : region.reductions)
     text += "&" + reduction.decl->getNameAsString() + ", ";
+  for (const RuntimeBound &bound : region.runtimeBounds)
+    text += getBoundVariable(region, bound) + ", ";
   return text;
 }
 
@@ -105,6 +148,10 @@ std::string mlir::stencil::pragma_c::getPrototype(ASTContext &context,
   for (const RegionReduction &reduction : region.reductions)
     text += getTypeName(reduction.decl) + " *" +
             reduction.decl->getNameAsString() + ", ";
+  for (const RuntimeBound &bound : region.runtimeBounds)
+    text += "long long " +
+            region.calcNest.loops[bound.axis].var->getNameAsString() +
+            (bound.isUpper ? "_upper, " : "_lower, ");
   return text + "long long steps)";
 }
 
@@ -144,10 +191,13 @@ mlir::stencil::pragma_c::buildManifest(ASTContext &context,
                             : llvm::json::Value(nullptr);
       reductions.push_back(std::move(object));
     }
-    for (const LoopRange &loop : region.calcNest.loops) {
-      lower.push_back(loop.lower);
-      upper.push_back(loop.upper);
-    }
+    for (const LoopRange &loop : region.calcNest.loops)
+      for (auto [bound, list] :
+           {std::pair{&loop.lower, &lower}, std::pair{&loop.upper, &upper}})
+        if (bound->isConstant())
+          list->push_back(*bound->value);
+        else
+          list->push_back(getBoundSource(context, *bound));
     for (int64_t size : region.shape)
       shape.push_back(size);
     std::string call = region.name + "(" + getCallArguments(region) +
@@ -230,6 +280,132 @@ static void alignRegionArrays(ASTContext &context, Rewriter &rewriter,
     }
 }
 
+/// Computes the run-time bounds once and checks them against the arrays'
+/// extents, the stencil's reach and the halo a distribution keeps: a
+/// violation prints `stencil: error: FILE:LINE: ...` and exits 1 before
+/// anything is written (runtime/common/stencil_check.c). Three lines, so the
+/// call block stays shorter than most regions.
+static void writeBoundChecks(ASTContext &context, const StencilRegion &region,
+                             llvm::raw_ostream &os) {
+  const SourceManager &sm = context.getSourceManager();
+  os << "  extern void stencil_bound_error(const char *, long long);\n";
+  os << "  long long ";
+  llvm::interleaveComma(
+      region.runtimeBounds, os, [&](const RuntimeBound &bound) {
+        const LoopRange &loop = region.calcNest.loops[bound.axis];
+        const LoopBound &b = bound.isUpper ? loop.upper : loop.lower;
+        os << getBoundVariable(region, bound) << " = (long long)("
+           << getSourceText(context, b.expr) << ")";
+        if (b.addend)
+          os << " + " << b.addend;
+      });
+  os << ";\n";
+  // Only a step over a non-empty nest reads anything.
+  os << "  if (" << region.name << "_steps > 0";
+  for (unsigned axis = 0; axis < region.getRank(); ++axis) {
+    const LoopRange &loop = region.calcNest.loops[axis];
+    if (!loop.lower.isConstant() || !loop.upper.isConstant())
+      os << " && " << getBoundValue(region, axis, false) << " < "
+         << getBoundValue(region, axis, true);
+  }
+  os << ") {";
+  std::optional<int64_t> halo;
+  if (region.distribute)
+    halo = region.halo ? region.halo->haloWidth : region.distribute->haloWidth;
+  for (const RuntimeBound &bound : region.runtimeBounds) {
+    unsigned axis = bound.axis;
+    const LoopRange &loop = region.calcNest.loops[axis];
+    const LoopBound &b = bound.isUpper ? loop.upper : loop.lower;
+    std::string variable = getBoundVariable(region, bound);
+    std::string name = loop.var->getNameAsString();
+    PresumedLoc where =
+        sm.getPresumedLoc(sm.getExpansionLoc(b.expr->getBeginLoc()));
+    std::string prefix = std::string(where.getFilename()) + ":" +
+                         std::to_string(where.getLine()) + ": the " +
+                         (bound.isUpper ? "upper" : "lower") + " bound '" +
+                         getSourceText(context, b.expr) + "'" +
+                         (b.addend ? " (inclusive)" : "") +
+                         " of the loop over '" + name + "' is \x01";
+    std::string extent = std::to_string(region.shape[axis]);
+    std::string dimension = " along dimension " + std::to_string(axis);
+    auto check = [&](const std::string &condition, const std::string &message) {
+      // The value's conversion goes in after the text is escaped.
+      std::string format = escapeFormat(prefix + message);
+      format.replace(format.find('\x01'), 1, "%lld");
+      os << " if (" << condition << ") stencil_bound_error(\"" << format
+         << "\", " << variable;
+      if (b.addend)
+        os << " - " << b.addend;
+      os << ");";
+    };
+    if (bound.isUpper) {
+      int64_t reach = region.reachHigh[axis];
+      const std::string &array = region.reachHighArray[axis];
+      check(variable + " + " + std::to_string(reach) + " > " + extent,
+            array.empty() ? ", beyond the " + extent +
+                                " elements of the arrays" + dimension
+                          : ", but '" + array + "' is read at " + name + "+" +
+                                std::to_string(reach) + ", beyond its " +
+                                extent + " elements" + dimension);
+    } else {
+      int64_t reach = region.reachLow[axis];
+      const std::string &array = region.reachLowArray[axis];
+      check(variable + " + " + std::to_string(reach) + " < 0",
+            array.empty()
+                ? ", before the first element of the arrays"
+                : ", but '" + array + "' is read at " + name +
+                      std::to_string(reach) + ", before its first element");
+    }
+    // The neighbours' halo lands in the cells around the grid.
+    if (halo && region.distribute->distributed[axis]) {
+      std::string width = std::to_string(*halo);
+      check(bound.isUpper ? variable + " + " + width + " > " + extent
+                          : variable + " < " + width,
+            ", which leaves fewer than the " + width + " cells halo(" + width +
+                ") needs " + (bound.isUpper ? "after" : "before") +
+                " the grid" +
+                (bound.isUpper ? " in the " + extent + " elements" + dimension
+                               : std::string()));
+    }
+  }
+  os << " }\n";
+}
+
+/// Leaves the loop variables declared outside the loops as the nests would:
+/// once a step has run, each loop of a non-empty range ends at its upper
+/// bound, one of an empty range at its lower bound, and the loops inside an
+/// empty one never start.
+static void writeLoopVariables(const StencilRegion &region,
+                               llvm::raw_ostream &os) {
+  std::string ladder, previous;
+  for (const LoopNest *nest : {&region.calcNest, &region.copyNest}) {
+    std::string step, closing;
+    for (unsigned axis = 0; axis < region.getRank(); ++axis) {
+      const LoopRange &loop = nest->loops[axis];
+      const LoopRange &calcLoop = region.calcNest.loops[axis];
+      std::string lower = getBoundValue(region, axis, false);
+      std::string upper = getBoundValue(region, axis, true);
+      std::string name = loop.var->getNameAsString();
+      bool known = calcLoop.lower.isConstant() && calcLoop.upper.isConstant();
+      if (!known) {
+        step += " if (" + lower + " < " + upper + ") {";
+        closing = (loop.declaresVar ? std::string(" }")
+                                    : " } else " + name + " = " + lower + ";") +
+                  closing;
+      }
+      if (!loop.declaresVar)
+        step += " " + name + " = " + upper + ";";
+    }
+    step += closing;
+    // The copy nest usually leaves what the calc nest left.
+    if (step != previous)
+      ladder += step;
+    previous = step;
+  }
+  if (ladder.find('=') != std::string::npos)
+    os << "  if (" << region.name << "_steps > 0) {" << ladder << " }\n";
+}
+
 std::string
 mlir::stencil::pragma_c::rewriteSource(ASTContext &context,
                                        llvm::ArrayRef<StencilRegion> regions) {
@@ -243,21 +419,17 @@ mlir::stencil::pragma_c::rewriteSource(ASTContext &context,
     os << "/* #pragma stencil region " << region.name
        << ": replaced by a call to the compiled stencil */\n{\n"
        << "  extern " << getPrototype(context, region) << ";\n"
-       << "  long long " << region.name << "_steps = " << steps << ";\n"
-       << "  " << region.name << "(" << getCallArguments(region) << region.name
+       << "  long long " << region.name << "_steps = " << steps << ";\n";
+    if (!region.runtimeBounds.empty())
+      writeBoundChecks(context, region, os);
+    // With run-time bounds a region of no steps is not called: C would not
+    // look at the bounds, so neither may the region's function.
+    os << "  ";
+    if (!region.runtimeBounds.empty())
+      os << "if (" << region.name << "_steps > 0) ";
+    os << region.name << "(" << getCallArguments(region) << region.name
        << "_steps);\n";
-
-    // Leave the loop variables declared outside the loops as the loops
-    // would: the nests end at their upper bounds once a step has run.
-    std::string loopVars;
-    llvm::SmallPtrSet<const VarDecl *, 6> seen;
-    for (const LoopNest *nest : {&region.calcNest, &region.copyNest})
-      for (const LoopRange &loop : nest->loops)
-        if (!loop.declaresVar && seen.insert(loop.var).second)
-          loopVars += " " + loop.var->getNameAsString() + " = " +
-                      std::to_string(loop.upper) + ";";
-    if (!loopVars.empty())
-      os << "  if (" << region.name << "_steps > 0) {" << loopVars << " }\n";
+    writeLoopVariables(region, os);
     if (!region.timeVarDeclaredInLoop) {
       std::string lower = getSourceText(context, region.stepLower);
       os << "  " << region.timeVar->getName() << " = " << region.name

@@ -21,8 +21,10 @@
 #include "Stencil/Dialect/Stencil/IR/StencilOps.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Arith/Utils/Utils.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Dialect/Utils/StaticValueUtils.h"
 #include "mlir/IR/Builders.h"
 
 using namespace mlir;
@@ -32,6 +34,17 @@ using namespace mlir::stencil::pragma_c;
 //===----------------------------------------------------------------------===//
 // StencilRegion -> func.func
 //===----------------------------------------------------------------------===//
+
+/// Calls `fn` on every variable reference in `expr`.
+static void walkExpr(const clang::Stmt *stmt,
+                     llvm::function_ref<void(const clang::DeclRefExpr *)> fn) {
+  if (!stmt)
+    return;
+  if (auto *ref = llvm::dyn_cast<clang::DeclRefExpr>(stmt))
+    fn(ref);
+  for (const clang::Stmt *child : stmt->children())
+    walkExpr(child, fn);
+}
 
 func::FuncOp mlir::stencil::pragma_c::emitRegion(clang::ASTContext &astContext,
                                                  StencilRegion &region,
@@ -46,6 +59,26 @@ func::FuncOp mlir::stencil::pragma_c::emitRegion(clang::ASTContext &astContext,
   // region reads and which variables it reduces into.
   if (!calc.translate(region.calcNest.body))
     return {};
+  // A run-time bound is read once, on entry; a variable the region
+  // reduces into changes.
+  for (const RuntimeBound &bound : region.runtimeBounds) {
+    const LoopRange &loop = region.calcNest.loops[bound.axis];
+    const clang::Expr *expr = (bound.isUpper ? loop.upper : loop.lower).expr;
+    for (const RegionReduction &reduction : region.reductions) {
+      bool reads = false;
+      walkExpr(expr, [&](const clang::DeclRefExpr *ref) {
+        reads |= ref->getDecl() == reduction.decl;
+      });
+      if (reads) {
+        reportError(astContext.getDiagnostics(), expr->getBeginLoc(),
+                    "the bound of the loop over '" + loop.var->getName().str() +
+                        "' reads '" + reduction.decl->getName().str() +
+                        "', which the calc section reduces into");
+        return {};
+      }
+    }
+  }
+
   // Each reset sets a reduction variable; its value is computed once, before
   // the time loop, from constants and captured scalars.
   Block resetBlock;
@@ -131,6 +164,14 @@ func::FuncOp mlir::stencil::pragma_c::emitRegion(clang::ASTContext &astContext,
     argTypes.push_back(MemRefType::get({}, contribution.getType()));
     argLocs.push_back(loc(reduction.decl->getLocation()));
   }
+  // The run-time bounds of the calc nest.
+  unsigned firstBoundArg = argTypes.size();
+  for (const RuntimeBound &bound : region.runtimeBounds) {
+    const LoopRange &loop = region.calcNest.loops[bound.axis];
+    argTypes.push_back(builder.getIndexType());
+    argLocs.push_back(
+        loc((bound.isUpper ? loop.upper : loop.lower).expr->getBeginLoc()));
+  }
   argTypes.push_back(builder.getIndexType());
   argLocs.push_back(loc(region.timeLoop->getBeginLoc()));
 
@@ -142,16 +183,38 @@ func::FuncOp mlir::stencil::pragma_c::emitRegion(clang::ASTContext &astContext,
   Block *entry = builder.createBlock(&func.getBody(), {}, argTypes, argLocs);
   Value steps = entry->getArguments().back();
 
+  // The calc grid's bounds first: a distributed function needs them before
+  // its first stencil op.
+  SmallVector<OpFoldResult, 3> lower, upper;
+  for (const LoopRange &loop : region.calcNest.loops)
+    for (auto [bound, bounds] :
+         {std::pair{&loop.lower, &lower}, std::pair{&loop.upper, &upper}})
+      if (bound->isConstant())
+        bounds->push_back(builder.getIndexAttr(*bound->value));
+      else
+        bounds->push_back(Value());
+  for (auto [k, bound] : llvm::enumerate(region.runtimeBounds))
+    (bound.isUpper ? upper : lower)[bound.axis] =
+        entry->getArgument(firstBoundArg + k);
+  // A C loop whose upper bound lies below its lower one runs no iteration:
+  // an empty grid, [lower, lower).
+  for (unsigned axis = 0; axis < region.getRank(); ++axis) {
+    const LoopRange &loop = region.calcNest.loops[axis];
+    if (loop.lower.isConstant() && loop.upper.isConstant())
+      continue;
+    Location boundLoc = loc((loop.upper.isConstant() ? loop.lower : loop.upper)
+                                .expr->getBeginLoc());
+    Value low = getValueOrCreateConstantIndexOp(builder, boundLoc, lower[axis]);
+    Value high =
+        getValueOrCreateConstantIndexOp(builder, boundLoc, upper[axis]);
+    upper[axis] =
+        arith::MaxSIOp::create(builder, boundLoc, low, high).getResult();
+  }
   // Loads, then the grid of the calc loop nest.
   SmallVector<Value> loaded;
   for (auto [index, array] : llvm::enumerate(region.arrays))
     loaded.push_back(LoadOp::create(builder, loc(array.loc), fieldType(array),
                                     entry->getArgument(index)));
-  SmallVector<int64_t, 3> lower, upper;
-  for (const LoopRange &loop : region.calcNest.loops) {
-    lower.push_back(loop.lower);
-    upper.push_back(loop.upper);
-  }
   Value grid = GridOp::create(builder, loc(region.calc->loc), lower, upper);
 
   // Exchange widths: the halo clause, or the radius at which the field is

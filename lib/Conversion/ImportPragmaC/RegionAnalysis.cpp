@@ -236,14 +236,17 @@ bool Analyzer::analyzeRegion(StencilRegion &region,
   for (unsigned axis = 0; axis < region.getRank(); ++axis) {
     const LoopRange &c = region.calcNest.loops[axis];
     const LoopRange &p = region.copyNest.loops[axis];
-    if (c.lower != p.lower || c.upper != p.upper) {
+    if (!sameBound(c.lower, p.lower) || !sameBound(c.upper, p.upper)) {
       error(region.copy->loc,
             "the copy loop over '" + p.var->getName() + "' runs over [" +
-                llvm::Twine(p.lower) + ", " + llvm::Twine(p.upper) +
-                ") but the calc loop over [" + llvm::Twine(c.lower) + ", " +
-                llvm::Twine(c.upper) + "); they must match");
+                getBoundText(p.lower) + ", " + getBoundText(p.upper) +
+                ") but the calc loop over [" + getBoundText(c.lower) + ", " +
+                getBoundText(c.upper) + "); they must match");
       return false;
     }
+    for (bool isUpper : {false, true})
+      if (!(isUpper ? c.upper : c.lower).isConstant())
+        region.runtimeBounds.push_back({axis, isUpper});
   }
   return analyzeCopies(region);
 }
@@ -383,9 +386,10 @@ bool Analyzer::matchLoopCond(const Expr *cond, const VarDecl *var,
                              const Expr *&bound, bool &inclusive) {
   auto *compare = dyn_cast_or_null<BinaryOperator>(
       cond ? cond->IgnoreParenImpCasts() : nullptr);
+  // `i < n` with a wider or floating-point `n` converts `i`.
   if (!compare ||
       (compare->getOpcode() != BO_LT && compare->getOpcode() != BO_LE) ||
-      getReferencedVar(compare->getLHS()) != var)
+      getReferencedVar(compare->getLHS()->IgnoreParenImpCasts()) != var)
     return false;
   bound = compare->getRHS();
   inclusive = compare->getOpcode() == BO_LE;
@@ -527,6 +531,55 @@ bool Analyzer::splitTimeLoopBody(StencilRegion &region, const Stmt *&calc,
     return error(region.copy->loc,
                  "the copy section must follow the calc section");
   return true;
+}
+
+/// `expr` as `base + addend`, looking through additions and subtractions
+/// of constants at the top.
+static std::pair<const Expr *, int64_t>
+splitAddend(const Expr *expr, int64_t addend, ASTContext &context) {
+  while (true) {
+    expr = expr->IgnoreParenImpCasts();
+    auto *binary = dyn_cast<BinaryOperator>(expr);
+    if (!binary ||
+        (binary->getOpcode() != BO_Add && binary->getOpcode() != BO_Sub))
+      return {expr, addend};
+    int64_t sign = binary->getOpcode() == BO_Add ? 1 : -1;
+    if (std::optional<int64_t> value =
+            evaluateInteger(binary->getRHS(), context)) {
+      addend += sign * *value;
+      expr = binary->getLHS();
+    } else if (std::optional<int64_t> value =
+                   evaluateInteger(binary->getLHS(), context);
+               value && sign == 1) {
+      addend += *value;
+      expr = binary->getRHS();
+    } else {
+      return {expr, addend};
+    }
+  }
+}
+
+bool Analyzer::sameBound(const LoopBound &a, const LoopBound &b) {
+  if (a.isConstant() || b.isConstant())
+    return a.value == b.value;
+  auto [baseA, addendA] = splitAddend(a.expr, a.addend, context);
+  auto [baseB, addendB] = splitAddend(b.expr, b.addend, context);
+  if (addendA != addendB)
+    return false;
+  llvm::FoldingSetNodeID idA, idB;
+  baseA->Profile(idA, context, /*Canonical=*/true);
+  baseB->Profile(idB, context, /*Canonical=*/true);
+  return idA == idB;
+}
+
+std::string Analyzer::getBoundText(const LoopBound &bound) {
+  if (bound.isConstant())
+    return std::to_string(*bound.value);
+  std::string text =
+      Lexer::getSourceText(sm.getExpansionRange(bound.expr->getSourceRange()),
+                           sm, context.getLangOpts())
+          .str();
+  return bound.addend ? text + " + " + std::to_string(bound.addend) : text;
 }
 
 std::vector<StencilRegion> mlir::stencil::pragma_c::analyzeRegions(

@@ -24,14 +24,32 @@
 
 namespace mlir::stencil::pragma_c {
 
-/// `for (v = lower; v < upper; v++)` with constant bounds.
+/// A bound of a loop of a nest: a constant, or an integer expression of the
+/// program's variables (`imax-1`), known at run time.
+struct LoopBound {
+  /// The bound, when constant (the upper bound of a `<=` loop plus one).
+  std::optional<int64_t> value;
+  /// The bound as written, and what the loop adds to it (1 for the upper
+  /// bound of a `<=` loop).
+  const clang::Expr *expr = nullptr;
+  int64_t addend = 0;
+  bool isConstant() const { return value.has_value(); }
+};
+
+/// `for (v = lower; v < upper; v++)`, or `v <= upper`.
 struct LoopRange {
   const clang::VarDecl *var = nullptr;
-  int64_t lower = 0;
-  int64_t upper = 0;
+  LoopBound lower, upper;
   /// The loop declares its variable (`for (int i = ...)`), so it is not
   /// visible after the region.
   bool declaresVar = false;
+};
+
+/// A run-time bound of the calc nest: an argument of the region's function
+/// (`long long`, `index` in the IR), checked on entry against the arrays.
+struct RuntimeBound {
+  unsigned axis = 0;
+  bool isUpper = false;
 };
 
 /// A perfect loop nest over the region's dimensions, outermost first.
@@ -133,6 +151,14 @@ struct StencilRegion {
   llvm::SmallVector<int64_t, 3> shape;
   LoopNest calcNest;
   LoopNest copyNest;
+  /// The calc nest's bounds that are not constants, axis by axis, the lower
+  /// before the upper.
+  std::vector<RuntimeBound> runtimeBounds;
+  /// Filled while the calc body is translated: per axis, the lowest and
+  /// highest offset at which a field is read or written (0 at least), and
+  /// the field (display name) that reaches there first.
+  llvm::SmallVector<int64_t, 3> reachLow, reachHigh;
+  llvm::SmallVector<std::string, 3> reachLowArray, reachHighArray;
   /// Filled while the calc body is translated, in order of first use.
   std::vector<CapturedScalar> scalars;
   /// The reset statements of the time loop, in order.

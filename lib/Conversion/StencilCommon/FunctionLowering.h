@@ -66,14 +66,14 @@ private:
                 ValueRange lower, ValueRange upper);
   /// One compact buffer per slab of the ring of `buffer` outside [lower,
   /// upper): saving touches no more memory than the ring itself.
-  SmallVector<Value> allocateRing(OpBuilder &builder, Location loc,
-                                  Value buffer, ValueRange lower,
-                                  ValueRange upper);
+  SmallVector<BoxBuffer> allocateRing(OpBuilder &builder, Location loc,
+                                      Value buffer, ValueRange lower,
+                                      ValueRange upper);
   /// Copies the ring of `buffer` into the slabs of allocateRing, or back
   /// when `restore`.
-  void copyRingSlabs(OpBuilder &builder, Location loc, ArrayRef<Value> slabs,
-                     Value buffer, ValueRange lower, ValueRange upper,
-                     bool restore);
+  void copyRingSlabs(OpBuilder &builder, Location loc,
+                     ArrayRef<BoxBuffer> slabs, Value buffer, ValueRange lower,
+                     ValueRange upper, bool restore);
 
   func::FuncOp func;
   const BufferPlan &plan;

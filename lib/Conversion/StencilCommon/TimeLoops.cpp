@@ -20,6 +20,7 @@
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/Dialect/Utils/StaticValueUtils.h"
 
 using namespace mlir;
 using namespace mlir::stencil;
@@ -34,32 +35,40 @@ void FunctionLowering::copyRing(OpBuilder &builder, Location loc, Value source,
                     });
 }
 
-SmallVector<Value> FunctionLowering::allocateRing(OpBuilder &builder,
-                                                  Location loc, Value buffer,
-                                                  ValueRange lower,
-                                                  ValueRange upper) {
-  SmallVector<Value> slabs;
-  forEachRingSlabOf(builder, loc, buffer, lower, upper,
-                    [&](OpBuilder &b, ValueRange from, ValueRange to) {
-                      slabs.push_back(
-                          backend.allocateBox(b, loc, buffer, from, to));
-                    });
+SmallVector<BoxBuffer>
+FunctionLowering::allocateRing(OpBuilder &builder, Location loc, Value buffer,
+                               ValueRange lower, ValueRange upper) {
+  SmallVector<BoxBuffer> slabs;
+  // Slabs of run-time extent, where the backend has no such buffers, share
+  // one buffer like the field, each cell where it is.
+  bool dynamic = llvm::any_of(llvm::concat<const Value>(lower, upper),
+                              [](Value v) { return !getConstantIntValue(v); });
+  Value whole;
+  if (dynamic && !backend.allocatesDynamicBoxes())
+    whole = backend.allocateLike(builder, loc, buffer);
+  forEachRingSlabOf(
+      builder, loc, buffer, lower, upper,
+      [&](OpBuilder &b, ValueRange from, ValueRange to) {
+        slabs.push_back(whole ? BoxBuffer{whole, {}}
+                              : backend.allocateBox(b, loc, buffer, from, to));
+      });
   return slabs;
 }
 
 void FunctionLowering::copyRingSlabs(OpBuilder &builder, Location loc,
-                                     ArrayRef<Value> slabs, Value buffer,
+                                     ArrayRef<BoxBuffer> slabs, Value buffer,
                                      ValueRange lower, ValueRange upper,
                                      bool restore) {
-  const Value *slab = slabs.begin();
+  const BoxBuffer *slab = slabs.begin();
   forEachRingSlabOf(builder, loc, buffer, lower, upper,
                     [&](OpBuilder &b, ValueRange from, ValueRange to) {
+                      const BoxBuffer &saved = *slab++;
                       if (restore)
-                        backend.copyBox(b, loc, *slab++, buffer, from, to,
-                                        /*sourceShift=*/from, {});
+                        backend.copyBox(b, loc, saved.buffer, buffer, from, to,
+                                        /*sourceShift=*/saved.origin, {});
                       else
-                        backend.copyBox(b, loc, buffer, *slab++, from, to, {},
-                                        /*targetShift=*/from);
+                        backend.copyBox(b, loc, buffer, saved.buffer, from, to,
+                                        {}, /*targetShift=*/saved.origin);
                     });
 }
 
@@ -143,7 +152,7 @@ void FunctionLowering::lowerSwapLoop(IterateOp iterate,
   // Rings usually agree already (C programs set both arrays' boundaries
   // alike): then the host skips saving, aligning and restoring them, a
   // strided pass over every row each.
-  SmallVector<SmallVector<Value>> savedRings;
+  SmallVector<SmallVector<BoxBuffer>> savedRings;
   SmallVector<Value> ringDiffers;
   for (unsigned k = 0; k < count; ++k) {
     Value source = sources[k], destination = destinations[k];
@@ -246,7 +255,11 @@ void FunctionLowering::lowerSwapLoop(IterateOp iterate,
       copyRingSlabs(b, loc, savedRings[k], destinations[k], lower, upper,
                     /*restore=*/true);
     });
-    for (Value slab : savedRings[k])
-      backend.freeBuffer(builder, loc, slab);
+    SmallVector<Value> freed;
+    for (const BoxBuffer &slab : savedRings[k])
+      if (!llvm::is_contained(freed, slab.buffer)) {
+        backend.freeBuffer(builder, loc, slab.buffer);
+        freed.push_back(slab.buffer);
+      }
   }
 }

@@ -45,16 +45,23 @@ public:
                                 {})
         .getMemref();
   }
-  Value allocateBox(OpBuilder &builder, Location loc, Value like,
-                    ValueRange from, ValueRange to) override {
+  /// Kernels take buffers of static shape.
+  bool allocatesDynamicBoxes() const override { return false; }
+  BoxBuffer allocateBox(OpBuilder &builder, Location loc, Value like,
+                        ValueRange from, ValueRange to) override {
+    SmallVector<int64_t, 3> lower = getConstantBounds(from);
+    SmallVector<int64_t, 3> upper = getConstantBounds(to);
+    assert(llvm::none_of(llvm::concat<int64_t>(lower, upper),
+                         ShapedType::isDynamic) &&
+           "the core allocates boxes of run-time extent like the field");
     SmallVector<int64_t> shape;
-    for (auto [low, high] :
-         llvm::zip_equal(getConstantBounds(from), getConstantBounds(to)))
+    for (auto [low, high] : llvm::zip_equal(lower, upper))
       shape.push_back(std::max<int64_t>(high - low, 0));
     auto type = MemRefType::get(
         shape, llvm::cast<MemRefType>(like.getType()).getElementType());
-    return gpu::AllocOp::create(builder, loc, type, Type(), {}, {}, {})
-        .getMemref();
+    Value buffer = gpu::AllocOp::create(builder, loc, type, Type(), {}, {}, {})
+                       .getMemref();
+    return {buffer, SmallVector<Value, 3>(from)};
   }
   void freeBuffer(OpBuilder &builder, Location loc, Value buffer) override {
     gpu::DeallocOp::create(builder, loc, Type(), {}, buffer);
@@ -83,6 +90,26 @@ public:
     Value zero = arith::ConstantIndexOp::create(builder, loc, 0);
     return memref::LoadOp::create(builder, loc, getDeviceScalar(value), zero);
   }
+  /// The host `index` value `value` inside a kernel: a constant, or read as
+  /// a 32-bit integer from a device buffer (grid bounds fit; SPIR-V's index
+  /// is 32 bits wide).
+  Value getKernelIndex(OpBuilder &builder, Location loc, Value value) {
+    if (std::optional<int64_t> constant = getConstantIntValue(value))
+      return arith::ConstantIndexOp::create(builder, loc, *constant);
+    Value &narrow = narrowIndices[value];
+    if (!narrow) {
+      OpBuilder atDefinition(value.getContext());
+      if (Operation *definition = value.getDefiningOp())
+        atDefinition.setInsertionPointAfter(definition);
+      else
+        atDefinition.setInsertionPointToStart(value.getParentBlock());
+      narrow = arith::IndexCastOp::create(atDefinition, value.getLoc(),
+                                          atDefinition.getI32Type(), value);
+    }
+    Value loaded = loadScalar(builder, loc, narrow);
+    return arith::IndexCastOp::create(builder, loc, builder.getIndexType(),
+                                      loaded);
+  }
   SmallVector<Value> emitApply(OpBuilder &builder, const ApplyLowering &apply,
                                BoxPartition partition) override;
   bool runsShallowTimeBlocks(const TimeBlockPlan &) const override {
@@ -107,6 +134,7 @@ public:
     });
     scalarBuffers.clear();
     deviceScalars.clear();
+    narrowIndices.clear();
   }
 
 private:
@@ -118,6 +146,8 @@ private:
 
   DeviceLoweringOptions options;
   DenseMap<Value, Value> deviceScalars;
+  /// Per host index value read by kernels, its i32 copy on the host.
+  DenseMap<Value, Value> narrowIndices;
   SmallVector<Value> scalarBuffers;
 };
 
@@ -138,10 +168,6 @@ LogicalResult DeviceBackend::checkFunction(func::FuncOp func,
                << "; the GPU lowering needs memrefs of static shape and "
                   "identity layout (kernels take bare pointers)";
     }
-    if (auto grid = llvm::dyn_cast<GridOp>(op))
-      if (!grid.hasStaticBounds())
-        return grid.emitOpError(
-            "has dynamic bounds; the GPU lowering needs static grids");
     if (auto apply = llvm::dyn_cast<ApplyOp>(op))
       for (Value input : apply.getInputs())
         if (!llvm::isa<FieldType>(input.getType()) &&
@@ -226,24 +252,27 @@ Value DeviceBackend::getDeviceScalar(Value value) {
 void DeviceBackend::copyBox(OpBuilder &builder, Location loc, Value source,
                             Value target, ValueRange lower, ValueRange upper,
                             ValueRange sourceShift, ValueRange targetShift) {
-  SmallVector<int64_t, 3> sourceBy = getConstantBounds(sourceShift);
-  SmallVector<int64_t, 3> targetBy = getConstantBounds(targetShift);
+  auto index = [&](OpBuilder &b, Location l, Value host) {
+    return getKernelIndex(b, l, host);
+  };
   emitDeviceBox(
-      builder, loc, getWorkGroup({}, lower.size()), getConstantBounds(lower),
-      getConstantBounds(upper),
+      builder, loc, getWorkGroup({}, lower.size()), lower, upper, index,
       [&](OpBuilder &b, Location l, ValueRange point) {
-        auto shifted = [&](ArrayRef<int64_t> by) {
+        auto shifted = [&](ValueRange by) {
           SmallVector<Value> indices;
-          for (auto [axis, index] : llvm::enumerate(point))
-            indices.push_back(by.empty() ? index
-                                         : arith::SubIOp::create(
-                                               b, l, index,
-                                               arith::ConstantIndexOp::create(
-                                                   b, l, by[axis])));
+          for (auto [axis, coordinate] : llvm::enumerate(point)) {
+            if (by.empty()) {
+              indices.push_back(coordinate);
+              continue;
+            }
+            Value shift = index(b, l, by[axis]);
+            indices.push_back(arith::SubIOp::create(b, l, coordinate, shift));
+          }
           return indices;
         };
-        Value value = memref::LoadOp::create(b, l, source, shifted(sourceBy));
-        memref::StoreOp::create(b, l, value, target, shifted(targetBy));
+        Value value =
+            memref::LoadOp::create(b, l, source, shifted(sourceShift));
+        memref::StoreOp::create(b, l, value, target, shifted(targetShift));
       });
 }
 
@@ -255,11 +284,12 @@ SmallVector<Value> DeviceBackend::emitApply(OpBuilder &builder,
   Location loc = op.getLoc();
   SmallVector<int64_t, 3> workGroup =
       getWorkGroup(apply.schedule, op.getRank());
-  SmallVector<int64_t, 3> lower = getConstantBounds(apply.lower);
-  SmallVector<int64_t, 3> upper = getConstantBounds(apply.upper);
+  auto index = [&](OpBuilder &b, Location l, Value host) {
+    return getKernelIndex(b, l, host);
+  };
   ArrayRef<ReductionKind> kinds = apply.reductions;
   if (kinds.empty()) {
-    emitDeviceBox(builder, loc, workGroup, lower, upper,
+    emitDeviceBox(builder, loc, workGroup, apply.lower, apply.upper, index,
                   [&](OpBuilder &b, Location l, ValueRange point) {
                     apply.emitPoint(b, l, point, *this);
                   });
@@ -269,17 +299,20 @@ SmallVector<Value> DeviceBackend::emitApply(OpBuilder &builder,
   // Each work group's partial goes to a device buffer; the host combines
   // the partials in group order (the second pass), so the result depends
   // on the work group only.
-  int64_t groups = getGroupCount(workGroup, lower, upper);
+  auto fieldType = llvm::cast<FieldType>(op.getOutputs()[0].getType());
+  int64_t maxGroups = getMaxGroupCount(workGroup, apply.lower, apply.upper,
+                                       fieldType.getShape());
   SmallVector<Value> devicePartials;
   for (Value init : op.getReduceInits()) {
-    auto type = MemRefType::get({std::max<int64_t>(groups, 1)}, init.getType());
+    auto type =
+        MemRefType::get({std::max<int64_t>(maxGroups, 1)}, init.getType());
     devicePartials.push_back(
         gpu::AllocOp::create(builder, loc, type, Type(), {}, {}, {})
             .getMemref());
   }
-  emitDeviceReducingBox(
-      builder, loc, workGroup, lower, upper, kinds, devicePartials,
-      [&](OpBuilder &b, Location l, ValueRange point) {
+  Value groups = emitDeviceReducingBox(
+      builder, loc, workGroup, apply.lower, apply.upper, index, kinds,
+      devicePartials, [&](OpBuilder &b, Location l, ValueRange point) {
         SmallVector<Value> contributions(kinds.size());
         apply.emitPoint(b, l, point, *this,
                         [&](OpBuilder &, Location, unsigned reduction,
@@ -289,7 +322,6 @@ SmallVector<Value> DeviceBackend::emitApply(OpBuilder &builder,
   SmallVector<Value> reduced;
   Value zero = arith::ConstantIndexOp::create(builder, loc, 0);
   Value one = arith::ConstantIndexOp::create(builder, loc, 1);
-  Value count = arith::ConstantIndexOp::create(builder, loc, groups);
   for (auto [reduction, partials] : llvm::enumerate(devicePartials)) {
     ReductionKind kind = kinds[reduction];
     auto type = llvm::cast<MemRefType>(partials.getType());
@@ -298,7 +330,7 @@ SmallVector<Value> DeviceBackend::emitApply(OpBuilder &builder,
     Value identity =
         createReductionIdentity(builder, loc, kind, type.getElementType());
     auto groupLoop = scf::ForOp::create(
-        builder, loc, zero, count, one, ValueRange{identity},
+        builder, loc, zero, groups, one, ValueRange{identity},
         [&](OpBuilder &b, Location l, Value group, ValueRange running) {
           Value partial = memref::LoadOp::create(b, l, host, group);
           scf::YieldOp::create(

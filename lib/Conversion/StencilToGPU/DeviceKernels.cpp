@@ -15,9 +15,11 @@
 #include "DeviceKernels.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Arith/Utils/Utils.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/Dialect/Utils/StaticValueUtils.h"
 
 using namespace mlir;
 using namespace mlir::stencil;
@@ -45,14 +47,16 @@ Value getDimension(const gpu::KernelDim3 &ids, unsigned rank, unsigned axis) {
 /// axis first) with `attributions` in workgroup memory; returns a builder
 /// at the start of its body, before its terminator.
 gpu::LaunchOp createLaunch(OpBuilder &builder, Location loc,
-                           ArrayRef<int64_t> groups,
+                           ArrayRef<OpFoldResult> groups,
                            ArrayRef<int64_t> workGroup,
                            TypeRange attributions = {}) {
   unsigned rank = groups.size();
   SmallVector<Value, 3> gridSize(3), blockSize(3);
   for (unsigned dim = 0; dim < 3; ++dim) {
     bool used = dim < rank;
-    gridSize[dim] = getIndex(builder, loc, used ? groups[rank - 1 - dim] : 1);
+    gridSize[dim] = used ? getValueOrCreateConstantIndexOp(
+                               builder, loc, groups[rank - 1 - dim])
+                         : getIndex(builder, loc, 1);
     blockSize[dim] =
         getIndex(builder, loc, used ? workGroup[rank - 1 - dim] : 1);
   }
@@ -86,12 +90,17 @@ void forEachOwnedPoint(OpBuilder &builder, Location loc,
 
 } // namespace
 
-int64_t device::getGroupCount(ArrayRef<int64_t> workGroup,
-                              ArrayRef<int64_t> lower,
-                              ArrayRef<int64_t> upper) {
+int64_t device::getMaxGroupCount(ArrayRef<int64_t> workGroup, ValueRange lower,
+                                 ValueRange upper,
+                                 ArrayRef<int64_t> fieldShape) {
   int64_t count = 1;
-  for (auto [size, low, high] : llvm::zip_equal(workGroup, lower, upper))
-    count *= high > low ? llvm::divideCeil(high - low, size) : 0;
+  for (auto [axis, size] : llvm::enumerate(workGroup)) {
+    std::optional<int64_t> low = getConstantIntValue(lower[axis]);
+    std::optional<int64_t> high = getConstantIntValue(upper[axis]);
+    // A box with a run-time bound lies inside its field.
+    int64_t extent = low && high ? *high - *low : fieldShape[axis];
+    count *= extent > 0 ? llvm::divideCeil(extent, size) : 0;
+  }
   return count;
 }
 
@@ -99,28 +108,73 @@ namespace {
 
 /// A launch over the box [lower, upper), one work item per point, and in
 /// its body the item's point and whether it lies in the box (null when
-/// every item does: no partial group).
+/// every item does: no partial group). `groupCount` is the number of
+/// groups, on the host.
 struct BoxLaunch {
   gpu::LaunchOp launch;
   SmallVector<Value, 3> point;
   Value inside;
+  Value groupCount;
 };
 
-/// Null for an empty box (a launch of zero groups is an error).
+/// Null for a box known to be empty (a launch of zero groups is an error);
+/// a box with run-time bounds is launched only when it is not empty.
 std::optional<BoxLaunch> createBoxLaunch(OpBuilder &builder, Location loc,
                                          ArrayRef<int64_t> workGroup,
-                                         ArrayRef<int64_t> lower,
-                                         ArrayRef<int64_t> upper,
+                                         ValueRange lower, ValueRange upper,
+                                         KernelIndexFn index,
                                          TypeRange attributions = {}) {
   unsigned rank = lower.size();
-  SmallVector<int64_t, 3> groups;
+  SmallVector<OpFoldResult, 3> groups;
+  SmallVector<bool, 3> partial;
+  bool dynamic = false;
   for (unsigned axis = 0; axis < rank; ++axis) {
-    int64_t extent = upper[axis] - lower[axis];
-    if (extent <= 0)
-      return std::nullopt;
-    groups.push_back(llvm::divideCeil(extent, workGroup[axis]));
+    std::optional<int64_t> low = getConstantIntValue(lower[axis]);
+    std::optional<int64_t> high = getConstantIntValue(upper[axis]);
+    if (low && high) {
+      int64_t extent = *high - *low;
+      if (extent <= 0)
+        return std::nullopt;
+      groups.push_back(
+          builder.getIndexAttr(llvm::divideCeil(extent, workGroup[axis])));
+      // Only a partial last group has items past the box.
+      partial.push_back(extent % workGroup[axis] != 0);
+      continue;
+    }
+    dynamic = true;
+    Value extent =
+        arith::SubIOp::create(builder, loc, upper[axis], lower[axis]);
+    Value nonNegative =
+        arith::MaxSIOp::create(builder, loc, extent, getIndex(builder, loc, 0));
+    groups.push_back(
+        arith::CeilDivSIOp::create(builder, loc, nonNegative,
+                                   getIndex(builder, loc, workGroup[axis]))
+            .getResult());
+    partial.push_back(true);
   }
   BoxLaunch box;
+  if (dynamic) {
+    box.groupCount = getIndex(builder, loc, 1);
+    for (OpFoldResult count : groups) {
+      Value value = getValueOrCreateConstantIndexOp(builder, loc, count);
+      box.groupCount =
+          arith::MulIOp::create(builder, loc, box.groupCount, value);
+    }
+  } else {
+    int64_t count = 1;
+    for (OpFoldResult value : groups)
+      count *= *getConstantIntValue(value);
+    box.groupCount = getIndex(builder, loc, count);
+  }
+  // A box found empty at run time launches nothing.
+  OpBuilder::InsertionGuard guard(builder);
+  if (dynamic) {
+    Value nonEmpty =
+        arith::CmpIOp::create(builder, loc, arith::CmpIPredicate::sgt,
+                              box.groupCount, getIndex(builder, loc, 0));
+    auto ifOp = scf::IfOp::create(builder, loc, nonEmpty);
+    builder.setInsertionPoint(ifOp.thenBlock()->getTerminator());
+  }
   box.launch = createLaunch(builder, loc, groups, workGroup, attributions);
   OpBuilder b(box.launch.getBody().front().getTerminator());
   for (unsigned axis = 0; axis < rank; ++axis) {
@@ -129,14 +183,13 @@ std::optional<BoxLaunch> createBoxLaunch(OpBuilder &builder, Location loc,
         getIndex(b, loc, workGroup[axis]));
     Value offset = arith::AddIOp::create(
         b, loc, first, getDimension(box.launch.getThreadIds(), rank, axis));
-    box.point.push_back(
-        arith::AddIOp::create(b, loc, offset, getIndex(b, loc, lower[axis])));
-    // Only a partial last group has items past the box.
-    if ((upper[axis] - lower[axis]) % workGroup[axis] == 0)
+    Value origin = index(b, loc, lower[axis]);
+    box.point.push_back(arith::AddIOp::create(b, loc, offset, origin));
+    if (!partial[axis])
       continue;
-    Value below =
-        arith::CmpIOp::create(b, loc, arith::CmpIPredicate::slt,
-                              box.point.back(), getIndex(b, loc, upper[axis]));
+    Value end = index(b, loc, upper[axis]);
+    Value below = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::slt,
+                                        box.point.back(), end);
     box.inside =
         box.inside ? arith::AndIOp::create(b, loc, box.inside, below) : below;
   }
@@ -155,10 +208,11 @@ Value linearize(OpBuilder &builder, Location loc, const gpu::KernelDim3 &ids,
 } // namespace
 
 void device::emitDeviceBox(OpBuilder &builder, Location loc,
-                           ArrayRef<int64_t> workGroup, ArrayRef<int64_t> lower,
-                           ArrayRef<int64_t> upper, PointFn body) {
+                           ArrayRef<int64_t> workGroup, ValueRange lower,
+                           ValueRange upper, KernelIndexFn index,
+                           PointFn body) {
   std::optional<BoxLaunch> box =
-      createBoxLaunch(builder, loc, workGroup, lower, upper);
+      createBoxLaunch(builder, loc, workGroup, lower, upper, index);
   if (!box)
     return;
   OpBuilder b(box->launch.getBody().front().getTerminator());
@@ -171,13 +225,13 @@ void device::emitDeviceBox(OpBuilder &builder, Location loc,
   body(then, loc, box->point);
 }
 
-void device::emitDeviceReducingBox(OpBuilder &builder, Location loc,
-                                   ArrayRef<int64_t> workGroup,
-                                   ArrayRef<int64_t> lower,
-                                   ArrayRef<int64_t> upper,
-                                   ArrayRef<ReductionKind> kinds,
-                                   ArrayRef<Value> partials,
-                                   ContributionFn body) {
+Value device::emitDeviceReducingBox(OpBuilder &builder, Location loc,
+                                    ArrayRef<int64_t> workGroup,
+                                    ValueRange lower, ValueRange upper,
+                                    KernelIndexFn index,
+                                    ArrayRef<ReductionKind> kinds,
+                                    ArrayRef<Value> partials,
+                                    ContributionFn body) {
   int64_t items = 1;
   for (int64_t size : workGroup)
     items *= size;
@@ -190,12 +244,12 @@ void device::emitDeviceReducingBox(OpBuilder &builder, Location loc,
     attributionTypes.push_back(MemRefType::get(
         {items}, types.back(), MemRefLayoutAttrInterface(), workgroupSpace));
   }
-  std::optional<BoxLaunch> box =
-      createBoxLaunch(builder, loc, workGroup, lower, upper, attributionTypes);
+  std::optional<BoxLaunch> box = createBoxLaunch(
+      builder, loc, workGroup, lower, upper, index, attributionTypes);
   // An empty box contributes nothing: its partials stay unwritten, and the
-  // caller reads none of them (getGroupCount is 0).
+  // caller reads none of them.
   if (!box)
-    return;
+    return getIndex(builder, loc, 0);
   gpu::LaunchOp launch = box->launch;
   OpBuilder b(launch.getBody().front().getTerminator());
   // Items past the box contribute the identities. Every item goes on to the
@@ -254,6 +308,7 @@ void device::emitDeviceReducingBox(OpBuilder &builder, Location loc,
     Value value = memref::LoadOp::create(then, loc, slot, zero);
     memref::StoreOp::create(then, loc, value, partial, group);
   }
+  return box->groupCount;
 }
 
 int64_t device::getTimeBlockWorkgroupBytes(const TimeBlockPlan &plan) {
@@ -274,10 +329,10 @@ void device::emitDeviceTimeBlock(OpBuilder &builder, Location loc,
   unsigned rank = tile.size();
   SmallVector<int64_t, 3> localShape = OverlappedTile::getShape(plan, tile);
 
-  SmallVector<int64_t, 3> groups;
+  SmallVector<OpFoldResult, 3> groups;
   for (unsigned axis = 0; axis < rank; ++axis)
-    groups.push_back(
-        llvm::divideCeil(plan.upper[axis] - plan.lower[axis], tile[axis]));
+    groups.push_back(builder.getIndexAttr(
+        llvm::divideCeil(plan.upper[axis] - plan.lower[axis], tile[axis])));
   // Two buffers per carried field, in workgroup memory.
   auto workgroupSpace = gpu::AddressSpaceAttr::get(
       builder.getContext(), gpu::GPUDialect::getWorkgroupAddressSpace());

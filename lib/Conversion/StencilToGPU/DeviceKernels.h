@@ -14,17 +14,24 @@
 
 namespace mlir::stencil::device {
 
-/// A `gpu.launch` with one work item per point of the box [lower, upper)
-/// (static bounds), work groups of `workGroup` (outermost axis first, the
-/// innermost axis on x), and a guard for the partial groups at the end.
-void emitDeviceBox(OpBuilder &builder, Location loc,
-                   ArrayRef<int64_t> workGroup, ArrayRef<int64_t> lower,
-                   ArrayRef<int64_t> upper, PointFn body);
+/// A host `index` value inside a kernel: a constant is rebuilt there, any
+/// other value read from device memory (kernels take buffers only).
+using KernelIndexFn =
+    function_ref<Value(OpBuilder &, Location, Value hostIndex)>;
 
-/// How many work groups emitDeviceBox launches for [lower, upper) (0 for
-/// an empty box).
-int64_t getGroupCount(ArrayRef<int64_t> workGroup, ArrayRef<int64_t> lower,
-                      ArrayRef<int64_t> upper);
+/// A `gpu.launch` with one work item per point of the box [lower, upper)
+/// (host `index` values: constants, or known at run time only, when a box
+/// found empty launches nothing), work groups of `workGroup` (outermost
+/// axis first, the innermost axis on x), and a guard for the items past the
+/// box's end.
+void emitDeviceBox(OpBuilder &builder, Location loc,
+                   ArrayRef<int64_t> workGroup, ValueRange lower,
+                   ValueRange upper, KernelIndexFn index, PointFn body);
+
+/// The most work groups emitDeviceBox launches for [lower, upper) in a
+/// field of `fieldShape`: exact for constant bounds.
+int64_t getMaxGroupCount(ArrayRef<int64_t> workGroup, ValueRange lower,
+                         ValueRange upper, ArrayRef<int64_t> fieldShape);
 
 /// A point's contributions to the reductions of a box, one per reduction.
 using ContributionFn =
@@ -34,12 +41,13 @@ using ContributionFn =
 /// returns its contributions. Each work group combines its items'
 /// contributions by `kinds` in workgroup memory, along a tree fixed by the
 /// work group's shape, and work group g writes its partial to element g of
-/// each of `partials` (device buffers of getGroupCount elements).
-void emitDeviceReducingBox(OpBuilder &builder, Location loc,
-                           ArrayRef<int64_t> workGroup, ArrayRef<int64_t> lower,
-                           ArrayRef<int64_t> upper,
-                           ArrayRef<ReductionKind> kinds,
-                           ArrayRef<Value> partials, ContributionFn body);
+/// each of `partials` (device buffers of getMaxGroupCount elements). Returns
+/// the number of groups launched, on the host.
+Value emitDeviceReducingBox(OpBuilder &builder, Location loc,
+                            ArrayRef<int64_t> workGroup, ValueRange lower,
+                            ValueRange upper, KernelIndexFn index,
+                            ArrayRef<ReductionKind> kinds,
+                            ArrayRef<Value> partials, ContributionFn body);
 
 /// The bytes of workgroup memory emitDeviceTimeBlock uses for `plan`'s
 /// tile.

@@ -131,8 +131,9 @@ public:
     return memref::AllocOp::create(builder, loc, type, dynamicSizes);
   }
 
-  Value allocateBox(OpBuilder &builder, Location loc, Value like,
-                    ValueRange from, ValueRange to) override {
+  bool allocatesDynamicBoxes() const override { return true; }
+  BoxBuffer allocateBox(OpBuilder &builder, Location loc, Value like,
+                        ValueRange from, ValueRange to) override {
     auto likeType = llvm::cast<MemRefType>(like.getType());
     SmallVector<int64_t> shape;
     SmallVector<Value> dynamicSizes;
@@ -146,8 +147,10 @@ public:
       shape.push_back(ShapedType::kDynamic);
       dynamicSizes.push_back(arith::SubIOp::create(builder, loc, high, low));
     }
+    // Compact: the box's first cell at element 0.
     auto type = MemRefType::get(shape, likeType.getElementType());
-    return memref::AllocOp::create(builder, loc, type, dynamicSizes);
+    Value buffer = memref::AllocOp::create(builder, loc, type, dynamicSizes);
+    return {buffer, SmallVector<Value, 3>(from)};
   }
 
   void freeBuffer(OpBuilder &builder, Location loc, Value buffer) override {

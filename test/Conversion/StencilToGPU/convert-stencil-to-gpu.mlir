@@ -109,3 +109,39 @@ func.func @heat(%a: memref<64x64xf32>, %b: memref<64x64xf32>, %steps: index) {
   stencil.store %r#1 to %b : !stencil.field<64x64xf32> to memref<64x64xf32>
   return
 }
+
+// -----
+
+// A grid bound known at run time only: the host computes the number of
+// work groups and launches none for an empty grid; kernels take buffers
+// only, so the bound reaches them as an i32 in a one-element device buffer,
+// against which every item checks its point.
+// CHECK-LABEL: func.func @dynamic_grid(
+// CHECK-SAME: %[[N:[^:]*]]: index)
+// CHECK: %[[N32:.*]] = arith.index_cast %[[N]] : index to i32
+// CHECK: memref.store %[[N32]], %[[HOST:.*]][%c0]
+// CHECK: %[[BOUND:.*]] = gpu.alloc () : memref<1xi32>
+// CHECK: gpu.memcpy %[[BOUND]], %[[HOST]]
+// CHECK: %[[EXTENT:.*]] = arith.subi %[[N]], %c1 : index
+// CHECK: %[[POSITIVE:.*]] = arith.maxsi %[[EXTENT]], %c0 : index
+// CHECK: %[[GROUPS:.*]] = arith.ceildivsi %[[POSITIVE]], %c16 : index
+// CHECK: %[[ANY:.*]] = arith.cmpi sgt, %[[GROUPS]], %c0 : index
+// CHECK: scf.if %[[ANY]] {
+// CHECK: gpu.launch blocks({{.*}}) in (%{{.*}} = %[[GROUPS]], %{{.*}} = %c1, %{{.*}} = %c1)
+// CHECK: %[[POINT:.*]] = arith.addi %{{.*}}, %c1 : index
+// CHECK: %[[END32:.*]] = memref.load %[[BOUND]][%c0] : memref<1xi32>
+// CHECK: %[[END:.*]] = arith.index_cast %[[END32]] : i32 to index
+// CHECK: %[[IN:.*]] = arith.cmpi slt, %[[POINT]], %[[END]] : index
+// CHECK: scf.if %[[IN]] {
+// CHECK: gpu.dealloc %[[BOUND]]
+func.func @dynamic_grid(%in: memref<64xf32>, %out: memref<64xf32>, %n: index) {
+  %a = stencil.load %in : memref<64xf32> -> !stencil.field<64xf32>
+  %b = stencil.load %out : memref<64xf32> -> !stencil.field<64xf32>
+  %g = stencil.grid [1] to [%n] : !stencil.grid<1>
+  %r = stencil.apply on %g ins(%x = %a : !stencil.field<64xf32>) outs(%b : !stencil.field<64xf32>) attributes {schedule = #stencil.schedule<wg = [16]>} {
+    %v = stencil.access %x[-1] : !stencil.field<64xf32>
+    stencil.return %v : f32
+  }
+  stencil.store %r to %out : !stencil.field<64xf32> to memref<64xf32>
+  return
+}

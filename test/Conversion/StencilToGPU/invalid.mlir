@@ -16,19 +16,6 @@ func.func @distributed(%in: memref<8xf32>) attributes {stencil.mpi} {
 
 // -----
 
-func.func @dynamic_grid(%in: memref<64xf32>, %n: index) {
-  %a = stencil.load %in : memref<64xf32> -> !stencil.field<64xf32>
-  // expected-error @+1 {{'stencil.grid' op has dynamic bounds; the GPU lowering needs static grids}}
-  %g = stencil.grid [1] to [%n] : !stencil.grid<1>
-  %r = stencil.apply on %g ins(%x = %a : !stencil.field<64xf32>) outs(%a : !stencil.field<64xf32>) {
-    %v = stencil.access %x[0] : !stencil.field<64xf32>
-    stencil.return %v : f32
-  }
-  return
-}
-
-// -----
-
 // Kernels take scalars through one-element buffers of integers or floats.
 func.func @index_scalar(%in: memref<64xf32>, %n: index) {
   %a = stencil.load %in : memref<64xf32> -> !stencil.field<64xf32>

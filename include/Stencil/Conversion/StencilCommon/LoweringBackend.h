@@ -62,6 +62,13 @@ struct ApplyLowering {
 using BoxPartition = function_ref<void(OpBuilder &, ValueRange lower,
                                        ValueRange upper, BoxFn emitBox)>;
 
+/// A buffer for the cells of a box: cell p of the box is element
+/// p - origin (origin empty: element p).
+struct BoxBuffer {
+  Value buffer;
+  SmallVector<Value, 3> origin;
+};
+
 class LoweringBackend {
 public:
   virtual ~LoweringBackend();
@@ -76,9 +83,13 @@ public:
 
   /// A new buffer of the shape and elements of `like`.
   virtual Value allocateLike(OpBuilder &builder, Location loc, Value like) = 0;
-  /// A new buffer of the elements of `like` for the box [from, to).
-  virtual Value allocateBox(OpBuilder &builder, Location loc, Value like,
-                            ValueRange from, ValueRange to) = 0;
+  /// A new buffer that holds the elements of `like` in the box [from, to).
+  virtual BoxBuffer allocateBox(OpBuilder &builder, Location loc, Value like,
+                                ValueRange from, ValueRange to) = 0;
+  /// Whether allocateBox makes buffers of the box's size when its bounds
+  /// are known at run time only; if not, the core saves a ring of run-time
+  /// extent into one buffer like the whole field.
+  virtual bool allocatesDynamicBoxes() const = 0;
   virtual void freeBuffer(OpBuilder &builder, Location loc, Value buffer) = 0;
   /// Copies element p of `source` to `target` for every p in the box
   /// [lower, upper), reading source[p - sourceShift] and writing

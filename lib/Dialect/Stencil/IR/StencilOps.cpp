@@ -51,6 +51,17 @@ void GridOp::build(OpBuilder &builder, OperationState &state,
         builder.getDenseI64ArrayAttr(upper));
 }
 
+void GridOp::build(OpBuilder &builder, OperationState &state,
+                   ArrayRef<OpFoldResult> lower, ArrayRef<OpFoldResult> upper) {
+  SmallVector<Value> dynamicLower, dynamicUpper;
+  SmallVector<int64_t> staticLower, staticUpper;
+  dispatchIndexOpFoldResults(lower, dynamicLower, staticLower);
+  dispatchIndexOpFoldResults(upper, dynamicUpper, staticUpper);
+  build(builder, state, GridType::get(builder.getContext(), lower.size()),
+        dynamicLower, dynamicUpper, builder.getDenseI64ArrayAttr(staticLower),
+        builder.getDenseI64ArrayAttr(staticUpper));
+}
+
 bool GridOp::hasStaticBounds() {
   return getDynamicLower().empty() && getDynamicUpper().empty();
 }

@@ -44,7 +44,10 @@ def Stencil_GridOp : Stencil_Op<"grid", [Pure, AttrSizedOperandSegments]> {
   }];
   let builders = [
     OpBuilder<(ins "::llvm::ArrayRef<int64_t>":$lower,
-                   "::llvm::ArrayRef<int64_t>":$upper)>
+                   "::llvm::ArrayRef<int64_t>":$upper)>,
+    /// Bounds that are constants or `index` values.
+    OpBuilder<(ins "::llvm::ArrayRef<::mlir::OpFoldResult>":$lower,
+                   "::llvm::ArrayRef<::mlir::OpFoldResult>":$upper)>
   ];
   let extraClassDeclaration = [{
     unsigned getRank() { return getType().getRank(); }
