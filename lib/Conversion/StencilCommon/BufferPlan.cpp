@@ -8,6 +8,8 @@
 
 #include "Stencil/Conversion/StencilCommon/BufferPlan.h"
 
+#include "mlir/Dialect/Utils/StaticValueUtils.h"
+
 #include "Stencil/Dialect/Stencil/Analysis/AccessExtents.h"
 
 #include "llvm/ADT/DenseSet.h"
@@ -15,6 +17,14 @@
 
 using namespace mlir;
 using namespace mlir::stencil;
+
+std::optional<int64_t> TimeBlockPlan::getStaticExtent(unsigned axis) const {
+  std::optional<int64_t> low = getConstantIntValue(lower[axis]);
+  std::optional<int64_t> high = getConstantIntValue(upper[axis]);
+  if (!low || !high)
+    return std::nullopt;
+  return *high - *low;
+}
 
 std::optional<CopySection> mlir::stencil::matchCopySection(IterateOp iterate) {
   Block *body = iterate.getBodyBlock();
@@ -423,11 +433,6 @@ void BufferPlanner::planTimeBlocks(IterateOp iterate, TimeLoopPlan &loop) {
            "for communication-avoiding steps. Running one step per sweep";
     timeBlock = 1;
   }
-  if (timeBlock > 1 && !grid.hasStaticBounds()) {
-    iterate.emitWarning("time_block ")
-        << timeBlock << " needs static grid bounds; running one step per sweep";
-    timeBlock = 1;
-  }
   // A block computes T steps at once; a value that one step hands to the
   // next (a reduction accumulating across steps) would need every level.
   Block *body = iterate.getBodyBlock();
@@ -458,15 +463,16 @@ void BufferPlanner::planTimeBlocks(IterateOp iterate, TimeLoopPlan &loop) {
     for (auto [k, p] : llvm::enumerate(section.pairs))
       if (llvm::cast<BlockArgument>(output).getArgNumber() == p.second)
         blocks.outputPair.push_back(k);
-  blocks.lower.assign(grid.getStaticLower().begin(),
-                      grid.getStaticLower().end());
-  blocks.upper.assign(grid.getStaticUpper().begin(),
-                      grid.getStaticUpper().end());
+  Builder builder(grid.getContext());
+  blocks.lower =
+      getMixedValues(grid.getStaticLower(), grid.getDynamicLower(), builder);
+  blocks.upper =
+      getMixedValues(grid.getStaticUpper(), grid.getDynamicUpper(), builder);
   blocks.tile.assign(loop.schedule.getTileOrWorkGroup().begin(),
                      loop.schedule.getTileOrWorkGroup().end());
   for (unsigned axis = 0; axis < blocks.tile.size(); ++axis)
-    blocks.tile[axis] =
-        std::min(blocks.tile[axis], blocks.upper[axis] - blocks.lower[axis]);
+    if (std::optional<int64_t> extent = blocks.getStaticExtent(axis))
+      blocks.tile[axis] = std::min(blocks.tile[axis], *extent);
   // The halo a step needs: how far the calc reads the carried fields.
   Extent carried = getReadExtent(calc, [&](BlockArgument argument) {
     return blocks.carriedInput[argument.getArgNumber()] >= 0;

@@ -54,13 +54,13 @@ SmallVector<int64_t, 3> OverlappedTile::getShape(const TimeBlockPlan &plan,
 OverlappedTile::OverlappedTile(OpBuilder &builder, Location loc,
                                const TimeBlockPlan &plan,
                                ArrayRef<int64_t> tile, ValueRange origin,
-                               ValueRange arraySizes)
+                               ValueRange arraySizes, BoundFn bound)
     : loc(loc), plan(plan), origin(origin) {
   Value zero = getIndex(builder, loc, 0);
   int64_t timeBlock = plan.timeBlock;
   for (unsigned axis = 0; axis < tile.size(); ++axis) {
-    lower.push_back(getIndex(builder, loc, plan.lower[axis]));
-    upper.push_back(getIndex(builder, loc, plan.upper[axis]));
+    lower.push_back(bound(builder, loc, plan.lower[axis]));
+    upper.push_back(bound(builder, loc, plan.upper[axis]));
     base.push_back(arith::SubIOp::create(
         builder, loc, origin[axis],
         getIndex(builder, loc, timeBlock * plan.radiusLow[axis])));

@@ -118,11 +118,14 @@ public:
   void emitTimeBlock(OpBuilder &builder, Location loc, const TimeBlock &block,
                      Value depth) override {
     ApplyOp calc = block.plan.calc;
-    emitDeviceTimeBlock(builder, loc, block,
-                        getWorkGroup(block.schedule, calc.getRank()),
-                        [&](OpBuilder &b, Location l, unsigned input) {
-                          return loadScalar(b, l, calc.getInputs()[input]);
-                        });
+    emitDeviceTimeBlock(
+        builder, loc, block, getWorkGroup(block.schedule, calc.getRank()),
+        [&](OpBuilder &b, Location l, Value host) {
+          return getKernelIndex(b, l, host);
+        },
+        [&](OpBuilder &b, Location l, unsigned input) {
+          return loadScalar(b, l, calc.getInputs()[input]);
+        });
   }
 
   void finishFunction(func::FuncOp func) override {

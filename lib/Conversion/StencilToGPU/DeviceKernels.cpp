@@ -69,6 +69,14 @@ gpu::LaunchOp createLaunch(OpBuilder &builder, Location loc,
   return launch;
 }
 
+/// Grid bound `bound` of a time block inside a kernel.
+Value getBound(OpBuilder &builder, Location loc, OpFoldResult bound,
+               KernelIndexFn index) {
+  if (std::optional<int64_t> value = getConstantIntValue(bound))
+    return getIndex(builder, loc, *value);
+  return index(builder, loc, llvm::cast<Value>(bound));
+}
+
 /// Runs `body` on the points of [from, to) that this work item owns: along
 /// each axis, every workGroup-th point starting at its thread id. Uniform
 /// loops, so barriers after them are reached by all items of the group.
@@ -323,16 +331,41 @@ int64_t device::getTimeBlockWorkgroupBytes(const TimeBlockPlan &plan) {
 
 void device::emitDeviceTimeBlock(OpBuilder &builder, Location loc,
                                  const TimeBlock &block,
-                                 ArrayRef<int64_t> workGroup, ScalarFn scalar) {
+                                 ArrayRef<int64_t> workGroup,
+                                 KernelIndexFn index, ScalarFn scalar) {
   const TimeBlockPlan &plan = block.plan;
   ArrayRef<int64_t> tile = plan.tile;
   unsigned rank = tile.size();
   SmallVector<int64_t, 3> localShape = OverlappedTile::getShape(plan, tile);
 
+  // One group per tile; with run-time bounds, none for an empty grid.
   SmallVector<OpFoldResult, 3> groups;
-  for (unsigned axis = 0; axis < rank; ++axis)
-    groups.push_back(builder.getIndexAttr(
-        llvm::divideCeil(plan.upper[axis] - plan.lower[axis], tile[axis])));
+  Value nonEmpty;
+  for (unsigned axis = 0; axis < rank; ++axis) {
+    if (std::optional<int64_t> extent = plan.getStaticExtent(axis)) {
+      groups.push_back(
+          builder.getIndexAttr(llvm::divideCeil(*extent, tile[axis])));
+      continue;
+    }
+    Value low = getValueOrCreateConstantIndexOp(builder, loc, plan.lower[axis]);
+    Value high =
+        getValueOrCreateConstantIndexOp(builder, loc, plan.upper[axis]);
+    Value extent = arith::SubIOp::create(builder, loc, high, low);
+    Value count = arith::CeilDivSIOp::create(
+        builder, loc, extent, getIndex(builder, loc, tile[axis]));
+    groups.push_back(count);
+    Value positive =
+        arith::CmpIOp::create(builder, loc, arith::CmpIPredicate::sgt, count,
+                              getIndex(builder, loc, 0));
+    nonEmpty = nonEmpty
+                   ? arith::AndIOp::create(builder, loc, nonEmpty, positive)
+                   : positive;
+  }
+  OpBuilder::InsertionGuard guard(builder);
+  if (nonEmpty) {
+    auto ifOp = scf::IfOp::create(builder, loc, nonEmpty);
+    builder.setInsertionPoint(ifOp.thenBlock()->getTerminator());
+  }
   // Two buffers per carried field, in workgroup memory.
   auto workgroupSpace = gpu::AddressSpaceAttr::get(
       builder.getContext(), gpu::GPUDialect::getWorkgroupAddressSpace());
@@ -358,11 +391,14 @@ void device::emitDeviceTimeBlock(OpBuilder &builder, Location loc,
     Value first = arith::MulIOp::create(
         b, loc, getDimension(launch.getBlockIds(), rank, axis),
         getIndex(b, loc, tile[axis]));
-    origin.push_back(arith::AddIOp::create(b, loc, first,
-                                           getIndex(b, loc, plan.lower[axis])));
+    Value lower = getBound(b, loc, plan.lower[axis], index);
+    origin.push_back(arith::AddIOp::create(b, loc, first, lower));
     sizes.push_back(getIndex(b, loc, sourceType.getDimSize(axis)));
   }
-  OverlappedTile box(b, loc, plan, tile, origin, sizes);
+  OverlappedTile box(b, loc, plan, tile, origin, sizes,
+                     [&](OpBuilder &ob, Location ol, OpFoldResult bound) {
+                       return getBound(ob, ol, bound, index);
+                     });
 
   // Both copies start as the source on tile + halo, so the boundary cells
   // that no step writes are there to read in every step.

@@ -60,7 +60,7 @@ int64_t getTimeBlockWorkgroupBytes(const TimeBlockPlan &plan);
 /// `scalar`.
 void emitDeviceTimeBlock(OpBuilder &builder, Location loc,
                          const TimeBlock &block, ArrayRef<int64_t> workGroup,
-                         ScalarFn scalar);
+                         KernelIndexFn index, ScalarFn scalar);
 
 } // namespace mlir::stencil::device
 

@@ -11,6 +11,7 @@
 #include "HostLowering.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Arith/Utils/Utils.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 
@@ -29,8 +30,10 @@ void host::emitOverlappedTimeBlock(OpBuilder &builder, Location loc,
   SmallVector<int64_t, 3> shape = OverlappedTile::getShape(plan, tile);
   SmallVector<Value> lower, upper, steps, sizes;
   for (unsigned axis = 0; axis < rank; ++axis) {
-    lower.push_back(getIndex(builder, loc, plan.lower[axis]));
-    upper.push_back(getIndex(builder, loc, plan.upper[axis]));
+    lower.push_back(
+        getValueOrCreateConstantIndexOp(builder, loc, plan.lower[axis]));
+    upper.push_back(
+        getValueOrCreateConstantIndexOp(builder, loc, plan.upper[axis]));
     steps.push_back(getIndex(builder, loc, tile[axis]));
     sizes.push_back(
         memref::DimOp::create(builder, loc, block.sources[0], axis));
@@ -38,7 +41,11 @@ void host::emitOverlappedTimeBlock(OpBuilder &builder, Location loc,
   scf::ParallelOp::create(
       builder, loc, lower, upper, steps,
       [&](OpBuilder &b, Location l, ValueRange origin) {
-        OverlappedTile box(b, l, plan, tile, origin, sizes);
+        OverlappedTile box(
+            b, l, plan, tile, origin, sizes,
+            [](OpBuilder &ob, Location ol, OpFoldResult bound) -> Value {
+              return getValueOrCreateConstantIndexOp(ob, ol, bound);
+            });
         SmallVector<Value> ones(rank, getIndex(b, l, 1));
         // Two private buffers per carried field; both start as the box of
         // the source, so cells the steps never write (the boundary) are

@@ -17,8 +17,10 @@
 #include "HostLowering.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Arith/Utils/Utils.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/Dialect/Utils/StaticValueUtils.h"
 #include "mlir/Dialect/Vector/IR/VectorOps.h"
 
 using namespace mlir;
@@ -43,12 +45,17 @@ public:
       rowAlignment = std::max(
           rowAlignment,
           getElementsPerLine(llvm::cast<MemRefType>(source.getType())));
-    for (unsigned axis = 1; axis < rank; ++axis)
-      spansInnerAxes &= tile[axis] >= plan.upper[axis] - plan.lower[axis];
+    // Run-time extents may be wider than any tile.
+    for (unsigned axis = 1; axis < rank; ++axis) {
+      std::optional<int64_t> extent = plan.getStaticExtent(axis);
+      spansInnerAxes &= extent && tile[axis] >= *extent;
+    }
     planVectorRows();
     for (unsigned axis = 0; axis < rank; ++axis) {
-      lower.push_back(constant(builder, plan.lower[axis]));
-      upper.push_back(constant(builder, plan.upper[axis]));
+      lower.push_back(
+          getValueOrCreateConstantIndexOp(builder, loc, plan.lower[axis]));
+      upper.push_back(
+          getValueOrCreateConstantIndexOp(builder, loc, plan.upper[axis]));
     }
   }
 
@@ -67,6 +74,12 @@ private:
   Value mul(OpBuilder &b, Value x, int64_t y) const {
     return arith::MulIOp::create(b, loc, x, constant(b, y));
   }
+  /// `bound` + `offset`, a constant when the bound is one.
+  Value offsetBound(OpBuilder &b, OpFoldResult bound, int64_t offset) const {
+    if (std::optional<int64_t> value = getConstantIntValue(bound))
+      return constant(b, *value + offset);
+    return add(b, llvm::cast<Value>(bound), constant(b, offset));
+  }
   Value inRange(OpBuilder &b, Value x, Value from, Value to) const {
     Value atLeast =
         arith::CmpIOp::create(b, loc, arith::CmpIPredicate::sge, x, from);
@@ -82,10 +95,10 @@ private:
                                        Value shrink) const {
     Value grownLow = sub(b, origin[axis], mul(b, shrink, radiusLow[axis]));
     Value low = arith::MaxSIOp::create(
-        b, loc, grownLow, constant(b, plan.lower[axis] - radiusLow[axis]));
+        b, loc, grownLow, offsetBound(b, plan.lower[axis], -radiusLow[axis]));
     Value grownHigh = add(b, tileEnd[axis], mul(b, shrink, radiusHigh[axis]));
     Value high = arith::MinSIOp::create(
-        b, loc, grownHigh, constant(b, plan.upper[axis] + radiusHigh[axis]));
+        b, loc, grownHigh, offsetBound(b, plan.upper[axis], radiusHigh[axis]));
     return {low, high};
   }
 
@@ -522,8 +535,9 @@ SmallVector<Value> PipelinedTimeBlock::allocateRings(OpBuilder &b,
     SmallVector<int64_t, 4> shape{ShapedType::kDynamic, slots};
     for (unsigned axis = 1; axis < rank; ++axis) {
       int64_t radius = radiusLow[axis] + radiusHigh[axis];
-      int64_t extent = std::min(tile[axis] + (plan.timeBlock - 1) * radius,
-                                plan.upper[axis] - plan.lower[axis] + radius);
+      int64_t extent = tile[axis] + (plan.timeBlock - 1) * radius;
+      if (std::optional<int64_t> grid = plan.getStaticExtent(axis))
+        extent = std::min(extent, *grid + radius);
       if (axis + 1 == rank) {
         // Room for the alignment of the tile's first column too, when
         // levels read before it.

@@ -67,8 +67,11 @@ struct TimeBlockPlan {
   SmallVector<unsigned> outputPair;
   /// How far the calc reads the carried fields below and above a point.
   SmallVector<int64_t, 3> radiusLow, radiusHigh;
-  /// The static grid [lower, upper).
-  SmallVector<int64_t, 3> lower, upper;
+  /// The grid [lower, upper): constants, or index values known at run time
+  /// only (defined before the loop).
+  SmallVector<OpFoldResult, 3> lower, upper;
+  /// The grid's extent along `axis`, when its bounds are constants.
+  std::optional<int64_t> getStaticExtent(unsigned axis) const;
   /// Per pair: the element type of its fields.
   SmallVector<Type> elementTypes;
   /// The calc reduces: blocks skip its reductions (the loop's scalars do

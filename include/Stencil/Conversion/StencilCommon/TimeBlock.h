@@ -53,11 +53,14 @@ void emitTimeBlockPoint(OpBuilder &builder, Location loc,
 /// Fig. 3), shared by the host's 1-D tiles and the device's work groups.
 class OverlappedTile {
 public:
+  /// The grid bound `bound` of the plan where the tile is emitted.
+  using BoundFn = function_ref<Value(OpBuilder &, Location, OpFoldResult)>;
+
   /// The tile of `tile` points starting at `origin`; `arraySizes` bound
-  /// what it loads.
+  /// what it loads; the grid's bounds come from `bound`.
   OverlappedTile(OpBuilder &builder, Location loc, const TimeBlockPlan &plan,
                  ArrayRef<int64_t> tile, ValueRange origin,
-                 ValueRange arraySizes);
+                 ValueRange arraySizes, BoundFn bound);
   /// The shape of a tile's private buffers: the tile plus T x radius
   /// around.
   static SmallVector<int64_t, 3> getShape(const TimeBlockPlan &plan,
