@@ -38,6 +38,7 @@
 #include "llvm/Support/WithColor.h"
 #include "llvm/Support/raw_ostream.h"
 
+#include <limits>
 #include <optional>
 
 #ifndef STENCIL_CLANG_PATH
@@ -492,10 +493,17 @@ bool attachSchedules(ModuleOp module, const Options &options) {
     if (!grid || !iterate || !iterate.getScheduleAttr())
       continue;
     unsigned rank = grid.getRank();
+    // Extents known only at run time are not checked here: the program
+    // checks its bounds on entry.
     SmallVector<int64_t, 3> extent;
-    for (unsigned axis = 0; axis < rank; ++axis)
-      extent.push_back(grid.getStaticUpper()[axis] -
-                       grid.getStaticLower()[axis]);
+    for (unsigned axis = 0; axis < rank; ++axis) {
+      int64_t lower = grid.getStaticLower()[axis];
+      int64_t upper = grid.getStaticUpper()[axis];
+      extent.push_back(ShapedType::isDynamic(lower) ||
+                               ShapedType::isDynamic(upper)
+                           ? std::numeric_limits<int64_t>::max()
+                           : upper - lower);
+    }
     ScheduleAttr tuned = iterate.getScheduleAttr();
     // IR order is outermost first; the seed's (W, H, D) innermost first.
     SmallVector<int64_t, 3> wg(tuned.getWg());
