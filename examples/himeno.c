@@ -1,28 +1,40 @@
-/* Himeno benchmark, Jacobi kernel (seed 000 Table 5: size M, 256 x 128 x 128
- * points with x innermost, float, 14 arrays, 34 flops per point), written
- * after the public benchmark's jacobi() with one array per coefficient. The
- * residual `gosa` is a reduction, which the stencil dialect does not express
- * yet; it is computed after the region from the last two iterates instead.
- * Usage: himeno [iterations] */
+/* Himeno benchmark in the shape of RIKEN's static-array C version 3.0:
+ * a Jacobi point iteration for a pressure Poisson equation, 19-point
+ * stencil, 34 floating-point operations per point, with the coefficient
+ * arrays a[4], b[3], c[3] of RIKEN's code, the loop bounds imax-1, jmax-1,
+ * kmax-1 set at run time, and the residual gosa summed in the loop nest.
+ * The jacobi() loop is written as RIKEN writes it (C89 temporaries
+ * declared at the top, gosa reset at the start of each iteration); the
+ * `#pragma stencil` lines around it are all this compiler needs.
+ *
+ * Usage: himeno [iterations [size]]
+ *   size: XS (32x32x64), S (64x64x128), M (128x128x256), L (256x256x512) as
+ *   RIKEN's set_param chooses them, or `max` for the arrays' capacity
+ *   MIMAX x MJMAX x MKMAX (compile-time macros, size M by default). The
+ *   default is the largest preset that fits, else `max`. */
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 #include <time.h>
 
-#ifndef MI
-#define MI 128
+#ifndef MIMAX
+#define MIMAX 129
 #endif
-#ifndef MJ
-#define MJ 128
+#ifndef MJMAX
+#define MJMAX 129
 #endif
-#ifndef MK
-#define MK 256
+#ifndef MKMAX
+#define MKMAX 257
 #endif
 
-static float p[MI][MJ][MK], bnd[MI][MJ][MK], wrk1[MI][MJ][MK],
-    wrk2[MI][MJ][MK];
-static float a0[MI][MJ][MK], a1[MI][MJ][MK], a2[MI][MJ][MK], a3[MI][MJ][MK];
-static float b0[MI][MJ][MK], b1[MI][MJ][MK], b2[MI][MJ][MK];
-static float c0[MI][MJ][MK], c1[MI][MJ][MK], c2[MI][MJ][MK];
+static float p[MIMAX][MJMAX][MKMAX];
+static float a[4][MIMAX][MJMAX][MKMAX], b[3][MIMAX][MJMAX][MKMAX],
+    c[3][MIMAX][MJMAX][MKMAX];
+static float bnd[MIMAX][MJMAX][MKMAX];
+static float wrk1[MIMAX][MJMAX][MKMAX], wrk2[MIMAX][MJMAX][MKMAX];
+
+static int imax, jmax, kmax;
+static float omega;
 
 static double now(void) {
   struct timespec ts;
@@ -30,69 +42,148 @@ static double now(void) {
   return ts.tv_sec + 1e-9 * ts.tv_nsec;
 }
 
-int main(int argc, char **argv) {
-  int i, j, k, n;
-  int nn = argc > 1 ? atoi(argv[1]) : 50;
-  float omega = 0.8f;
+/* Sets imax, jmax, kmax for a size name (RIKEN's mimax - 1, ...): 1 when
+ * done, 0 for a size larger than the arrays, -1 for an unknown name. */
+static int set_param(const char *size) {
+  static const struct {
+    const char *name;
+    int mi, mj, mk;
+  } sizes[] = {{"XS", 33, 33, 65},
+               {"S", 65, 65, 129},
+               {"M", 129, 129, 257},
+               {"L", 257, 257, 513}};
+  int mi = 0, mj = 0, mk = 0;
+  if (strcmp(size, "max") == 0) {
+    mi = MIMAX, mj = MJMAX, mk = MKMAX;
+  } else {
+    for (unsigned s = 0; s < sizeof sizes / sizeof sizes[0]; s++)
+      if (strcmp(size, sizes[s].name) == 0)
+        mi = sizes[s].mi, mj = sizes[s].mj, mk = sizes[s].mk;
+    if (mi == 0)
+      return -1;
+  }
+  if (mi > MIMAX || mj > MJMAX || mk > MKMAX)
+    return 0;
+  imax = mi - 1;
+  jmax = mj - 1;
+  kmax = mk - 1;
+  return 1;
+}
 
-  for (i = 0; i < MI; i++)
-    for (j = 0; j < MJ; j++)
-      for (k = 0; k < MK; k++) {
-        a0[i][j][k] = a1[i][j][k] = a2[i][j][k] = 1.0f;
-        a3[i][j][k] = 1.0f / 6.0f;
-        b0[i][j][k] = b1[i][j][k] = b2[i][j][k] = 0.0f;
-        c0[i][j][k] = c1[i][j][k] = c2[i][j][k] = 1.0f;
-        p[i][j][k] = (float)(i * i) / (float)((MI - 1) * (MI - 1));
+static void initmt(void) {
+  int i, j, k;
+  for (i = 0; i < MIMAX; i++)
+    for (j = 0; j < MJMAX; j++)
+      for (k = 0; k < MKMAX; k++) {
+        a[0][i][j][k] = a[1][i][j][k] = a[2][i][j][k] = 0.0f;
+        a[3][i][j][k] = 0.0f;
+        b[0][i][j][k] = b[1][i][j][k] = b[2][i][j][k] = 0.0f;
+        c[0][i][j][k] = c[1][i][j][k] = c[2][i][j][k] = 0.0f;
+        p[i][j][k] = wrk1[i][j][k] = wrk2[i][j][k] = bnd[i][j][k] = 0.0f;
+      }
+  for (i = 0; i < imax; i++)
+    for (j = 0; j < jmax; j++)
+      for (k = 0; k < kmax; k++) {
+        a[0][i][j][k] = a[1][i][j][k] = a[2][i][j][k] = 1.0f;
+        a[3][i][j][k] = 1.0f / 6.0f;
+        b[0][i][j][k] = b[1][i][j][k] = b[2][i][j][k] = 0.0f;
+        c[0][i][j][k] = c[1][i][j][k] = c[2][i][j][k] = 1.0f;
+        p[i][j][k] = (float)(i * i) / (float)((imax - 1) * (imax - 1));
         wrk1[i][j][k] = 0.0f;
-        wrk2[i][j][k] = p[i][j][k];
         bnd[i][j][k] = 1.0f;
       }
+}
 
-  double start = now();
+static float jacobi(int nn) {
+  int i, j, k, n;
+  float gosa = 0.0f, s0, ss;
+
 #pragma stencil begin
 #pragma stencil step(n:1000)
-#pragma stencil data source(float p[MI][MJ][MK], float a0[MI][MJ][MK], float a1[MI][MJ][MK], float a2[MI][MJ][MK], float a3[MI][MJ][MK], float b0[MI][MJ][MK], float b1[MI][MJ][MK], float b2[MI][MJ][MK], float c0[MI][MJ][MK], float c1[MI][MJ][MK], float c2[MI][MJ][MK], float bnd[MI][MJ][MK], float wrk1[MI][MJ][MK]) destination(float wrk2[MI][MJ][MK])
+#pragma stencil data source(float p[MIMAX][MJMAX][MKMAX], float a[4][MIMAX][MJMAX][MKMAX], float b[3][MIMAX][MJMAX][MKMAX], float c[3][MIMAX][MJMAX][MKMAX], float bnd[MIMAX][MJMAX][MKMAX], float wrk1[MIMAX][MJMAX][MKMAX]) destination(float wrk2[MIMAX][MJMAX][MKMAX])
 #pragma stencil dimension(i, j, k)
-#ifdef DISTRIBUTE /* e.g. -DDISTRIBUTE='block,*' for stencilcc --mpi */
+#ifdef DISTRIBUTE /* e.g. -DDISTRIBUTE='block,*,*' for stencilcc --mpi */
 #pragma stencil distribute(DISTRIBUTE)
 #endif
-  for (n = 0; n < nn; n++) {
+  for (n = 0; n < nn; ++n) {
+    gosa = 0.0;
+
 #pragma stencil calc
-    for (i = 1; i < MI - 1; i++)
-      for (j = 1; j < MJ - 1; j++)
-        for (k = 1; k < MK - 1; k++) {
-          float s0 = a0[i][j][k] * p[i + 1][j][k] +
-                     a1[i][j][k] * p[i][j + 1][k] +
-                     a2[i][j][k] * p[i][j][k + 1] +
-                     b0[i][j][k] * (p[i + 1][j + 1][k] - p[i + 1][j - 1][k] -
-                                    p[i - 1][j + 1][k] + p[i - 1][j - 1][k]) +
-                     b1[i][j][k] * (p[i][j + 1][k + 1] - p[i][j - 1][k + 1] -
-                                    p[i][j + 1][k - 1] + p[i][j - 1][k - 1]) +
-                     b2[i][j][k] * (p[i + 1][j][k + 1] - p[i - 1][j][k + 1] -
-                                    p[i + 1][j][k - 1] + p[i - 1][j][k - 1]) +
-                     c0[i][j][k] * p[i - 1][j][k] +
-                     c1[i][j][k] * p[i][j - 1][k] +
-                     c2[i][j][k] * p[i][j][k - 1] + wrk1[i][j][k];
-          float ss = (s0 * a3[i][j][k] - p[i][j][k]) * bnd[i][j][k];
+    for (i = 1; i < imax - 1; i++)
+      for (j = 1; j < jmax - 1; j++)
+        for (k = 1; k < kmax - 1; k++) {
+          s0 = a[0][i][j][k] * p[i + 1][j][k] +
+               a[1][i][j][k] * p[i][j + 1][k] +
+               a[2][i][j][k] * p[i][j][k + 1] +
+               b[0][i][j][k] * (p[i + 1][j + 1][k] - p[i + 1][j - 1][k] -
+                                p[i - 1][j + 1][k] + p[i - 1][j - 1][k]) +
+               b[1][i][j][k] * (p[i][j + 1][k + 1] - p[i][j - 1][k + 1] -
+                                p[i][j + 1][k - 1] + p[i][j - 1][k - 1]) +
+               b[2][i][j][k] * (p[i + 1][j][k + 1] - p[i - 1][j][k + 1] -
+                                p[i + 1][j][k - 1] + p[i - 1][j][k - 1]) +
+               c[0][i][j][k] * p[i - 1][j][k] +
+               c[1][i][j][k] * p[i][j - 1][k] +
+               c[2][i][j][k] * p[i][j][k - 1] + wrk1[i][j][k];
+
+          ss = (s0 * a[3][i][j][k] - p[i][j][k]) * bnd[i][j][k];
+
+          gosa += ss * ss;
+
           wrk2[i][j][k] = p[i][j][k] + omega * ss;
         }
+
 #pragma stencil copy
-    for (i = 1; i < MI - 1; i++)
-      for (j = 1; j < MJ - 1; j++)
-        for (k = 1; k < MK - 1; k++)
+    for (i = 1; i < imax - 1; i++)
+      for (j = 1; j < jmax - 1; j++)
+        for (k = 1; k < kmax - 1; k++)
           p[i][j][k] = wrk2[i][j][k];
   }
 #pragma stencil end
+
+  return gosa;
+}
+
+int main(int argc, char **argv) {
+  int nn = argc > 1 ? atoi(argv[1]) : 50;
+  const char *size = argc > 2 ? argv[2] : NULL;
+  if (!size) {
+    static const char *presets[] = {"L", "M", "S", "XS", "max"};
+    for (unsigned s = 0; !size; s++)
+      if (set_param(presets[s]) == 1)
+        size = presets[s];
+  } else {
+    int set = set_param(size);
+    if (set < 0) {
+      fprintf(stderr, "himeno: unknown size '%s'; use XS, S, M, L or max\n",
+              size);
+      return 1;
+    }
+    if (set == 0) {
+      fprintf(stderr,
+              "himeno: size %s exceeds the arrays (%dx%dx%d); rebuild with "
+              "larger -DMIMAX -DMJMAX -DMKMAX\n",
+              size, MIMAX, MJMAX, MKMAX);
+      return 1;
+    }
+  }
+  omega = 0.8f;
+  initmt();
+
+  double start = now();
+  float gosa = jacobi(nn);
   double seconds = now() - start;
 
   double checksum = 0.0;
-  for (i = 0; i < MI; i++)
-    for (j = 0; j < MJ; j++)
-      for (k = 0; k < MK; k++)
+  int i, j, k;
+  for (i = 0; i < MIMAX; i++)
+    for (j = 0; j < MJMAX; j++)
+      for (k = 0; k < MKMAX; k++)
         checksum += p[i][j][k];
-  double flops = 34.0 * (MI - 2) * (MJ - 2) * (MK - 2) * nn;
-  printf("himeno %dx%dx%d iterations %d n %d\n", MI, MJ, MK, nn, n);
-  printf("checksum %.10e\n", checksum);
+  double flops = 34.0 * (imax - 2) * (jmax - 2) * (kmax - 2) * nn;
+  printf("himeno %dx%dx%d grid %dx%dx%d iterations %d\n", MIMAX, MJMAX, MKMAX,
+         imax, jmax, kmax, nn);
+  printf("gosa %.7e\n", gosa);
+  printf("checksum %.15e\n", checksum);
   printf("time %.6f s\n", seconds);
   printf("GFLOP/s %.3f\n", flops / seconds * 1e-9);
   return 0;

@@ -369,6 +369,11 @@ std::string WorkGroupTuner::explain() const {
 bool WorkGroupTuner::useStreamingStores(std::string &why) const {
   if (target.kind == "gpu")
     return false;
+  if (ApplyOp kernel = profile.kernel; kernel.getNumReductions() > 0) {
+    why = "no streaming stores: the kernel reduces, which streamed rows do "
+          "not do yet";
+    return false;
+  }
   if (target.llcBytes <= 0) {
     why = "no streaming stores: the last-level cache size is not known";
     return false;

@@ -94,15 +94,6 @@ private:
   clang::DiagnosticsEngine &diags;
 };
 
-/// Calls `fn` on every statement below `stmt`, `stmt` included.
-template <typename Fn> void walkStmts(const clang::Stmt *stmt, Fn &&fn) {
-  if (!stmt)
-    return;
-  fn(stmt);
-  for (const clang::Stmt *child : stmt->children())
-    walkStmts(child, fn);
-}
-
 /// Unwraps `{ s }` into `s`.
 const clang::Stmt *skipSingleCompound(const clang::Stmt *stmt);
 

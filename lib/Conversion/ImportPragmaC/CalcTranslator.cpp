@@ -171,8 +171,16 @@ bool CalcTranslator::translateAssign(const clang::BinaryOperator *assign) {
   if (auto *ref = dyn_cast<clang::DeclRefExpr>(target)) {
     auto *var = dyn_cast<clang::VarDecl>(ref->getDecl());
     Value *slot = var ? lookupTemporary(var) : nullptr;
-    if (!slot && var)
-      return translateReduction(assign, var);
+    if (!slot && var) {
+      std::optional<bool> temporary = isOuterTemporary(assign, var);
+      if (!temporary)
+        return false;
+      if (!*temporary)
+        return translateReduction(assign, var);
+      slot = &scopes.front()[var];
+      if (!llvm::is_contained(region.outerTemporaries, var))
+        region.outerTemporaries.push_back(var);
+    }
     if (!slot)
       return error(target->getBeginLoc(),
                    "'" + ref->getDecl()->getName() +
@@ -218,6 +226,55 @@ bool CalcTranslator::translateAssign(const clang::BinaryOperator *assign) {
   return error(target->getBeginLoc(),
                "the calc section may assign only to destination elements "
                "and to variables declared in it");
+}
+
+std::optional<bool>
+CalcTranslator::isOuterTemporary(const clang::BinaryOperator *assign,
+                                 const clang::VarDecl *var) {
+  if (assign->getOpcode() != clang::BO_Assign || !var->hasLocalStorage() ||
+      isLoopVariable(var) || !mapType(var->getType(), {}))
+    return false;
+  bool readsItself = false;
+  walkStmts(assign->getRHS(), [&](const clang::Stmt *stmt) {
+    if (auto *ref = dyn_cast<clang::DeclRefExpr>(stmt))
+      readsItself |= ref->getDecl() == var;
+  });
+  if (readsItself)
+    return false;
+  clang::SourceLocation at = assign->getLHS()->getBeginLoc();
+  if (scalarArguments.count(var)) {
+    error(at, "'" + var->getName() +
+                  "' is read in the calc section before it is assigned here; "
+                  "its value would come from the previous point");
+    for (const CapturedScalar &scalar : region.scalars)
+      if (scalar.decl == var)
+        reportNote(diags, scalar.firstUse, "read here");
+    return std::nullopt;
+  }
+  // Outside the region C would see the value of the last point, which a
+  // stencil does not single out.
+  clang::SourceLocation begin = sm.getExpansionLoc(region.begin->hashLoc);
+  clang::SourceLocation end = sm.getExpansionLoc(region.end->endLoc);
+  const clang::DeclRefExpr *outside = nullptr;
+  walkStmts(region.function->getBody(), [&](const clang::Stmt *stmt) {
+    auto *ref = dyn_cast<clang::DeclRefExpr>(stmt);
+    if (outside || !ref || ref->getDecl() != var)
+      return;
+    clang::SourceLocation loc = sm.getExpansionLoc(ref->getBeginLoc());
+    if (sm.isBeforeInTranslationUnit(loc, begin) ||
+        sm.isBeforeInTranslationUnit(end, loc))
+      outside = ref;
+  });
+  if (outside) {
+    error(at, "'" + var->getName() +
+                  "' is assigned in the calc section and used outside the "
+                  "region, where C would see the value of the last point; "
+                  "declare it inside the loop body, or use another variable "
+                  "there");
+    reportNote(diags, outside->getBeginLoc(), "used here");
+    return std::nullopt;
+  }
+  return true;
 }
 
 Value CalcTranslator::translateValue(const clang::Expr *expr,

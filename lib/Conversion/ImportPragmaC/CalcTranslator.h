@@ -36,7 +36,14 @@ public:
     }
   }
 
-  bool translate(const clang::Stmt *body) { return translateStmt(body); }
+  bool translate(const clang::Stmt *body) {
+    // The outermost scope holds the temporaries declared outside the
+    // section (C89's `float s0, ss;` at the top of the function).
+    scopes.emplace_back();
+    bool ok = translateStmt(body);
+    scopes.pop_back();
+    return ok;
+  }
 
   /// Translates `expr`, a value computed once per step outside the loop
   /// nest (a reset's value), converted to `to`; it may read constants and
@@ -87,6 +94,13 @@ private:
   /// section: a reduction update (Reductions.cpp).
   bool translateReduction(const clang::BinaryOperator *assign,
                           const clang::VarDecl *var);
+  /// Whether `var = value;` makes `var`, declared outside the calc section,
+  /// a temporary of each point: a local of the enclosing function that the
+  /// value does not read, not read before in the body, and used nowhere
+  /// outside the region (where C would see the last point's value). Reports
+  /// why not when it would be one but for the last two.
+  std::optional<bool> isOuterTemporary(const clang::BinaryOperator *assign,
+                                       const clang::VarDecl *var);
   const RegionReduction *findReduction(const clang::VarDecl *var) const {
     for (const RegionReduction &reduction : region.reductions)
       if (reduction.decl == var)

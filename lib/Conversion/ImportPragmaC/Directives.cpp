@@ -156,11 +156,11 @@ bool parseArrayDecl(TokenCursor &cursor, bool isSource, ArrayDecl &array) {
       return false;
     array.sizeTokens.push_back(std::move(size));
   }
-  if (array.sizeTokens.empty() || array.sizeTokens.size() > 3) {
-    cursor.error(array.name.loc, "array '" + array.name.name +
-                                     "' must have 1 to 3 "
-                                     "dimensions, has " +
-                                     std::to_string(array.sizeTokens.size()));
+  // How many dimensions follow the loops and how many select components
+  // is the region's business (ArrayAnalysis.cpp).
+  if (array.sizeTokens.empty()) {
+    cursor.error(array.name.loc,
+                 "array '" + array.name.name + "' needs at least one size");
     return false;
   }
   return true;

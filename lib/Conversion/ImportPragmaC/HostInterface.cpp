@@ -288,8 +288,8 @@ static void alignRegionArrays(ASTContext &context, Rewriter &rewriter,
 static void writeBoundChecks(ASTContext &context, const StencilRegion &region,
                              llvm::raw_ostream &os) {
   const SourceManager &sm = context.getSourceManager();
-  os << "  extern void stencil_bound_error(const char *, long long);\n";
-  os << "  long long ";
+  os << "  extern void stencil_bound_error(const char *, long long); long "
+        "long ";
   llvm::interleaveComma(
       region.runtimeBounds, os, [&](const RuntimeBound &bound) {
         const LoopRange &loop = region.calcNest.loops[bound.axis];
@@ -430,11 +430,30 @@ mlir::stencil::pragma_c::rewriteSource(ASTContext &context,
     os << region.name << "(" << getCallArguments(region) << region.name
        << "_steps);\n";
     writeLoopVariables(region, os);
+    // The variables the loops used are now only set, or not used at all
+    // (temporaries declared outside the loops): keep the compiler's unused
+    // warnings quiet, on the same line.
+    std::string used;
+    llvm::SmallPtrSet<const VarDecl *, 8> seen;
+    auto use = [&](const VarDecl *var) {
+      if (seen.insert(var).second)
+        used += " (void)" + var->getNameAsString() + ";";
+    };
+    for (const LoopNest *nest : {&region.calcNest, &region.copyNest})
+      for (const LoopRange &loop : nest->loops)
+        if (!loop.declaresVar)
+          use(loop.var);
+    for (const VarDecl *var : region.outerTemporaries)
+      use(var);
     if (!region.timeVarDeclaredInLoop) {
       std::string lower = getSourceText(context, region.stepLower);
       os << "  " << region.timeVar->getName() << " = " << region.name
          << "_steps > 0 ? (" << lower << ") + " << region.name << "_steps : ("
-         << lower << ");\n";
+         << lower << ");";
+      use(region.timeVar);
+      os << used << "\n";
+    } else if (!used.empty()) {
+      os << " " << used << "\n";
     }
     os << "}";
     // Pad with empty lines so the code after the region keeps its line

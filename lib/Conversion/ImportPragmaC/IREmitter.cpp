@@ -35,17 +35,6 @@ using namespace mlir::stencil::pragma_c;
 // StencilRegion -> func.func
 //===----------------------------------------------------------------------===//
 
-/// Calls `fn` on every variable reference in `expr`.
-static void walkExpr(const clang::Stmt *stmt,
-                     llvm::function_ref<void(const clang::DeclRefExpr *)> fn) {
-  if (!stmt)
-    return;
-  if (auto *ref = llvm::dyn_cast<clang::DeclRefExpr>(stmt))
-    fn(ref);
-  for (const clang::Stmt *child : stmt->children())
-    walkExpr(child, fn);
-}
-
 func::FuncOp mlir::stencil::pragma_c::emitRegion(clang::ASTContext &astContext,
                                                  StencilRegion &region,
                                                  ModuleOp module) {
@@ -66,8 +55,9 @@ func::FuncOp mlir::stencil::pragma_c::emitRegion(clang::ASTContext &astContext,
     const clang::Expr *expr = (bound.isUpper ? loop.upper : loop.lower).expr;
     for (const RegionReduction &reduction : region.reductions) {
       bool reads = false;
-      walkExpr(expr, [&](const clang::DeclRefExpr *ref) {
-        reads |= ref->getDecl() == reduction.decl;
+      walkStmts(expr, [&](const clang::Stmt *stmt) {
+        if (auto *ref = llvm::dyn_cast<clang::DeclRefExpr>(stmt))
+          reads |= ref->getDecl() == reduction.decl;
       });
       if (reads) {
         reportError(astContext.getDiagnostics(), expr->getBeginLoc(),

@@ -161,6 +161,9 @@ struct StencilRegion {
   llvm::SmallVector<std::string, 3> reachLowArray, reachHighArray;
   /// Filled while the calc body is translated, in order of first use.
   std::vector<CapturedScalar> scalars;
+  /// Variables declared outside the calc section that it uses as
+  /// temporaries of each point (C89's `float s0, ss;`), in order.
+  std::vector<const clang::VarDecl *> outerTemporaries;
   /// The reset statements of the time loop, in order.
   std::vector<ResetStatement> resets;
   /// Filled while the calc body is translated, in order of first update.
@@ -190,6 +193,15 @@ struct StencilRegion {
 /// constants, `+ - * / %` and parentheses.
 std::optional<int64_t> evaluateInteger(const clang::Expr *expr,
                                        clang::ASTContext &context);
+
+/// Calls `fn` on every statement below `stmt`, `stmt` included.
+template <typename Fn> void walkStmts(const clang::Stmt *stmt, Fn &&fn) {
+  if (!stmt)
+    return;
+  fn(stmt);
+  for (const clang::Stmt *child : stmt->children())
+    walkStmts(child, fn);
+}
 
 /// `[n][m]...`, the C declarator of `shape`.
 std::string shapeString(llvm::ArrayRef<int64_t> shape);
