@@ -95,8 +95,11 @@ std::pair<SmallVector<Value>, Value> FunctionLowering::lowerTimeBlocks(
   Value blocked = arith::MulIOp::create(builder, loc, blockCount, blockSize);
   Value singleSteps = arith::SubIOp::create(builder, loc, steps, blocked);
   // Backends that take a block's depth at run time run the remaining steps,
-  // if more than one, as one shallower block.
-  bool shallow = backend.runsShallowTimeBlocks(blocks) && !blocks.lastStepAlone;
+  // if more than one, as one shallower block; not with reductions, whose
+  // remaining steps run alone like their last (their blocks are then all
+  // of full depth, but still given it at run time: the same scheme runs).
+  bool runtimeDepth = backend.runsShallowTimeBlocks(blocks);
+  bool shallow = runtimeDepth && !blocks.lastStepAlone;
   if (shallow) {
     Value deepRemainder = arith::CmpIOp::create(
         builder, loc, arith::CmpIPredicate::sge, singleSteps, constant(2));
@@ -126,6 +129,8 @@ std::pair<SmallVector<Value>, Value> FunctionLowering::lowerTimeBlocks(
                                        blockLoop.getInductionVar(), blockSize);
     Value remaining = arith::SubIOp::create(inBlock, loc, steps, done);
     depth = arith::MinSIOp::create(inBlock, loc, blockSize, remaining);
+  } else if (runtimeDepth) {
+    depth = blockSize;
   }
   backend.emitTimeBlock(inBlock, loc, block, depth);
   SmallVector<Value> swapped(iterArgs.drop_front(count));

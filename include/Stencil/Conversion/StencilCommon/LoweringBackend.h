@@ -130,8 +130,9 @@ public:
   /// as one block too: the steps left after the whole blocks then run as
   /// one shallower block when there are two or more.
   virtual bool runsShallowTimeBlocks(const TimeBlockPlan &plan) const = 0;
-  /// Emits one block of the time loop: T steps, or `depth` steps (an index
-  /// value, 2 <= depth <= T) when the backend runs shallow blocks.
+  /// Emits one block of the time loop: T steps, or, when the backend runs
+  /// shallow blocks, `depth` steps (an index value, 2 <= depth <= T; T
+  /// itself where every block is full).
   virtual void emitTimeBlock(OpBuilder &builder, Location loc,
                              const TimeBlock &block, Value depth) = 0;
 
