@@ -48,8 +48,10 @@ void prefetchBox(OpBuilder &builder, Location loc, Value buffer,
 /// reaches `distanceBytes` later (counted along the tile's row order) are
 /// requested for every buffer the apply reads, at its leading offsets, and
 /// for writing in every buffer it writes (unless `prefetchOutputs` is false:
-/// streaming stores write past the cache). Does nothing for 1-D grids, whose
-/// single stream the hardware follows, or when `distanceBytes` is 0.
+/// streaming stores write past the cache), all streams' lines of a row in
+/// one loop. Does nothing for 1-D grids, whose single stream the hardware
+/// follows, for sweeps of more than four streams (the hardware prefetchers
+/// do better there), or when `distanceBytes` is 0.
 class RowPrefetcher {
 public:
   RowPrefetcher(Location loc, ApplyOp apply, ValueRange inputBuffers,

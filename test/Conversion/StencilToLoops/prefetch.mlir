@@ -9,7 +9,8 @@
 // end is as many rows into its next plane. The source is read at offsets up
 // to +1 along axes 0 and 1, so its row there is that one shifted by (1, 1);
 // the centre-only field and the destination (for writing) at that row.
-// Every row index stays inside the array; one request per 64-byte line.
+// Every row index stays inside the array; one request per 64-byte line,
+// the three streams' lines in one loop.
 // CHECK-LABEL: func.func @sweep3d(
 // CHECK-SAME: %[[A:[^:]*]]: memref<10x12x40xf32>, %[[K:[^:]*]]: memref<10x12x40xf32>, %[[B:[^:]*]]: memref<10x12x40xf32>)
 // CHECK-DAG: %[[C1:.*]] = arith.constant 1 : index
@@ -33,14 +34,13 @@
 // CHECK: %[[APLANEIN:.*]] = arith.minsi %[[APLANE]], %[[C9]]
 // CHECK: %[[AROW:.*]] = arith.addi %[[ROW]], %[[C1]]
 // CHECK: %[[AROWIN:.*]] = arith.minsi %[[AROW]], %[[C11]]
-// CHECK: scf.for %[[PK:.*]] = %[[C1]] to %[[C39]] step %[[C16]] {
-// CHECK-NEXT: memref.prefetch %[[A]][%[[APLANEIN]], %[[AROWIN]], %[[PK]]], read, locality<3>, data
 // CHECK: %[[PLANEIN:.*]] = arith.minsi %[[PLANE]], %[[C9]]
 // CHECK: %[[ROWIN:.*]] = arith.minsi %[[ROW]], %[[C11]]
-// CHECK: scf.for %[[PK2:.*]] = %[[C1]] to %[[C39]] step %[[C16]] {
-// CHECK-NEXT: memref.prefetch %[[K]][%[[PLANEIN]], %[[ROWIN]], %[[PK2]]], read, locality<3>, data
-// CHECK: scf.for %[[PK3:.*]] = %[[C1]] to %[[C39]] step %[[C16]] {
-// CHECK-NEXT: memref.prefetch %[[B]][%[[PLANEIN]], %[[ROWIN]], %[[PK3]]], write, locality<3>, data
+// CHECK: scf.for %[[PK:.*]] = %[[C1]] to %[[C39]] step %[[C16]] {
+// CHECK-NEXT: memref.prefetch %[[A]][%[[APLANEIN]], %[[AROWIN]], %[[PK]]], read, locality<3>, data
+// CHECK-NEXT: memref.prefetch %[[K]][%[[PLANEIN]], %[[ROWIN]], %[[PK]]], read, locality<3>, data
+// CHECK-NEXT: memref.prefetch %[[B]][%[[PLANEIN]], %[[ROWIN]], %[[PK]]], write, locality<3>, data
+// CHECK-NEXT: }
 // CHECK: scf.for %[[PT:.*]] = %[[C1]] to %[[C39]] step %[[C1]] {
 // CHECK: memref.store %{{.*}}, %[[B]][%[[I]], %[[J]], %[[PT]]]
 // OFF-LABEL: func.func @sweep3d(
@@ -87,10 +87,11 @@ func.func @sweep3d(%A: memref<10x12x40xf32>, %K: memref<10x12x40xf32>, %B: memre
 // CHECK: %[[AHEAD:.*]] = arith.addi %[[I]], %[[C2]]
 // CHECK: %[[AROW:.*]] = arith.addi %[[I]], %[[C4]]
 // CHECK: %[[AROWIN:.*]] = arith.minsi %[[AROW]], %[[C63]]
+// CHECK: %[[ROWIN:.*]] = arith.minsi %[[AHEAD]], %[[C63]]
 // CHECK: scf.for %[[PJ:.*]] = %[[C1]] to %[[C23]] step %[[C8]] {
 // CHECK-NEXT: memref.prefetch %[[A]][%[[AROWIN]], %[[PJ]]], read
-// CHECK: %[[ROWIN:.*]] = arith.minsi %[[AHEAD]], %[[C63]]
-// CHECK: memref.prefetch %[[B]][%[[ROWIN]], %{{.*}}], write
+// CHECK-NEXT: memref.prefetch %[[B]][%[[ROWIN]], %[[PJ]]], write
+// CHECK-NEXT: }
 // CHECK-NOT: memref.prefetch
 // CHECK: scf.for %{{.*}} = %[[C1]] to %[[C23]] step %[[C1]] {
 func.func @sweep2d(%A: memref<64x24xf64>, %B: memref<64x24xf64>, %c: f64) {
@@ -127,5 +128,35 @@ func.func @sweep1d(%A: memref<4096xf32>, %B: memref<4096xf32>) {
     stencil.return %v : f32
   }
   stencil.store %r to %B : !f1 to memref<4096xf32>
+  return
+}
+
+// -----
+
+!f5 = !stencil.field<10x12x40xf32>
+
+// Five streams (four sources and the destination) are more than the sweep
+// prefetches in software: the hardware prefetchers follow them alone.
+// CHECK-LABEL: func.func @many_streams(
+// CHECK-NOT: memref.prefetch
+// CHECK: return
+func.func @many_streams(%A: memref<10x12x40xf32>, %B: memref<10x12x40xf32>, %C: memref<10x12x40xf32>, %D: memref<10x12x40xf32>, %E: memref<10x12x40xf32>) {
+  %a = stencil.load %A : memref<10x12x40xf32> -> !f5
+  %b = stencil.load %B : memref<10x12x40xf32> -> !f5
+  %c = stencil.load %C : memref<10x12x40xf32> -> !f5
+  %d = stencil.load %D : memref<10x12x40xf32> -> !f5
+  %e = stencil.load %E : memref<10x12x40xf32> -> !f5
+  %g = stencil.grid [1, 1, 1] to [9, 11, 39] : !stencil.grid<3>
+  %r = stencil.apply on %g ins(%x = %a : !f5, %y = %b : !f5, %z = %c : !f5, %w = %d : !f5) outs(%e : !f5) {
+    %n = stencil.access %x[1, 0, 0] : !f5
+    %s = stencil.access %y[0, -1, 0] : !f5
+    %t = stencil.access %z[0, 0, 1] : !f5
+    %u = stencil.access %w[0, 0, 0] : !f5
+    %t0 = arith.addf %n, %s : f32
+    %t1 = arith.addf %t, %u : f32
+    %v = arith.addf %t0, %t1 : f32
+    stencil.return %v : f32
+  }
+  stencil.store %r to %E : !f5 to memref<10x12x40xf32>
   return
 }
