@@ -20,8 +20,9 @@ stencilcc="$root/build/bin/stencilcc"
 gcc -O3 -march=native -fopenmp "$root/bench/stream_copy.c" -o "$out/stream_copy"
 bw=$("$out/stream_copy" | awk '/copy_GBps/ {print $2}')
 
-# name, steps, loop variables private to the OpenMP baseline, bytes moved per
-# cell and step by a single sweep that reads the source and writes the
+# name, steps, the OpenMP baseline's clauses (- for none; clauses separated
+# by commas, no spaces: Himeno's temporaries are private and its residual a
+# reduction, as a user would write them), bytes moved per cell and step by a single sweep that reads the source and writes the
 # destination once (the minimum without temporal blocking; Himeno reads 13
 # arrays and writes one). The copy section the programs also run doubles the
 # heat programs' traffic until it is folded into a swap.
@@ -33,17 +34,17 @@ bw=$("$out/stream_copy" | awk '/copy_GBps/ {print $2}')
 # (50 steps gave ratios of 2.7-3.5 where 200 gave 3.2-3.5, alternating).
 programs=(
   "heat1d 200 - 8"
-  "heat2d 200 j 8"
-  "heat3d 20 j,k 8"
-  "heat3d 20 j,k 8 t=1"
-  "himeno 20 j,k 56"
+  "heat2d 200 private(j) 8"
+  "heat3d 20 private(j,k) 8"
+  "heat3d 20 private(j,k) 8 t=1"
+  "himeno 20 private(j,k,s0,ss),reduction(+:gosa) 56"
 )
 
 printf "%-10s %6s %12s %12s %10s %10s %10s\n" program steps "stencilcc" \
   "gcc-omp" "vs gcc" "roofline" "of roof"
 : > "$out/bench.dat"
 for entry in "${programs[@]}"; do
-  read -r name steps private bytes schedule <<< "$entry"
+  read -r name steps clauses bytes schedule <<< "$entry"
   steps=$(( steps * scale ))
   src="$root/examples/$name.c"
   label="$name" options=()
@@ -55,7 +56,7 @@ for entry in "${programs[@]}"; do
   "$stencilcc" "$src" "${options[@]}" -o "$binary"
   # The baseline: the calc and copy sections' outer loops in parallel.
   clause=""
-  [ "$private" != "-" ] && clause=" private($private)"
+  [ "$clauses" != "-" ] && clause=" $clauses"
   sed -e "s/^#pragma stencil calc/#pragma omp parallel for$clause/" \
       -e "s/^#pragma stencil copy/#pragma omp parallel for$clause/" \
       -e "/^#pragma stencil/d" "$src" > "$out/$name.omp.c"

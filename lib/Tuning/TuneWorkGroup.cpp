@@ -110,13 +110,34 @@ private:
     // reads, for each field read off-centre, and the rows being streamed
     // through. A row is the tile's extent along the inner axes plus halo.
     unsigned rowAxis = profile.rank - 1;
-    int64_t rowPoints = 1;
-    for (unsigned d = 0; d < rowAxis; ++d)
-      rowPoints *= pv.size[d] + radius[d] * pv.timeBlock;
     int64_t rows = radius[rowAxis] + 1;
-    return rowPoints * rows *
+    return getRowPoints(pv) * rows *
            (profile.numHaloArrays * (pv.timeBlock - 1) + profile.numArrays) *
            profile.elementBytes;
+  }
+  /// Whether the rows of the read-only fields that a pipelined step reads
+  /// again, (T - 1) x radius + 1 rows after the first step read them, are
+  /// still in the tile's cache beside its rings: then only the first step
+  /// reads them from memory.
+  bool rereadsStayOnchip(const ParameterVector &pv) const {
+    int64_t readOnly =
+        profile.numArrays - profile.numHaloArrays - profile.numOutputs;
+    if (!isPipelined(pv) || readOnly <= 0)
+      return true;
+    unsigned rowAxis = profile.rank - 1;
+    int64_t rows = (pv.timeBlock - 1) * radius[rowAxis] + 1;
+    int64_t bytes = getRowPoints(pv) * rows * readOnly * profile.elementBytes;
+    // Half the cache: the streamed rows of the other fields and the
+    // hardware prefetchers' lines share it (Himeno measured slower at T = 3
+    // when rings and rereads filled three quarters of L2).
+    return tileBytes(pv) + bytes <= getOnchipBudget() / 2;
+  }
+  /// A pipelined tile's row: its extent along the inner axes plus halo.
+  int64_t getRowPoints(const ParameterVector &pv) const {
+    int64_t rowPoints = 1;
+    for (unsigned d = 0; d + 1 < profile.rank; ++d)
+      rowPoints *= pv.size[d] + radius[d] * pv.timeBlock;
+    return rowPoints;
   }
   int64_t workGroups(const ParameterVector &pv) const {
     int64_t groups = 1;
@@ -182,10 +203,10 @@ double WorkGroupTuner::getCostPerPointStep(const ParameterVector &pv) const {
   SmallVector<int64_t> perStep;
   for (int64_t step = 0; step < pv.timeBlock; ++step)
     perStep.push_back(volume(pv, step));
-  auto [bytes, ops] =
-      tileTraffic(profile, double(profile.opsPerPoint),
-                  pv.timeBlock == 1 ? volume(pv, 0) : volume(pv, pv.timeBlock),
-                  volume(pv, 0), perStep, isPipelined(pv));
+  auto [bytes, ops] = tileTraffic(
+      profile, double(profile.opsPerPoint),
+      pv.timeBlock == 1 ? volume(pv, 0) : volume(pv, pv.timeBlock),
+      volume(pv, 0), perStep, isPipelined(pv) && !rereadsStayOnchip(pv));
   if (pv.timeBlock == 1)
     bytes = double(profile.numArrays * profile.elementBytes) * volume(pv, 0);
   // A 1-D CPU tile with T > 1 is computed in private buffers: its box is
@@ -209,9 +230,9 @@ double WorkGroupTuner::getAlgorithmBF(const ParameterVector &pv) const {
   SmallVector<int64_t> perStep;
   for (int64_t step = 0; step < pv.timeBlock; ++step)
     perStep.push_back(volume(pv, step));
-  auto [bytes, ops] = tileTraffic(profile, double(profile.opsPerPoint),
-                                  volume(pv, pv.timeBlock), volume(pv, 0),
-                                  perStep, isPipelined(pv));
+  auto [bytes, ops] = tileTraffic(
+      profile, double(profile.opsPerPoint), volume(pv, pv.timeBlock),
+      volume(pv, 0), perStep, isPipelined(pv) && !rereadsStayOnchip(pv));
   return bytes / ops;
 }
 
