@@ -102,10 +102,20 @@ bool CalcTranslator::translateStmt(const clang::Stmt *stmt) {
   if (auto *assign = dyn_cast<clang::BinaryOperator>(stmt))
     if (assign->isAssignmentOp())
       return translateAssign(assign);
-  if (isa<clang::IfStmt>(stmt))
+  if (auto *ifStmt = dyn_cast<clang::IfStmt>(stmt))
+    return translateIf(ifStmt);
+  if (isa<clang::BreakStmt, clang::ContinueStmt, clang::ReturnStmt,
+          clang::GotoStmt, clang::IndirectGotoStmt>(stmt)) {
+    StringRef keyword = isa<clang::BreakStmt>(stmt)      ? "break"
+                        : isa<clang::ContinueStmt>(stmt) ? "continue"
+                        : isa<clang::ReturnStmt>(stmt)   ? "return"
+                                                         : "goto";
     return error(stmt->getBeginLoc(),
-                 "'if' statements are not supported in the calc section; "
-                 "use a conditional expression 'cond ? a : b' instead");
+                 "'" + keyword +
+                     "' is not supported in the calc section: every point "
+                     "of the nest is computed; put the statements to skip "
+                     "under an 'if' instead");
+  }
   if (isa<clang::ForStmt, clang::WhileStmt, clang::DoStmt>(stmt))
     return error(stmt->getBeginLoc(),
                  "loops inside the calc loop nest are not supported");
@@ -332,9 +342,14 @@ Value CalcTranslator::translateExpr(const clang::Expr *expr) {
     Value condition = translateCondition(conditional->getCond());
     if (!condition)
       return {};
+    pushGuard(condition, location);
     Value whenTrue = translateExpr(conditional->getTrueExpr());
-    Value whenFalse =
-        whenTrue ? translateExpr(conditional->getFalseExpr()) : Value();
+    popGuard();
+    if (!whenTrue)
+      return {};
+    pushGuard(createNot(builder, location, condition), location);
+    Value whenFalse = translateExpr(conditional->getFalseExpr());
+    popGuard();
     if (!whenFalse)
       return {};
     return arith::SelectOp::create(builder, location, condition, whenTrue,
@@ -396,6 +411,7 @@ Value CalcTranslator::binaryOp(clang::BinaryOperatorKind kind,
   case clang::BO_Div:
     if (isFloat)
       return arith::DivFOp::create(builder, location, lhs, rhs);
+    rhs = guardDivisor(builder, location, getGuard(), rhs);
     return isUnsigned
                ? arith::DivUIOp::create(builder, location, lhs, rhs).getResult()
                : arith::DivSIOp::create(builder, location, lhs, rhs)
@@ -403,6 +419,7 @@ Value CalcTranslator::binaryOp(clang::BinaryOperatorKind kind,
   case clang::BO_Rem:
     if (isFloat)
       return fail(at, "'%' needs integer operands");
+    rhs = guardDivisor(builder, location, getGuard(), rhs);
     return isUnsigned
                ? arith::RemUIOp::create(builder, location, lhs, rhs).getResult()
                : arith::RemSIOp::create(builder, location, lhs, rhs)
@@ -418,10 +435,15 @@ Value CalcTranslator::translateBinary(const clang::BinaryOperator *binary) {
     return fail(binary->getOperatorLoc(),
                 "assignments inside expressions are not supported in the "
                 "calc section");
-  if (binary->isComparisonOp())
-    return fail(binary->getOperatorLoc(),
-                "comparisons are supported only as the condition of "
-                "'cond ? a : b'");
+  if (binary->isComparisonOp() || binary->isLogicalOp()) {
+    // A truth value used as a number: C's int 0 or 1.
+    Type type = mapType(binary->getType(), binary->getOperatorLoc());
+    Value condition = type ? translateCondition(binary) : Value();
+    if (!condition)
+      return {};
+    return arith::ExtUIOp::create(builder, loc(binary->getOperatorLoc()), type,
+                                  condition);
+  }
   Value lhs = translateExpr(binary->getLHS());
   Value rhs = lhs ? translateExpr(binary->getRHS()) : Value();
   if (!rhs)
@@ -432,10 +454,51 @@ Value CalcTranslator::translateBinary(const clang::BinaryOperator *binary) {
 
 Value CalcTranslator::translateCondition(const clang::Expr *expr) {
   expr = expr->IgnoreParenImpCasts();
-  auto *compare = dyn_cast<clang::BinaryOperator>(expr);
-  if (!compare || !compare->isComparisonOp())
-    return fail(expr->getBeginLoc(),
-                "the condition of 'cond ? a : b' must be a comparison");
+  Location location = loc(expr->getBeginLoc());
+  if (auto *binary = dyn_cast<clang::BinaryOperator>(expr)) {
+    if (binary->isComparisonOp())
+      return translateComparison(binary);
+    if (binary->isLogicalOp()) {
+      // C evaluates the right operand only when the left does not decide;
+      // here both are evaluated, the right one guarded as if it were not.
+      Value lhs = translateCondition(binary->getLHS());
+      if (!lhs)
+        return {};
+      bool isAnd = binary->getOpcode() == clang::BO_LAnd;
+      pushGuard(isAnd ? lhs : createNot(builder, location, lhs), location);
+      Value rhs = translateCondition(binary->getRHS());
+      popGuard();
+      if (!rhs)
+        return {};
+      Location at = loc(binary->getOperatorLoc());
+      return isAnd ? arith::AndIOp::create(builder, at, lhs, rhs).getResult()
+                   : arith::OrIOp::create(builder, at, lhs, rhs).getResult();
+    }
+  }
+  if (auto *unary = dyn_cast<clang::UnaryOperator>(expr))
+    if (unary->getOpcode() == clang::UO_LNot) {
+      Value operand = translateCondition(unary->getSubExpr());
+      if (!operand)
+        return {};
+      return createNot(builder, loc(unary->getOperatorLoc()), operand);
+    }
+  // Any other scalar: true when it is not zero.
+  if (!expr->getType()->isScalarType() || expr->getType()->isPointerType())
+    return fail(expr->getBeginLoc(), "this condition is not a number");
+  Value value = translateExpr(expr);
+  if (!value)
+    return {};
+  Value zero = arith::ConstantOp::create(builder, location,
+                                         builder.getZeroAttr(value.getType()));
+  if (isa<FloatType>(value.getType()))
+    return arith::CmpFOp::create(builder, location, arith::CmpFPredicate::UNE,
+                                 value, zero);
+  return arith::CmpIOp::create(builder, location, arith::CmpIPredicate::ne,
+                               value, zero);
+}
+
+Value CalcTranslator::translateComparison(
+    const clang::BinaryOperator *compare) {
   Location location = loc(compare->getOperatorLoc());
   Value lhs = translateExpr(compare->getLHS());
   Value rhs = lhs ? translateExpr(compare->getRHS()) : Value();
@@ -741,6 +804,11 @@ Value CalcTranslator::readArray(const clang::ArraySubscriptExpr *expr) {
     if (it != written.end())
       return it->second;
   }
+  return readField(arrayIndex, offsets, loc(expr->getBeginLoc()));
+}
+
+Value CalcTranslator::readField(unsigned arrayIndex, ArrayRef<int64_t> offsets,
+                                Location location) {
   SmallVector<int64_t, 3> &r = radius[arrayIndex];
   r.resize(offsets.size(), 0);
   for (auto [axis, offset] : llvm::enumerate(offsets))
@@ -748,6 +816,6 @@ Value CalcTranslator::readArray(const clang::ArraySubscriptExpr *expr) {
   BlockArgument field = getFieldArgument(arrayIndex);
   // The field types of the region carry no decomposition inside the apply
   // body until the emitter sets them; the access's type follows the field.
-  return AccessOp::create(builder, loc(expr->getBeginLoc()), field,
+  return AccessOp::create(builder, location, field,
                           builder.getDenseI64ArrayAttr(offsets));
 }

@@ -18,6 +18,13 @@
 
 namespace mlir::stencil::pragma_c {
 
+/// `!condition` for an i1.
+Value createNot(OpBuilder &builder, Location location, Value condition);
+/// `divisor`, or 1 where `guard` (if any) is false: a division evaluated on
+/// a path C does not take must not trap.
+Value guardDivisor(OpBuilder &builder, Location location, Value guard,
+                   Value divisor);
+
 /// Translates the calc body into ops in a detached block whose arguments are
 /// created on first use: one per field read, one per captured scalar.
 class CalcTranslator {
@@ -110,7 +117,20 @@ private:
   Value translateExpr(const clang::Expr *expr);
   Value translateCast(const clang::CastExpr *cast);
   Value translateBinary(const clang::BinaryOperator *binary);
+  /// A condition as an i1: comparisons, `&&`, `||`, `!`, and any other
+  /// scalar compared with zero, as C does.
   Value translateCondition(const clang::Expr *expr);
+  Value translateComparison(const clang::BinaryOperator *compare);
+  /// `if` / `else if` / `else` (IfConversion.cpp): both branches are
+  /// translated, then every temporary, destination and reduction that a
+  /// branch changes is selected by the condition.
+  bool translateIf(const clang::IfStmt *ifStmt);
+  /// The condition under which the code being translated runs in C, null
+  /// at the top level. Both sides of a branch are evaluated, so an integer
+  /// division on the side not taken divides by 1 instead of trapping.
+  Value getGuard() const { return guards.empty() ? Value() : guards.back(); }
+  void pushGuard(Value condition, Location location);
+  void popGuard() { guards.pop_back(); }
   Value translateCall(const clang::CallExpr *call);
   Value translateVar(const clang::DeclRefExpr *ref);
   Value binaryOp(clang::BinaryOperatorKind kind, clang::QualType type,
@@ -121,6 +141,9 @@ private:
   bool matchAccess(const clang::Expr *expr, unsigned &arrayIndex,
                    SmallVectorImpl<int64_t> &offsets);
   Value readArray(const clang::ArraySubscriptExpr *expr);
+  /// Reads `arrayIndex` at `offsets` from the point, through its field.
+  Value readField(unsigned arrayIndex, ArrayRef<int64_t> offsets,
+                  Location location);
   BlockArgument getFieldArgument(unsigned arrayIndex);
 
   Value *lookupTemporary(const clang::VarDecl *var) {
@@ -148,6 +171,9 @@ private:
   Block *block;
   /// Scalars declared in the calc body: null until assigned.
   SmallVector<llvm::DenseMap<const clang::VarDecl *, Value>> scopes;
+  /// Conditions of the enclosing branches, each combined with the ones
+  /// outside it (getGuard).
+  SmallVector<Value> guards;
   llvm::DenseMap<unsigned, BlockArgument> fieldArguments;
   llvm::DenseMap<const clang::VarDecl *, BlockArgument> scalarArguments;
 };
