@@ -496,14 +496,9 @@ bool attachSchedules(ModuleOp module, const Options &options) {
     // Extents known only at run time are not checked here: the program
     // checks its bounds on entry.
     SmallVector<int64_t, 3> extent;
-    for (unsigned axis = 0; axis < rank; ++axis) {
-      int64_t lower = grid.getStaticLower()[axis];
-      int64_t upper = grid.getStaticUpper()[axis];
-      extent.push_back(ShapedType::isDynamic(lower) ||
-                               ShapedType::isDynamic(upper)
-                           ? std::numeric_limits<int64_t>::max()
-                           : upper - lower);
-    }
+    for (unsigned axis = 0; axis < rank; ++axis)
+      extent.push_back(grid.getStaticExtent(axis).value_or(
+          std::numeric_limits<int64_t>::max()));
     ScheduleAttr tuned = iterate.getScheduleAttr();
     // IR order is outermost first; the seed's (W, H, D) innermost first.
     SmallVector<int64_t, 3> wg(tuned.getWg());

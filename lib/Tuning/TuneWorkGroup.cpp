@@ -120,9 +120,8 @@ private:
   /// still in the tile's cache beside its rings: then only the first step
   /// reads them from memory.
   bool rereadsStayOnchip(const ParameterVector &pv) const {
-    int64_t readOnly =
-        profile.numArrays - profile.numHaloArrays - profile.numOutputs;
-    if (!isPipelined(pv) || readOnly <= 0)
+    int64_t readOnly = profile.getNumCentreOnlyInputs();
+    if (!isPipelined(pv) || readOnly == 0)
       return true;
     unsigned rowAxis = profile.rank - 1;
     int64_t rows = (pv.timeBlock - 1) * radius[rowAxis] + 1;
@@ -190,11 +189,9 @@ tileTraffic(const KernelProfile &profile, double opsPerPoint,
   for (int64_t points : pointsPerStep)
     ops += opsPerPoint * points;
   if (rereadEachStep && pointsPerStep.size() > 1) {
-    int64_t readOnly =
-        profile.numArrays - profile.numHaloArrays - profile.numOutputs;
+    int64_t readOnly = profile.getNumCentreOnlyInputs();
     for (int64_t points : pointsPerStep.drop_back())
-      bytes += double(profile.elementBytes) *
-               double(std::max<int64_t>(readOnly, 0)) * double(points);
+      bytes += double(profile.elementBytes) * double(readOnly) * double(points);
   }
   return {bytes, ops};
 }

@@ -12,6 +12,8 @@
 
 #include "Stencil/Dialect/Stencil/IR/StencilOps.h"
 
+#include <algorithm>
+
 namespace mlir::stencil {
 
 struct KernelProfile {
@@ -45,6 +47,12 @@ struct KernelProfile {
   /// For remarks: how the extents were found, when they were estimated
   /// ("" otherwise).
   std::string describeEstimate() const;
+
+  /// Fields neither read off-centre nor written (Himeno's coefficients):
+  /// read at the point only.
+  int64_t getNumCentreOnlyInputs() const {
+    return std::max<int64_t>(numArrays - numHaloArrays - numOutputs, 0);
+  }
 
   /// Seed 000 Eq. (1): bytes per operation of one sweep.
   double getAlgorithmBF() const {

@@ -56,7 +56,7 @@ std::optional<CopySection> mlir::stencil::matchCopySection(IterateOp iterate) {
     for (Operation *user : exchange.getResult().getUsers())
       if (user != calc)
         return std::nullopt;
-  CopySection section{exchanges, calc, copy, {}};
+  CopySection section{exchanges, calc, copy, {}, {}};
   // The field an input stands for, seen through its exchange.
   auto throughExchange = [](Value value) -> Value {
     if (auto exchange = value.getDefiningOp<ExchangeOp>())

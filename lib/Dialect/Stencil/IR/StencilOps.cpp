@@ -66,6 +66,14 @@ bool GridOp::hasStaticBounds() {
   return getDynamicLower().empty() && getDynamicUpper().empty();
 }
 
+std::optional<int64_t> GridOp::getStaticExtent(unsigned axis) {
+  int64_t lower = getStaticLower()[axis];
+  int64_t upper = getStaticUpper()[axis];
+  if (ShapedType::isDynamic(lower) || ShapedType::isDynamic(upper))
+    return std::nullopt;
+  return upper - lower;
+}
+
 LogicalResult GridOp::verify() {
   unsigned rank = getType().getRank();
   if (getStaticLower().size() != rank || getStaticUpper().size() != rank)

@@ -53,6 +53,9 @@ def Stencil_GridOp : Stencil_Op<"grid", [Pure, AttrSizedOperandSegments]> {
     unsigned getRank() { return getType().getRank(); }
     /// True when every bound is a constant.
     bool hasStaticBounds();
+    /// The number of points along `axis`, when both its bounds are
+    /// constants.
+    std::optional<int64_t> getStaticExtent(unsigned axis);
   }];
   let hasVerifier = 1;
   let hasCanonicalizer = 1;
