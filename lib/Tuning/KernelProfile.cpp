@@ -3,6 +3,7 @@
 #include "Stencil/Tuning/KernelProfile.h"
 
 #include "Stencil/Dialect/Stencil/Analysis/AccessExtents.h"
+#include "Stencil/Dialect/Stencil/Utils/CopySection.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Math/IR/Math.h"
@@ -90,6 +91,20 @@ FailureOr<KernelProfile> mlir::stencil::profileTimeLoop(IterateOp iterate) {
           .getElementType();
   profile.isDouble = elementType.isF64();
   profile.elementBytes = profile.isDouble ? 8 : 4;
+  profile.isCopyForm = matchCopySection(iterate).has_value();
+  // A sweep computes something: an apply that only copies fields at the
+  // point (a copy section) is not one.
+  iterate.getBodyBlock()->walk([&](ApplyOp apply) {
+    bool copies = llvm::all_of(
+        apply.getBodyBlock()->without_terminator(), [](Operation &op) {
+          auto access = llvm::dyn_cast<AccessOp>(op);
+          return access && llvm::all_of(access.getOffset(), [](int64_t offset) {
+                   return offset == 0;
+                 });
+        });
+    if (!copies)
+      ++profile.numSweeps;
+  });
   profile.carriesScalars = llvm::any_of(
       iterate.getBodyBlock()->getArguments(), [](BlockArgument argument) {
         return !llvm::isa<FieldType>(argument.getType()) &&

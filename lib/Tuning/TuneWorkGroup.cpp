@@ -343,7 +343,13 @@ std::optional<std::string> WorkGroupTuner::reject(const ParameterVector &pv,
 ParameterVector WorkGroupTuner::run() {
   for (unsigned d = profile.rank; d < 3; ++d)
     disable(Direction(d), "the grid has no such axis");
-  if (profile.carriesScalars)
+  if (!profile.isCopyForm && profile.numSweeps > 1)
+    disable(T, llvm::formatv("the time step runs {0} sweeps in order; time "
+                             "blocks are implemented for one sweep and a copy "
+                             "per step (seed 000 Fig. 4) only",
+                             profile.numSweeps)
+                   .str());
+  else if (profile.carriesScalars)
     disable(T, "the loop carries a value from step to step (a reduction "
                "that accumulates across steps), which a time block would "
                "compute for its last step only");

@@ -43,6 +43,11 @@ struct KernelProfile {
   /// The loop hands a scalar from one step to the next (a reduction that
   /// accumulates across steps): each step needs the one before it whole.
   bool carriesScalars = false;
+  /// The step has the calc/copy form of seed 000 Fig. 4 (CopySection.h),
+  /// the one the lowerings block in time.
+  bool isCopyForm = false;
+  /// The applies of a step that compute (not point copies), run in order.
+  unsigned numSweeps = 0;
 
   /// For remarks: how the extents were found, when they were estimated
   /// ("" otherwise).

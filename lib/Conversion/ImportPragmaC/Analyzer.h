@@ -47,12 +47,14 @@ private:
                         const std::vector<const Directive *> &inner);
   bool findTimeLoop(StencilRegion &region);
   bool analyzeTimeLoop(StencilRegion &region);
-  bool splitTimeLoopBody(StencilRegion &region, const clang::Stmt *&calc,
-                         const clang::Stmt *&copy);
+  /// The loop nest each `calc` and `copy` directive governs, in order, and
+  /// the resets before the first.
+  bool splitTimeLoopBody(StencilRegion &region,
+                         llvm::SmallVectorImpl<const clang::Stmt *> &nests);
   /// The arrays of `data`, split into one field per component that the
-  /// `calc` and `copy` statements use.
-  bool analyzeArrays(StencilRegion &region, const clang::Stmt *calc,
-                     const clang::Stmt *copy);
+  /// nests use.
+  bool analyzeArrays(StencilRegion &region,
+                     llvm::ArrayRef<const clang::Stmt *> nests);
   /// The components of `array` (of the region's rank, its leading
   /// dimensions stripped into `componentShape`) that the statements read or
   /// write, in ascending order.
@@ -61,7 +63,16 @@ private:
                       std::vector<llvm::SmallVector<int64_t, 1>> &used);
   bool analyzeNest(StencilRegion &region, const clang::Stmt *stmt,
                    llvm::StringRef section, LoopNest &nest);
-  bool analyzeCopies(StencilRegion &region);
+  /// The pairs of a copy section (`source[...] = destination[...]` at the
+  /// loop point).
+  bool analyzeCopies(StencilRegion &region, Section &section);
+  /// The fields a calc section assigns to.
+  bool collectWrites(StencilRegion &region, Section &section);
+  /// The field `a[c]...[i][j]` names (its component subscripts constants),
+  /// or null; the subscripts of the loop axes are not looked at.
+  RegionArray *findSubscriptedField(
+      StencilRegion &region, const clang::Expr *expr,
+      llvm::SmallVectorImpl<const clang::Expr *> *loopSubscripts = nullptr);
   /// Whether two bounds are equal: the same constant, or the same
   /// expression up to added constants (`n-1` and `n-2 + 1` of `<=`).
   bool sameBound(const LoopBound &a, const LoopBound &b);

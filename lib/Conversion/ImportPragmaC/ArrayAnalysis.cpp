@@ -28,12 +28,14 @@ bool mlir::stencil::pragma_c::checkHaloFits(const StencilRegion &region,
     if (!region.distribute->distributed[axis])
       continue;
     // Run-time bounds are checked on entry (HostInterface.cpp).
-    const LoopRange &loop = region.calcNest.loops[axis];
     int64_t room = width;
-    if (loop.lower.isConstant())
-      room = std::min(room, *loop.lower.value);
-    if (loop.upper.isConstant())
-      room = std::min(room, region.shape[axis] - *loop.upper.value);
+    for (const Section &section : region.sections) {
+      const LoopRange &loop = section.nest.loops[axis];
+      if (loop.lower.isConstant())
+        room = std::min(room, *loop.lower.value);
+      if (loop.upper.isConstant())
+        room = std::min(room, region.shape[axis] - *loop.upper.value);
+    }
     if (width > room) {
       reportError(diags, source->loc,
                   "halo(" + std::to_string(width) + ") is wider than the " +
@@ -211,8 +213,8 @@ bool Analyzer::findComponents(const RegionArray &array,
   return ok;
 }
 
-bool Analyzer::analyzeArrays(StencilRegion &region, const Stmt *calc,
-                             const Stmt *copy) {
+bool Analyzer::analyzeArrays(StencilRegion &region,
+                             ArrayRef<const Stmt *> nests) {
   unsigned rank = region.dimension->dimensions.size();
   bool ok = true;
   std::vector<RegionArray> declared;
@@ -313,7 +315,7 @@ bool Analyzer::analyzeArrays(StencilRegion &region, const Stmt *calc,
       continue;
     }
     std::vector<SmallVector<int64_t, 1>> used;
-    if (!findComponents(array, {calc, copy}, used))
+    if (!findComponents(array, nests, used))
       return false;
     for (SmallVector<int64_t, 1> &component : used) {
       region.arrays.push_back(array);
@@ -461,8 +463,52 @@ bool Analyzer::analyzeNest(StencilRegion &region, const Stmt *stmt,
   return true;
 }
 
-bool Analyzer::analyzeCopies(StencilRegion &region) {
-  const Stmt *body = region.copyNest.body;
+RegionArray *
+Analyzer::findSubscriptedField(StencilRegion &region, const Expr *expr,
+                               SmallVectorImpl<const Expr *> *loopSubscripts) {
+  SmallVector<const Expr *, 4> indices;
+  expr = skipTransparent(expr);
+  while (auto *subscript = dyn_cast<ArraySubscriptExpr>(expr)) {
+    indices.push_back(subscript->getIdx());
+    expr = skipTransparent(subscript->getBase());
+  }
+  const VarDecl *var = getReferencedVar(expr);
+  RegionArray *any = var ? region.findArray(var->getName()) : nullptr;
+  if (!any || indices.size() != any->componentShape.size() + region.getRank())
+    return nullptr;
+  std::reverse(indices.begin(), indices.end());
+  unsigned components = any->componentShape.size();
+  SmallVector<int64_t, 1> component;
+  for (const Expr *index : ArrayRef(indices).take_front(components)) {
+    std::optional<int64_t> value = evaluateInteger(index, context);
+    if (!value)
+      return nullptr;
+    component.push_back(*value);
+  }
+  if (loopSubscripts)
+    loopSubscripts->assign(indices.begin() + components, indices.end());
+  return region.findField(var->getName(), component);
+}
+
+bool Analyzer::collectWrites(StencilRegion &region, Section &section) {
+  // The translation of the body checks each assignment; here only which
+  // fields it changes matters, so that reads can be told apart from them.
+  walkStmts(section.nest.body, [&](const Stmt *stmt) {
+    auto *assign = dyn_cast<BinaryOperator>(stmt);
+    if (!assign || !assign->isAssignmentOp())
+      return;
+    if (RegionArray *field = findSubscriptedField(region, assign->getLHS())) {
+      unsigned index = field - region.arrays.data();
+      if (!llvm::is_contained(section.writes, index))
+        section.writes.push_back(index);
+    }
+  });
+  llvm::sort(section.writes);
+  return true;
+}
+
+bool Analyzer::analyzeCopies(StencilRegion &region, Section &section) {
+  const Stmt *body = section.nest.body;
   SmallVector<const Stmt *> statements;
   if (auto *compound = dyn_cast<CompoundStmt>(body))
     llvm::append_range(statements, compound->body());
@@ -472,32 +518,17 @@ bool Analyzer::analyzeCopies(StencilRegion &region) {
   // `source[i][j][k] = destination[i][j][k];`, both at the loop point,
   // after the constant subscripts of a component (`a[1][i][j][k]`).
   auto matchPoint = [&](const Expr *expr) -> RegionArray * {
-    SmallVector<const Expr *, 4> indices;
-    expr = skipTransparent(expr);
-    while (auto *subscript = dyn_cast<ArraySubscriptExpr>(expr)) {
-      indices.push_back(subscript->getIdx());
-      expr = skipTransparent(subscript->getBase());
-    }
-    const VarDecl *var = getReferencedVar(expr);
-    RegionArray *any = var ? region.findArray(var->getName()) : nullptr;
-    if (!any || indices.size() != any->componentShape.size() + region.getRank())
+    SmallVector<const Expr *, 3> subscripts;
+    RegionArray *field = findSubscriptedField(region, expr, &subscripts);
+    if (!field)
       return nullptr;
-    std::reverse(indices.begin(), indices.end());
-    unsigned components = any->componentShape.size();
-    SmallVector<int64_t, 1> component;
-    for (const Expr *index : ArrayRef(indices).take_front(components)) {
-      std::optional<int64_t> value = evaluateInteger(index, context);
-      if (!value)
-        return nullptr;
-      component.push_back(*value);
-    }
-    for (auto [index, loop] : llvm::zip(
-             ArrayRef(indices).drop_front(components), region.copyNest.loops))
+    for (auto [index, loop] : llvm::zip(subscripts, section.nest.loops))
       if (getReferencedVar(index) != loop.var)
         return nullptr;
-    return region.findField(var->getName(), component);
+    return field;
   };
 
+  SmallVector<unsigned> copied;
   for (const Stmt *stmt : statements) {
     if (isa<NullStmt>(stmt))
       continue;
@@ -527,18 +558,16 @@ bool Analyzer::analyzeCopies(StencilRegion &region) {
       return error(assign->getRHS()->getBeginLoc(),
                    "the copy section reads '" + value->getDisplayName() +
                        "', which is not a destination array");
-    if (target->copiedFrom)
+    unsigned index = target - region.arrays.data();
+    if (llvm::is_contained(section.writes, index))
       return error(assign->getLHS()->getBeginLoc(),
                    "source '" + target->getDisplayName() +
                        "' is copied into twice in the copy section");
+    section.writes.push_back(index);
+    section.copies.push_back({index, unsigned(value - region.arrays.data())});
     target->copiedFrom = value - region.arrays.data();
-    value->copiedBack = true;
   }
-  bool ok = true;
-  for (const RegionArray &array : region.arrays)
-    if (!array.isSource && !array.copiedBack)
-      ok = error(array.loc, "destination '" + array.getDisplayName() +
-                                "' is never copied back to a source in the "
-                                "copy section");
-  return ok;
+  llvm::sort(section.writes);
+  llvm::sort(section.copies);
+  return true;
 }

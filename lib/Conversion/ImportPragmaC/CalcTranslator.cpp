@@ -212,11 +212,6 @@ bool CalcTranslator::translateAssign(const clang::BinaryOperator *assign) {
     if (!matchAccess(target, arrayIndex, offsets))
       return false;
     const RegionArray &array = region.arrays[arrayIndex];
-    if (array.isSource)
-      return error(target->getBeginLoc(),
-                   "the calc section writes to source array '" +
-                       array.getDisplayName() +
-                       "'; write the new values to a destination array");
     if (llvm::any_of(offsets, [](int64_t o) { return o != 0; }))
       return error(target->getBeginLoc(),
                    "the calc section must write '" + array.getDisplayName() +
@@ -234,8 +229,8 @@ bool CalcTranslator::translateAssign(const clang::BinaryOperator *assign) {
     return true;
   }
   return error(target->getBeginLoc(),
-               "the calc section may assign only to destination elements "
-               "and to variables declared in it");
+               "the calc section may assign only to elements of the arrays "
+               "of 'data' and to variables declared in it");
 }
 
 std::optional<bool>
@@ -716,7 +711,7 @@ bool CalcTranslator::matchAccess(const clang::Expr *expr, unsigned &arrayIndex,
   arrayIndex = array - region.arrays.data();
   indices.erase(indices.begin(), indices.begin() + components);
   for (auto [axis, index] : llvm::enumerate(indices)) {
-    const LoopRange &loop = region.calcNest.loops[axis];
+    const LoopRange &loop = section->nest.loops[axis];
     const clang::Expr *stripped = index->IgnoreParenImpCasts();
     std::optional<int64_t> offset;
     if (getReferencedVar(stripped) == loop.var) {
@@ -758,13 +753,13 @@ bool CalcTranslator::matchAccess(const clang::Expr *expr, unsigned &arrayIndex,
                        loop.var->getName() + " = " + llvm::Twine(*at) +
                        " this subscript is " + llvm::Twine(*bad) +
                        " but the size is " + llvm::Twine(region.shape[axis]));
-    if (*offset < region.reachLow[axis]) {
-      region.reachLow[axis] = *offset;
-      region.reachLowArray[axis] = array->getDisplayName();
+    if (*offset < section->reachLow[axis]) {
+      section->reachLow[axis] = *offset;
+      section->reachLowArray[axis] = array->getDisplayName();
     }
-    if (*offset > region.reachHigh[axis]) {
-      region.reachHigh[axis] = *offset;
-      region.reachHighArray[axis] = array->getDisplayName();
+    if (*offset > section->reachHigh[axis]) {
+      section->reachHigh[axis] = *offset;
+      section->reachHighArray[axis] = array->getDisplayName();
     }
     offsets.push_back(*offset);
   }
@@ -786,19 +781,27 @@ BlockArgument CalcTranslator::getFieldArgument(unsigned arrayIndex) {
 }
 
 Value CalcTranslator::readArray(const clang::ArraySubscriptExpr *expr) {
+  if (!section)
+    return fail(expr->getBeginLoc(),
+                "a value computed once per step, outside the loop nests, may "
+                "read constants and scalars only, not arrays");
   unsigned arrayIndex;
   SmallVector<int64_t, 3> offsets;
   if (!matchAccess(expr, arrayIndex, offsets))
     return {};
   const RegionArray &array = region.arrays[arrayIndex];
   bool atPoint = llvm::all_of(offsets, [](int64_t o) { return o == 0; });
-  if (!array.isSource) {
+  if (llvm::is_contained(section->writes, arrayIndex)) {
+    // C would read the values this nest has already written at the
+    // neighbours that come before the point, and the old ones after it.
     if (!atPoint)
       return fail(expr->getBeginLoc(),
-                  "the calc section reads destination '" +
+                  "the calc section reads '" + array.getDisplayName() +
+                      "' at an offset, but it also writes '" +
                       array.getDisplayName() +
-                      "' at an offset; destinations may be read only at the "
-                      "loop point");
+                      "'; an array a nest writes may be read in that nest "
+                      "only at the loop point (write the new values to "
+                      "another array, or read them in a later nest)");
     // After an assignment in this body, C reads the value just written.
     auto it = written.find(arrayIndex);
     if (it != written.end())

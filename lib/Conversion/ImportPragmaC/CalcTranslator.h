@@ -18,6 +18,17 @@
 
 namespace mlir::stencil::pragma_c {
 
+/// The MLIR location of `at` (where its macro expansion begins).
+inline Location getLocation(MLIRContext *context,
+                            const clang::SourceManager &sm,
+                            clang::SourceLocation at) {
+  clang::PresumedLoc presumed = sm.getPresumedLoc(sm.getExpansionLoc(at));
+  if (presumed.isInvalid())
+    return UnknownLoc::get(context);
+  return FileLineColLoc::get(context, presumed.getFilename(),
+                             presumed.getLine(), presumed.getColumn());
+}
+
 /// `!condition` for an i1.
 Value createNot(OpBuilder &builder, Location location, Value condition);
 /// `divisor`, or 1 where `guard` (if any) is false: a division evaluated on
@@ -29,18 +40,15 @@ Value guardDivisor(OpBuilder &builder, Location location, Value guard,
 /// created on first use: one per field read, one per captured scalar.
 class CalcTranslator {
 public:
+  /// Translates the body of `section` (of `region`), or with no section
+  /// values computed once per step outside the nests (translateValue).
   CalcTranslator(clang::ASTContext &astContext, StencilRegion &region,
-                 MLIRContext *context, Block *block)
+                 Section *section, MLIRContext *context, Block *block)
       : astContext(astContext), diags(astContext.getDiagnostics()),
-        sm(astContext.getSourceManager()), region(region), builder(context),
-        block(block) {
+        sm(astContext.getSourceManager()), region(region), section(section),
+        builder(context), block(block) {
     builder.setInsertionPointToEnd(block);
-    if (region.reachLow.empty()) {
-      region.reachLow.assign(region.getRank(), 0);
-      region.reachHigh.assign(region.getRank(), 0);
-      region.reachLowArray.assign(region.getRank(), "");
-      region.reachHighArray.assign(region.getRank(), "");
-    }
+    contributions.resize(region.reductions.size());
   }
 
   bool translate(const clang::Stmt *body) {
@@ -69,15 +77,11 @@ public:
   /// Largest |offset| per axis at which each array is read.
   llvm::DenseMap<unsigned, SmallVector<int64_t, 3>> radius;
   /// Per reduction of region.reductions, its contribution at the point (the
-  /// point's updates combined).
+  /// point's updates combined); null for those of other sections.
   SmallVector<Value> contributions;
 
   Location loc(clang::SourceLocation at) const {
-    clang::PresumedLoc presumed = sm.getPresumedLoc(sm.getExpansionLoc(at));
-    if (presumed.isInvalid())
-      return UnknownLoc::get(builder.getContext());
-    return FileLineColLoc::get(builder.getContext(), presumed.getFilename(),
-                               presumed.getLine(), presumed.getColumn());
+    return getLocation(builder.getContext(), sm, at);
   }
 
 private:
@@ -157,9 +161,10 @@ private:
   bool isLoopVariable(const clang::VarDecl *var) const {
     if (var == region.timeVar)
       return true;
-    for (const LoopRange &loop : region.calcNest.loops)
-      if (loop.var == var)
-        return true;
+    for (const Section &other : region.sections)
+      for (const LoopRange &loop : other.nest.loops)
+        if (loop.var == var)
+          return true;
     return false;
   }
 
@@ -167,6 +172,7 @@ private:
   clang::DiagnosticsEngine &diags;
   clang::SourceManager &sm;
   StencilRegion &region;
+  Section *section;
   OpBuilder builder;
   Block *block;
   /// Scalars declared in the calc body: null until assigned.

@@ -36,20 +36,15 @@ std::string getBoundSource(ASTContext &context, const LoopBound &bound) {
 /// The local variable of the call block that holds a run-time bound.
 std::string getBoundVariable(const StencilRegion &region,
                              const RuntimeBound &bound) {
-  return region.name + "_" +
-         region.calcNest.loops[bound.axis].var->getNameAsString() +
-         (bound.isUpper ? "_upper" : "_lower");
+  return region.name + "_" + bound.name;
 }
 
-/// The value of a bound of the calc nest in the call block: the constant,
-/// or the local variable that holds it.
-std::string getBoundValue(const StencilRegion &region, unsigned axis,
-                          bool isUpper) {
-  const LoopRange &loop = region.calcNest.loops[axis];
-  const LoopBound &bound = isUpper ? loop.upper : loop.lower;
+/// The value of a bound of a nest in the call block: the constant, or the
+/// local variable that holds it.
+std::string getBoundValue(const StencilRegion &region, const LoopBound &bound) {
   if (bound.isConstant())
     return std::to_string(*bound.value);
-  return getBoundVariable(region, {axis, isUpper});
+  return getBoundVariable(region, region.runtimeBounds[bound.runtimeIndex]);
 }
 
 /// `text` as the body of a C string literal that is also a printf format.
@@ -149,9 +144,7 @@ std::string mlir::stencil::pragma_c::getPrototype(ASTContext &context,
     text += getTypeName(reduction.decl) + " *" +
             reduction.decl->getNameAsString() + ", ";
   for (const RuntimeBound &bound : region.runtimeBounds)
-    text += "long long " +
-            region.calcNest.loops[bound.axis].var->getNameAsString() +
-            (bound.isUpper ? "_upper, " : "_lower, ");
+    text += "long long " + bound.name + ", ";
   return text + "long long steps)";
 }
 
@@ -191,13 +184,28 @@ mlir::stencil::pragma_c::buildManifest(ASTContext &context,
                             : llvm::json::Value(nullptr);
       reductions.push_back(std::move(object));
     }
-    for (const LoopRange &loop : region.calcNest.loops)
-      for (auto [bound, list] :
-           {std::pair{&loop.lower, &lower}, std::pair{&loop.upper, &upper}})
-        if (bound->isConstant())
-          list->push_back(*bound->value);
-        else
-          list->push_back(getBoundSource(context, *bound));
+    llvm::json::Array nests;
+    for (const Section &section : region.sections) {
+      llvm::json::Array nestLower, nestUpper;
+      for (const LoopRange &loop : section.nest.loops)
+        for (auto [bound, list] : {std::pair{&loop.lower, &nestLower},
+                                   std::pair{&loop.upper, &nestUpper}})
+          if (bound->isConstant())
+            list->push_back(*bound->value);
+          else
+            list->push_back(getBoundSource(context, *bound));
+      if (lower.empty() && !section.isCopy()) {
+        lower = nestLower;
+        upper = nestUpper;
+      }
+      llvm::json::Array writes;
+      for (unsigned index : section.writes)
+        writes.push_back(region.arrays[index].getDisplayName());
+      nests.push_back(llvm::json::Object{{"kind", section.getKindName()},
+                                         {"lower", std::move(nestLower)},
+                                         {"upper", std::move(nestUpper)},
+                                         {"writes", std::move(writes)}});
+    }
     for (int64_t size : region.shape)
       shape.push_back(size);
     std::string call = region.name + "(" + getCallArguments(region) +
@@ -211,6 +219,7 @@ mlir::stencil::pragma_c::buildManifest(ASTContext &context,
         {"shape", std::move(shape)},
         {"grid", llvm::json::Object{{"lower", std::move(lower)},
                                     {"upper", std::move(upper)}}},
+        {"nests", std::move(nests)},
         {"max_steps", region.step->maxSteps},
         {"steps",
          llvm::json::Object{{"variable", region.timeVar->getNameAsString()},
@@ -292,83 +301,119 @@ static void writeBoundChecks(ASTContext &context, const StencilRegion &region,
         "long ";
   llvm::interleaveComma(
       region.runtimeBounds, os, [&](const RuntimeBound &bound) {
-        const LoopRange &loop = region.calcNest.loops[bound.axis];
-        const LoopBound &b = bound.isUpper ? loop.upper : loop.lower;
+        const LoopBound &b = region.getBound(bound);
         os << getBoundVariable(region, bound) << " = (long long)("
            << getSourceText(context, b.expr) << ")";
         if (b.addend)
           os << " + " << b.addend;
       });
   os << ";\n";
-  // Only a step over a non-empty nest reads anything.
-  os << "  if (" << region.name << "_steps > 0";
-  for (unsigned axis = 0; axis < region.getRank(); ++axis) {
-    const LoopRange &loop = region.calcNest.loops[axis];
-    if (!loop.lower.isConstant() || !loop.upper.isConstant())
-      os << " && " << getBoundValue(region, axis, false) << " < "
-         << getBoundValue(region, axis, true);
-  }
-  os << ") {";
   std::optional<int64_t> halo;
   if (region.distribute)
     halo = region.halo ? region.halo->haloWidth : region.distribute->haloWidth;
-  for (const RuntimeBound &bound : region.runtimeBounds) {
-    unsigned axis = bound.axis;
-    const LoopRange &loop = region.calcNest.loops[axis];
-    const LoopBound &b = bound.isUpper ? loop.upper : loop.lower;
-    std::string variable = getBoundVariable(region, bound);
-    std::string name = loop.var->getNameAsString();
-    PresumedLoc where =
-        sm.getPresumedLoc(sm.getExpansionLoc(b.expr->getBeginLoc()));
-    std::string prefix = std::string(where.getFilename()) + ":" +
-                         std::to_string(where.getLine()) + ": the " +
-                         (bound.isUpper ? "upper" : "lower") + " bound '" +
-                         getSourceText(context, b.expr) + "'" +
-                         (b.addend ? " (inclusive)" : "") +
-                         " of the loop over '" + name + "' is \x01";
-    std::string extent = std::to_string(region.shape[axis]);
-    std::string dimension = " along dimension " + std::to_string(axis);
-    auto check = [&](const std::string &condition, const std::string &message) {
-      // The value's conversion goes in after the text is escaped.
-      std::string format = escapeFormat(prefix + message);
-      format.replace(format.find('\x01'), 1, "%lld");
-      os << " if (" << condition << ") stencil_bound_error(\"" << format
-         << "\", " << variable;
-      if (b.addend)
-        os << " - " << b.addend;
-      os << ");";
-    };
-    if (bound.isUpper) {
-      int64_t reach = region.reachHigh[axis];
-      const std::string &array = region.reachHighArray[axis];
-      check(variable + " + " + std::to_string(reach) + " > " + extent,
-            array.empty() ? ", beyond the " + extent +
-                                " elements of the arrays" + dimension
-                          : ", but '" + array + "' is read at " + name + "+" +
-                                std::to_string(reach) + ", beyond its " +
-                                extent + " elements" + dimension);
-    } else {
-      int64_t reach = region.reachLow[axis];
-      const std::string &array = region.reachLowArray[axis];
-      check(variable + " + " + std::to_string(reach) + " < 0",
-            array.empty()
-                ? ", before the first element of the arrays"
-                : ", but '" + array + "' is read at " + name +
-                      std::to_string(reach) + ", before its first element");
+  // Each nest's bounds against the reach of that nest; only a step over a
+  // non-empty nest reads anything.
+  auto sameRange = [](const Section &a, const Section &b) {
+    for (auto [x, y] : llvm::zip_equal(a.nest.loops, b.nest.loops))
+      for (auto [p, q] :
+           {std::pair{&x.lower, &y.lower}, std::pair{&x.upper, &y.upper}})
+        if (p->value != q->value ||
+            (!p->isConstant() && p->runtimeIndex != q->runtimeIndex))
+          return false;
+    return true;
+  };
+  // A nest over the range of an earlier one that reaches no further needs
+  // no checks of its own (a copy nest after its calc nest).
+  auto coveredBy = [&](const Section &later, const Section &earlier) {
+    if (!sameRange(later, earlier))
+      return false;
+    for (unsigned axis = 0; axis < region.getRank(); ++axis)
+      if (later.reachLow[axis] < earlier.reachLow[axis] ||
+          later.reachHigh[axis] > earlier.reachHigh[axis])
+        return false;
+    return true;
+  };
+  for (unsigned index = 0; index < region.sections.size(); ++index) {
+    const Section &section = region.sections[index];
+    const auto &loops = section.nest.loops;
+    if (llvm::all_of(loops, [](const LoopRange &loop) {
+          return loop.lower.isConstant() && loop.upper.isConstant();
+        }))
+      continue;
+    if (llvm::any_of(ArrayRef(region.sections).take_front(index),
+                     [&](const Section &earlier) {
+                       return coveredBy(section, earlier);
+                     }))
+      continue;
+    os << "  if (" << region.name << "_steps > 0";
+    for (const LoopRange &loop : loops)
+      if (!loop.lower.isConstant() || !loop.upper.isConstant())
+        os << " && " << getBoundValue(region, loop.lower) << " < "
+           << getBoundValue(region, loop.upper);
+    os << ") {";
+    for (auto [axis, loop] : llvm::enumerate(loops)) {
+      for (bool isUpper : {false, true}) {
+        const LoopBound &b = isUpper ? loop.upper : loop.lower;
+        if (b.isConstant())
+          continue;
+        std::string variable =
+            getBoundVariable(region, region.runtimeBounds[b.runtimeIndex]);
+        std::string name = loop.var->getNameAsString();
+        PresumedLoc where =
+            sm.getPresumedLoc(sm.getExpansionLoc(b.expr->getBeginLoc()));
+        std::string prefix = std::string(where.getFilename()) + ":" +
+                             std::to_string(where.getLine()) + ": the " +
+                             (isUpper ? "upper" : "lower") + " bound '" +
+                             getSourceText(context, b.expr) + "'" +
+                             (b.addend ? " (inclusive)" : "") +
+                             " of the loop over '" + name + "' is \x01";
+        std::string extent = std::to_string(region.shape[axis]);
+        std::string dimension = " along dimension " + std::to_string(axis);
+        auto check = [&](const std::string &condition,
+                         const std::string &message) {
+          // The value's conversion goes in after the text is escaped.
+          std::string format = escapeFormat(prefix + message);
+          format.replace(format.find('\x01'), 1, "%lld");
+          os << " if (" << condition << ") stencil_bound_error(\"" << format
+             << "\", " << variable;
+          if (b.addend)
+            os << " - " << b.addend;
+          os << ");";
+        };
+        if (isUpper) {
+          int64_t reach = section.reachHigh[axis];
+          const std::string &array = section.reachHighArray[axis];
+          check(variable + " + " + std::to_string(reach) + " > " + extent,
+                array.empty()
+                    ? ", beyond the " + extent + " elements of the arrays" +
+                          dimension
+                    : ", but '" + array + "' is read at " + name + "+" +
+                          std::to_string(reach) + ", beyond its " + extent +
+                          " elements" + dimension);
+        } else {
+          int64_t reach = section.reachLow[axis];
+          const std::string &array = section.reachLowArray[axis];
+          check(variable + " + " + std::to_string(reach) + " < 0",
+                array.empty()
+                    ? ", before the first element of the arrays"
+                    : ", but '" + array + "' is read at " + name +
+                          std::to_string(reach) + ", before its first element");
+        }
+        // The neighbours' halo lands in the cells around the grid.
+        if (halo && region.distribute->distributed[axis]) {
+          std::string width = std::to_string(*halo);
+          check(isUpper ? variable + " + " + width + " > " + extent
+                        : variable + " < " + width,
+                ", which leaves fewer than the " + width + " cells halo(" +
+                    width + ") needs " + (isUpper ? "after" : "before") +
+                    " the grid" +
+                    (isUpper ? " in the " + extent + " elements" + dimension
+                             : std::string()));
+        }
+      }
     }
-    // The neighbours' halo lands in the cells around the grid.
-    if (halo && region.distribute->distributed[axis]) {
-      std::string width = std::to_string(*halo);
-      check(bound.isUpper ? variable + " + " + width + " > " + extent
-                          : variable + " < " + width,
-            ", which leaves fewer than the " + width + " cells halo(" + width +
-                ") needs " + (bound.isUpper ? "after" : "before") +
-                " the grid" +
-                (bound.isUpper ? " in the " + extent + " elements" + dimension
-                               : std::string()));
-    }
+    os << " }\n";
   }
-  os << " }\n";
 }
 
 /// Leaves the loop variables declared outside the loops as the nests would:
@@ -378,15 +423,13 @@ static void writeBoundChecks(ASTContext &context, const StencilRegion &region,
 static void writeLoopVariables(const StencilRegion &region,
                                llvm::raw_ostream &os) {
   std::string ladder, previous;
-  for (const LoopNest *nest : {&region.calcNest, &region.copyNest}) {
+  for (const Section &section : region.sections) {
     std::string step, closing;
-    for (unsigned axis = 0; axis < region.getRank(); ++axis) {
-      const LoopRange &loop = nest->loops[axis];
-      const LoopRange &calcLoop = region.calcNest.loops[axis];
-      std::string lower = getBoundValue(region, axis, false);
-      std::string upper = getBoundValue(region, axis, true);
+    for (const LoopRange &loop : section.nest.loops) {
+      std::string lower = getBoundValue(region, loop.lower);
+      std::string upper = getBoundValue(region, loop.upper);
       std::string name = loop.var->getNameAsString();
-      bool known = calcLoop.lower.isConstant() && calcLoop.upper.isConstant();
+      bool known = loop.lower.isConstant() && loop.upper.isConstant();
       if (!known) {
         step += " if (" + lower + " < " + upper + ") {";
         closing = (loop.declaresVar ? std::string(" }")
@@ -397,7 +440,7 @@ static void writeLoopVariables(const StencilRegion &region,
         step += " " + name + " = " + upper + ";";
     }
     step += closing;
-    // The copy nest usually leaves what the calc nest left.
+    // Nests over the same range leave the same values.
     if (step != previous)
       ladder += step;
     previous = step;
@@ -439,8 +482,8 @@ mlir::stencil::pragma_c::rewriteSource(ASTContext &context,
       if (seen.insert(var).second)
         used += " (void)" + var->getNameAsString() + ";";
     };
-    for (const LoopNest *nest : {&region.calcNest, &region.copyNest})
-      for (const LoopRange &loop : nest->loops)
+    for (const Section &section : region.sections)
+      for (const LoopRange &loop : section.nest.loops)
         if (!loop.declaresVar)
           use(loop.var);
     for (const VarDecl *var : region.outerTemporaries)

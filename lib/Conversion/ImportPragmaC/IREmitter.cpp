@@ -4,14 +4,15 @@
 //
 //   func.func @stencil_main_0(%A: memref<..>, ..., %c0: f32, ..., %steps:
 //   index)
-//     loads -> stencil.grid -> stencil.iterate {
-//       [stencil.exchange of distributed fields read off-centre]
-//       calc: stencil.apply (the translated loop body)
-//       copy: stencil.apply (destination -> source at the loop point)
+//     loads -> stencil.grid (one per range) -> stencil.iterate {
+//       per nest, in order:
+//         [stencil.exchange of distributed fields it reads off-centre]
+//         calc: stencil.apply (the translated loop body)
+//         copy: stencil.apply (destination -> source at the loop point)
 //       stencil.yield
 //     } -> stores of the arrays the loop changes
 //
-// The calc body itself is translated by CalcTranslator.cpp.
+// The calc bodies themselves are translated by CalcTranslator.cpp.
 //
 //===----------------------------------------------------------------------===//
 
@@ -35,24 +36,44 @@ using namespace mlir::stencil::pragma_c;
 // StencilRegion -> func.func
 //===----------------------------------------------------------------------===//
 
+namespace {
+/// A calc section's translated body, waiting for its apply.
+struct TranslatedNest {
+  std::unique_ptr<Block> block;
+  std::unique_ptr<CalcTranslator> translator;
+};
+} // namespace
+
 func::FuncOp mlir::stencil::pragma_c::emitRegion(clang::ASTContext &astContext,
                                                  StencilRegion &region,
                                                  ModuleOp module) {
   MLIRContext *context = module.getContext();
   OpBuilder builder(context);
-  Block tempBlock;
-  CalcTranslator calc(astContext, region, context, &tempBlock);
-  auto loc = [&](clang::SourceLocation at) { return calc.loc(at); };
+  clang::DiagnosticsEngine &diags = astContext.getDiagnostics();
+  auto loc = [&](clang::SourceLocation at) {
+    return getLocation(context, astContext.getSourceManager(), at);
+  };
 
-  // Translate the calc body first: it decides which fields and scalars the
-  // region reads and which variables it reduces into.
-  if (!calc.translate(region.calcNest.body))
-    return {};
+  // Translate the calc bodies first: they decide which fields and scalars
+  // the region reads and which variables it reduces into.
+  std::vector<TranslatedNest> nests(region.sections.size());
+  for (auto [section, nest] : llvm::zip_equal(region.sections, nests)) {
+    if (section.isCopy())
+      continue;
+    nest.block = std::make_unique<Block>();
+    nest.translator = std::make_unique<CalcTranslator>(
+        astContext, region, &section, context, nest.block.get());
+    if (!nest.translator->translate(section.nest.body))
+      return {};
+  }
+  // Each translator saw the reductions found before it.
+  for (TranslatedNest &nest : nests)
+    if (nest.translator)
+      nest.translator->contributions.resize(region.reductions.size());
   // A run-time bound is read once, on entry; a variable the region
   // reduces into changes.
   for (const RuntimeBound &bound : region.runtimeBounds) {
-    const LoopRange &loop = region.calcNest.loops[bound.axis];
-    const clang::Expr *expr = (bound.isUpper ? loop.upper : loop.lower).expr;
+    const clang::Expr *expr = region.getBound(bound).expr;
     for (const RegionReduction &reduction : region.reductions) {
       bool reads = false;
       walkStmts(expr, [&](const clang::Stmt *stmt) {
@@ -60,8 +81,9 @@ func::FuncOp mlir::stencil::pragma_c::emitRegion(clang::ASTContext &astContext,
           reads |= ref->getDecl() == reduction.decl;
       });
       if (reads) {
-        reportError(astContext.getDiagnostics(), expr->getBeginLoc(),
-                    "the bound of the loop over '" + loop.var->getName().str() +
+        reportError(diags, expr->getBeginLoc(),
+                    "the bound of the loop over '" +
+                        region.getLoop(bound).var->getName().str() +
                         "' reads '" + reduction.decl->getName().str() +
                         "', which the calc section reduces into");
         return {};
@@ -72,14 +94,15 @@ func::FuncOp mlir::stencil::pragma_c::emitRegion(clang::ASTContext &astContext,
   // Each reset sets a reduction variable; its value is computed once, before
   // the time loop, from constants and captured scalars.
   Block resetBlock;
-  CalcTranslator resets(astContext, region, context, &resetBlock);
+  CalcTranslator resets(astContext, region, /*section=*/nullptr, context,
+                        &resetBlock);
   SmallVector<Value> resetValues(region.reductions.size());
   for (const ResetStatement &reset : region.resets) {
     auto it = llvm::find_if(region.reductions, [&](const RegionReduction &r) {
       return r.decl == reset.var;
     });
     if (it == region.reductions.end()) {
-      reportError(astContext.getDiagnostics(), reset.assign->getBeginLoc(),
+      reportError(diags, reset.assign->getBeginLoc(),
                   "'" + reset.var->getName().str() +
                       "' is assigned in the time loop but the calc section "
                       "does not reduce into it; before the calc nest, the "
@@ -87,11 +110,10 @@ func::FuncOp mlir::stencil::pragma_c::emitRegion(clang::ASTContext &astContext,
       return {};
     }
     if (it->reset) {
-      reportError(astContext.getDiagnostics(), reset.assign->getBeginLoc(),
+      reportError(diags, reset.assign->getBeginLoc(),
                   "'" + reset.var->getName().str() +
                       "' is reset twice in one step");
-      reportNote(astContext.getDiagnostics(), it->reset->assign->getBeginLoc(),
-                 "first reset here");
+      reportNote(diags, it->reset->assign->getBeginLoc(), "first reset here");
       return {};
     }
     it->reset = &reset;
@@ -101,11 +123,11 @@ func::FuncOp mlir::stencil::pragma_c::emitRegion(clang::ASTContext &astContext,
       return {};
     resetValues[it - region.reductions.begin()] = value;
   }
-  for (auto [index, array] : llvm::enumerate(region.arrays))
-    if (!array.isSource && !calc.written.count(index)) {
-      reportError(astContext.getDiagnostics(), array.loc,
+  for (const RegionArray &array : region.arrays)
+    if (!array.isSource && !array.isWritten) {
+      reportError(diags, array.loc,
                   "destination '" + array.getDisplayName() +
-                      "' is never written by the calc section");
+                      "' is never written by a loop nest of the time loop");
       return {};
     }
 
@@ -126,7 +148,8 @@ func::FuncOp mlir::stencil::pragma_c::emitRegion(clang::ASTContext &astContext,
                           decomposition);
   };
 
-  // Signature: arrays, captured scalars, step count.
+  // Signature: arrays, captured scalars, reduction variables, run-time
+  // bounds, step count.
   SmallVector<Type> argTypes;
   SmallVector<Location> argLocs;
   for (const RegionArray &array : region.arrays) {
@@ -135,8 +158,12 @@ func::FuncOp mlir::stencil::pragma_c::emitRegion(clang::ASTContext &astContext,
   }
   DenseMap<const clang::VarDecl *, unsigned> scalarArgIndex;
   auto scalarType = [&](const clang::VarDecl *decl) -> Type {
-    for (auto [translator, block] :
-         {std::pair{&calc, &tempBlock}, std::pair{&resets, &resetBlock}})
+    SmallVector<std::pair<CalcTranslator *, Block *>> translated;
+    for (TranslatedNest &nest : nests)
+      if (nest.translator)
+        translated.push_back({nest.translator.get(), nest.block.get()});
+    translated.push_back({&resets, &resetBlock});
+    for (auto [translator, block] : translated)
       for (auto [i, source] : llvm::enumerate(translator->argumentSources))
         if (source.scalar == decl)
           return block->getArgument(i).getType();
@@ -149,18 +176,18 @@ func::FuncOp mlir::stencil::pragma_c::emitRegion(clang::ASTContext &astContext,
   }
   // Reduction variables by address: loaded before the loop, stored after.
   unsigned firstReductionArg = argTypes.size();
-  for (auto [reduction, contribution] :
-       llvm::zip_equal(region.reductions, calc.contributions)) {
+  for (const RegionReduction &reduction : region.reductions) {
+    Value contribution =
+        nests[reduction.section]
+            .translator->contributions[&reduction - region.reductions.data()];
     argTypes.push_back(MemRefType::get({}, contribution.getType()));
     argLocs.push_back(loc(reduction.decl->getLocation()));
   }
-  // The run-time bounds of the calc nest.
+  // The run-time bounds of the nests.
   unsigned firstBoundArg = argTypes.size();
   for (const RuntimeBound &bound : region.runtimeBounds) {
-    const LoopRange &loop = region.calcNest.loops[bound.axis];
     argTypes.push_back(builder.getIndexType());
-    argLocs.push_back(
-        loc((bound.isUpper ? loop.upper : loop.lower).expr->getBeginLoc()));
+    argLocs.push_back(loc(region.getBound(bound).expr->getBeginLoc()));
   }
   argTypes.push_back(builder.getIndexType());
   argLocs.push_back(loc(region.timeLoop->getBeginLoc()));
@@ -173,53 +200,82 @@ func::FuncOp mlir::stencil::pragma_c::emitRegion(clang::ASTContext &astContext,
   Block *entry = builder.createBlock(&func.getBody(), {}, argTypes, argLocs);
   Value steps = entry->getArguments().back();
 
-  // The calc grid's bounds first: a distributed function needs them before
-  // its first stencil op.
-  SmallVector<OpFoldResult, 3> lower, upper;
-  for (const LoopRange &loop : region.calcNest.loops)
-    for (auto [bound, bounds] :
-         {std::pair{&loop.lower, &lower}, std::pair{&loop.upper, &upper}})
-      if (bound->isConstant())
-        bounds->push_back(builder.getIndexAttr(*bound->value));
-      else
-        bounds->push_back(Value());
-  for (auto [k, bound] : llvm::enumerate(region.runtimeBounds))
-    (bound.isUpper ? upper : lower)[bound.axis] =
-        entry->getArgument(firstBoundArg + k);
-  // A C loop whose upper bound lies below its lower one runs no iteration:
-  // an empty grid, [lower, lower).
-  for (unsigned axis = 0; axis < region.getRank(); ++axis) {
-    const LoopRange &loop = region.calcNest.loops[axis];
-    if (loop.lower.isConstant() && loop.upper.isConstant())
+  // The grids' bounds first: a distributed function needs them before its
+  // first stencil op. Nests over the same range share a grid.
+  struct GridBounds {
+    std::string key;
+    Location location;
+    SmallVector<OpFoldResult, 3> lower, upper;
+  };
+  SmallVector<GridBounds> gridBounds;
+  SmallVector<unsigned> gridOfSection;
+  for (const Section &section : region.sections) {
+    std::string key;
+    for (const LoopRange &loop : section.nest.loops)
+      for (const LoopBound *bound : {&loop.lower, &loop.upper})
+        key += bound->isConstant()
+                   ? "c" + std::to_string(*bound->value) + ","
+                   : "r" + std::to_string(bound->runtimeIndex) + ",";
+    auto same = llvm::find_if(
+        gridBounds, [&](const GridBounds &other) { return other.key == key; });
+    gridOfSection.push_back(same - gridBounds.begin());
+    if (same != gridBounds.end())
       continue;
-    Location boundLoc = loc((loop.upper.isConstant() ? loop.lower : loop.upper)
-                                .expr->getBeginLoc());
-    Value low = getValueOrCreateConstantIndexOp(builder, boundLoc, lower[axis]);
-    Value high =
-        getValueOrCreateConstantIndexOp(builder, boundLoc, upper[axis]);
-    upper[axis] =
-        arith::MaxSIOp::create(builder, boundLoc, low, high).getResult();
+    GridBounds &grid = gridBounds.emplace_back(
+        GridBounds{key, loc(section.directive->loc), {}, {}});
+    for (const LoopRange &loop : section.nest.loops) {
+      for (auto [bound, bounds] : {std::pair{&loop.lower, &grid.lower},
+                                   std::pair{&loop.upper, &grid.upper}})
+        bounds->push_back(
+            bound->isConstant()
+                ? OpFoldResult(builder.getIndexAttr(*bound->value))
+                : OpFoldResult(
+                      entry->getArgument(firstBoundArg + bound->runtimeIndex)));
+      // A C loop whose upper bound lies below its lower one runs no
+      // iteration: an empty grid, [lower, lower).
+      if (loop.lower.isConstant() && loop.upper.isConstant())
+        continue;
+      Location boundLoc =
+          loc((loop.upper.isConstant() ? loop.lower : loop.upper)
+                  .expr->getBeginLoc());
+      Value low =
+          getValueOrCreateConstantIndexOp(builder, boundLoc, grid.lower.back());
+      Value high =
+          getValueOrCreateConstantIndexOp(builder, boundLoc, grid.upper.back());
+      grid.upper.back() =
+          arith::MaxSIOp::create(builder, boundLoc, low, high).getResult();
+    }
   }
-  // Loads, then the grid of the calc loop nest.
+  // Loads, then the grids of the loop nests.
   SmallVector<Value> loaded;
   for (auto [index, array] : llvm::enumerate(region.arrays))
     loaded.push_back(LoadOp::create(builder, loc(array.loc), fieldType(array),
                                     entry->getArgument(index)));
-  Value grid = GridOp::create(builder, loc(region.calc->loc), lower, upper);
+  SmallVector<Value> grids;
+  for (const GridBounds &grid : gridBounds)
+    grids.push_back(
+        GridOp::create(builder, grid.location, grid.lower, grid.upper));
 
-  // Exchange widths: the halo clause, or the radius at which the field is
-  // read, along the distributed axes.
+  // Exchange widths: the halo clause, or the largest radius at which a nest
+  // reads the field, along the distributed axes.
   auto exchangeWidths = [&](unsigned arrayIndex) {
     SmallVector<int64_t, 3> widths(region.getRank(), 0);
-    auto it = calc.radius.find(arrayIndex);
-    if (!decomposition || it == calc.radius.end())
+    if (!decomposition)
       return widths;
     std::optional<int64_t> halo =
         region.halo ? region.halo->haloWidth : region.distribute->haloWidth;
-    for (unsigned axis = 0; axis < region.getRank(); ++axis)
-      if (decomposition.isDistributed(axis) && it->second[axis] > 0)
-        widths[axis] =
-            halo ? std::max(*halo, it->second[axis]) : it->second[axis];
+    for (const TranslatedNest &nest : nests) {
+      if (!nest.translator)
+        continue;
+      auto it = nest.translator->radius.find(arrayIndex);
+      if (it == nest.translator->radius.end())
+        continue;
+      for (unsigned axis = 0; axis < region.getRank(); ++axis)
+        if (decomposition.isDistributed(axis) && it->second[axis] > 0)
+          widths[axis] =
+              std::max(widths[axis], halo ? std::max(*halo, it->second[axis])
+                                          : it->second[axis]);
+    }
     return widths;
   };
   auto maybeExchange = [&](Value field, unsigned arrayIndex) -> Value {
@@ -260,86 +316,107 @@ func::FuncOp mlir::stencil::pragma_c::emitRegion(clang::ASTContext &astContext,
   llvm::append_range(inits, reductionInits);
   auto iterate = IterateOp::create(builder, loc(region.timeLoop->getBeginLoc()),
                                    steps, inits);
+  Block *loopBody = iterate.getBodyBlock();
   DenseMap<unsigned, Value> current;
   for (auto [position, index] : llvm::enumerate(carried))
-    current[index] = iterate.getBodyBlock()->getArgument(position);
-  // A reduction starts from its reset value, or accumulates across steps
-  // from the value the loop carries.
-  SmallVector<Value> reduceInits;
-  SmallVector<ReductionKind> kinds;
-  for (auto [k, reduction] : llvm::enumerate(region.reductions)) {
-    reduceInits.push_back(
-        resetValues[k]
-            ? resetValues[k]
-            : Value(iterate.getBodyBlock()->getArgument(carried.size() + k)));
-    kinds.push_back(reduction.kind);
-  }
+    current[index] = loopBody->getArgument(position);
+  // The exchanged value of a carried field, while no nest has written it
+  // since.
+  DenseMap<unsigned, std::pair<Value, Value>> exchanged;
+  auto exchangedCurrent = [&](unsigned index) {
+    auto it = exchanged.find(index);
+    if (it != exchanged.end() && it->second.first == current[index])
+      return it->second.second;
+    Value value = maybeExchange(current[index], index);
+    exchanged[index] = {current[index], value};
+    return value;
+  };
+  SmallVector<Value> reductionResults(region.reductions.size());
 
-  builder.setInsertionPointToStart(iterate.getBodyBlock());
-  SmallVector<Value> inputs;
-  for (auto [i, source] : llvm::enumerate(calc.argumentSources)) {
-    if (source.scalar) {
-      inputs.push_back(entry->getArgument(scalarArgIndex[source.scalar]));
+  builder.setInsertionPointToStart(loopBody);
+  for (auto [sectionIndex, section] : llvm::enumerate(region.sections)) {
+    Value grid = grids[gridOfSection[sectionIndex]];
+    Location sectionLoc = loc(section.directive->loc);
+    if (section.isCopy()) {
+      // Every source copied into takes its destination's new values on the
+      // grid.
+      SmallVector<Value> copyInputs, copyOutputs;
+      for (auto [source, destination] : section.copies) {
+        copyInputs.push_back(current[destination]);
+        copyOutputs.push_back(current[source]);
+      }
+      auto copyApply =
+          ApplyOp::create(builder, sectionLoc, grid, copyInputs, copyOutputs);
+      OpBuilder body = OpBuilder::atBlockEnd(copyApply.getBodyBlock());
+      SmallVector<int64_t, 3> zero(region.getRank(), 0);
+      SmallVector<Value> values;
+      for (BlockArgument argument : copyApply.getBodyBlock()->getArguments())
+        values.push_back(AccessOp::create(body, sectionLoc, argument,
+                                          body.getDenseI64ArrayAttr(zero)));
+      ReturnOp::create(body, sectionLoc, values);
+      for (auto [position, pair] : llvm::enumerate(section.copies))
+        current[pair.first] = copyApply.getResult(position);
       continue;
     }
-    unsigned index = *source.array;
-    inputs.push_back(region.arrays[index].isCarried()
-                         ? maybeExchange(current[index], index)
-                         : readOnly[index]);
-    // Inside the apply, fields have the region's (possibly distributed)
-    // type.
-    tempBlock.getArgument(i).setType(inputs.back().getType());
-  }
-  SmallVector<unsigned> destinations;
-  SmallVector<Value> outputs, returned;
-  for (auto [index, array] : llvm::enumerate(region.arrays))
-    if (!array.isSource) {
-      destinations.push_back(index);
+
+    TranslatedNest &nest = nests[sectionIndex];
+    CalcTranslator &calc = *nest.translator;
+    SmallVector<Value> inputs;
+    for (auto [i, source] : llvm::enumerate(calc.argumentSources)) {
+      if (source.scalar) {
+        inputs.push_back(entry->getArgument(scalarArgIndex[source.scalar]));
+        continue;
+      }
+      unsigned index = *source.array;
+      inputs.push_back(region.arrays[index].isCarried()
+                           ? exchangedCurrent(index)
+                           : readOnly[index]);
+      // Inside the apply, fields have the region's (possibly distributed)
+      // type.
+      nest.block->getArgument(i).setType(inputs.back().getType());
+    }
+    SmallVector<Value> outputs, returned;
+    for (unsigned index : section.writes) {
+      assert(calc.written.count(index) && "the analysis found the writes");
       outputs.push_back(current[index]);
       returned.push_back(calc.written[index]);
     }
-  llvm::append_range(returned, calc.contributions);
-  auto calcApply = ApplyOp::create(builder, loc(region.calc->loc), grid, inputs,
-                                   outputs, reduceInits, kinds);
-  Block *calcBody = calcApply.getBodyBlock();
-  for (auto [from, to] :
-       llvm::zip(tempBlock.getArguments(), calcBody->getArguments()))
-    from.replaceAllUsesWith(to);
-  calcBody->getOperations().splice(calcBody->end(), tempBlock.getOperations());
-  builder.setInsertionPointToEnd(calcBody);
-  ReturnOp::create(builder, loc(region.calc->loc), returned);
-  builder.setInsertionPointAfter(calcApply);
-  for (auto [position, index] : llvm::enumerate(destinations))
-    current[index] = calcApply.getResult(position);
-
-  // Copy section: every source that is copied into takes its destination's
-  // new values on the grid.
-  SmallVector<unsigned> copiedSources;
-  SmallVector<Value> copyInputs, copyOutputs;
-  for (auto [index, array] : llvm::enumerate(region.arrays))
-    if (array.copiedFrom) {
-      copiedSources.push_back(index);
-      copyInputs.push_back(current[*array.copiedFrom]);
-      copyOutputs.push_back(current[index]);
+    // This nest's reductions start from their reset value, or accumulate
+    // across steps from the value the loop carries.
+    SmallVector<unsigned> reduced;
+    SmallVector<Value> reduceInits;
+    SmallVector<ReductionKind> kinds;
+    for (auto [k, reduction] : llvm::enumerate(region.reductions)) {
+      if (reduction.section != sectionIndex)
+        continue;
+      reduced.push_back(k);
+      reduceInits.push_back(
+          resetValues[k] ? resetValues[k]
+                         : Value(loopBody->getArgument(carried.size() + k)));
+      kinds.push_back(reduction.kind);
+      returned.push_back(calc.contributions[k]);
     }
-  if (!copiedSources.empty()) {
-    auto copyApply = ApplyOp::create(builder, loc(region.copy->loc), grid,
-                                     copyInputs, copyOutputs);
-    OpBuilder body = OpBuilder::atBlockEnd(copyApply.getBodyBlock());
-    SmallVector<int64_t, 3> zero(region.getRank(), 0);
-    SmallVector<Value> values;
-    for (BlockArgument argument : copyApply.getBodyBlock()->getArguments())
-      values.push_back(AccessOp::create(body, loc(region.copy->loc), argument,
-                                        body.getDenseI64ArrayAttr(zero)));
-    ReturnOp::create(body, loc(region.copy->loc), values);
-    for (auto [position, index] : llvm::enumerate(copiedSources))
-      current[index] = copyApply.getResult(position);
+    auto apply = ApplyOp::create(builder, sectionLoc, grid, inputs, outputs,
+                                 reduceInits, kinds);
+    Block *applyBody = apply.getBodyBlock();
+    for (auto [from, to] :
+         llvm::zip(nest.block->getArguments(), applyBody->getArguments()))
+      from.replaceAllUsesWith(to);
+    applyBody->getOperations().splice(applyBody->end(),
+                                      nest.block->getOperations());
+    builder.setInsertionPointToEnd(applyBody);
+    ReturnOp::create(builder, sectionLoc, returned);
+    builder.setInsertionPointAfter(apply);
+    for (auto [position, index] : llvm::enumerate(section.writes))
+      current[index] = apply.getResult(position);
+    for (auto [position, k] : llvm::enumerate(reduced))
+      reductionResults[k] = apply.getReductionResults()[position];
   }
 
   SmallVector<Value> yielded;
   for (unsigned index : carried)
     yielded.push_back(current[index]);
-  llvm::append_range(yielded, calcApply.getReductionResults());
+  llvm::append_range(yielded, reductionResults);
   YieldOp::create(builder, loc(region.timeLoop->getEndLoc()), yielded);
 
   // Write back what the loop changed.

@@ -216,6 +216,13 @@ bool CalcTranslator::translateReduction(const clang::BinaryOperator *assign,
   for (RegionReduction &existing : region.reductions)
     if (existing.decl == var)
       reduction = &existing;
+  unsigned sectionIndex = section - region.sections.data();
+  if (reduction && reduction->section != sectionIndex) {
+    error(at, name + " is reduced in two loop nests of one step; a "
+                     "reduction belongs to one nest");
+    reportNote(diags, reduction->loc, "first updated here");
+    return false;
+  }
   if (reduction && reduction->kind != form->kind) {
     error(at, name + " is updated by '" + form->spelling + "' here and by '" +
                   reduction->spelling +
@@ -225,7 +232,7 @@ bool CalcTranslator::translateReduction(const clang::BinaryOperator *assign,
   }
   if (!reduction) {
     region.reductions.push_back(
-        {var, form->kind, at, form->spelling, /*reset=*/nullptr});
+        {var, form->kind, sectionIndex, at, form->spelling, /*reset=*/nullptr});
     reduction = &region.reductions.back();
     contributions.push_back(Value());
   }

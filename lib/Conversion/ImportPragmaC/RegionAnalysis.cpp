@@ -225,30 +225,58 @@ bool Analyzer::analyzeRegion(StencilRegion &region,
   if (!assignDirectives(region, inner) || !findTimeLoop(region) ||
       !analyzeTimeLoop(region))
     return false;
-  const Stmt *calc = nullptr, *copy = nullptr;
-  if (!splitTimeLoopBody(region, calc, copy) ||
-      !analyzeArrays(region, calc, copy) ||
-      !analyzeNest(region, calc, "calc", region.calcNest) ||
-      !analyzeNest(region, copy, "copy", region.copyNest) ||
-      !checkHaloFits(region, diags))
+  SmallVector<const Stmt *> nests;
+  if (!splitTimeLoopBody(region, nests) || !analyzeArrays(region, nests))
     return false;
-  // The copy section must sweep the points the calc section computes.
-  for (unsigned axis = 0; axis < region.getRank(); ++axis) {
-    const LoopRange &c = region.calcNest.loops[axis];
-    const LoopRange &p = region.copyNest.loops[axis];
-    if (!sameBound(c.lower, p.lower) || !sameBound(c.upper, p.upper)) {
-      error(region.copy->loc,
-            "the copy loop over '" + p.var->getName() + "' runs over [" +
-                getBoundText(p.lower) + ", " + getBoundText(p.upper) +
-                ") but the calc loop over [" + getBoundText(c.lower) + ", " +
-                getBoundText(c.upper) + "); they must match");
+  for (auto [directive, stmt] : llvm::zip_equal(region.nestDirectives, nests)) {
+    Section &section = region.sections.emplace_back();
+    section.directive = directive;
+    unsigned rank = region.getRank();
+    section.reachLow.assign(rank, 0);
+    section.reachHigh.assign(rank, 0);
+    section.reachLowArray.assign(rank, "");
+    section.reachHighArray.assign(rank, "");
+    if (!analyzeNest(region, stmt, section.getKindName(), section.nest))
       return false;
-    }
-    for (bool isUpper : {false, true})
-      if (!(isUpper ? c.upper : c.lower).isConstant())
-        region.runtimeBounds.push_back({axis, isUpper});
   }
-  return analyzeCopies(region);
+  if (!checkHaloFits(region, diags))
+    return false;
+  // One argument per distinct run-time bound: nests over the same range
+  // share theirs.
+  for (unsigned index = 0; index < region.sections.size(); ++index)
+    for (unsigned axis = 0; axis < region.getRank(); ++axis)
+      for (bool isUpper : {false, true}) {
+        LoopRange &loop = region.sections[index].nest.loops[axis];
+        LoopBound &bound = isUpper ? loop.upper : loop.lower;
+        if (bound.isConstant())
+          continue;
+        unsigned clashes = 0;
+        std::optional<unsigned> same;
+        for (auto [k, other] : llvm::enumerate(region.runtimeBounds)) {
+          if (!same && sameBound(bound, region.getBound(other)))
+            same = k;
+          if (other.axis == axis && other.isUpper == isUpper)
+            ++clashes;
+        }
+        if (same) {
+          bound.runtimeIndex = *same;
+          continue;
+        }
+        std::string name =
+            loop.var->getNameAsString() + (isUpper ? "_upper" : "_lower");
+        if (clashes)
+          name += "_" + std::to_string(clashes);
+        bound.runtimeIndex = region.runtimeBounds.size();
+        region.runtimeBounds.push_back({index, axis, isUpper, name});
+      }
+  for (Section &section : region.sections)
+    if (!(section.isCopy() ? analyzeCopies(region, section)
+                           : collectWrites(region, section)))
+      return false;
+  for (const Section &section : region.sections)
+    for (unsigned index : section.writes)
+      region.arrays[index].isWritten = true;
+  return true;
 }
 
 bool Analyzer::assignDirectives(StencilRegion &region,
@@ -267,11 +295,9 @@ bool Analyzer::assignDirectives(StencilRegion &region,
       slot = &region.dimension;
       break;
     case DirectiveKind::Calc:
-      slot = &region.calc;
-      break;
     case DirectiveKind::Copy:
-      slot = &region.copy;
-      break;
+      region.nestDirectives.push_back(directive);
+      continue;
     case DirectiveKind::Distribute:
       slot = &region.distribute;
       break;
@@ -295,13 +321,16 @@ bool Analyzer::assignDirectives(StencilRegion &region,
     return false;
   for (auto [directive, name] :
        {std::pair{region.step, "step"}, std::pair{region.data, "data"},
-        std::pair{region.dimension, "dimension"},
-        std::pair{region.calc, "calc"}, std::pair{region.copy, "copy"}}) {
+        std::pair{region.dimension, "dimension"}}) {
     if (!directive)
       ok = error(region.begin->loc, llvm::Twine("the region has no "
                                                 "'#pragma stencil ") +
                                         name + "'");
   }
+  if (llvm::none_of(region.nestDirectives, [](const Directive *directive) {
+        return directive->kind == DirectiveKind::Calc;
+      }))
+    ok = error(region.begin->loc, "the region has no '#pragma stencil calc'");
   if (region.distribute && region.halo && region.distribute->haloWidth) {
     ok = error(region.halo->loc, "halo width given twice: here and in "
                                  "'distribute'");
@@ -352,7 +381,7 @@ bool Analyzer::findTimeLoop(StencilRegion &region) {
       ok = error(directive->loc, llvm::Twine("'#pragma stencil ") +
                                      getDirectiveName(directive->kind) +
                                      "' must come before the time loop");
-  for (const Directive *directive : {region.calc, region.copy})
+  for (const Directive *directive : region.nestDirectives)
     if (!before(bodyBegin, directive->loc))
       ok = error(directive->loc, llvm::Twine("'#pragma stencil ") +
                                      getDirectiveName(directive->kind) +
@@ -471,8 +500,8 @@ bool Analyzer::analyzeTimeLoop(StencilRegion &region) {
   return true;
 }
 
-bool Analyzer::splitTimeLoopBody(StencilRegion &region, const Stmt *&calc,
-                                 const Stmt *&copy) {
+bool Analyzer::splitTimeLoopBody(StencilRegion &region,
+                                 SmallVectorImpl<const Stmt *> &nests) {
   const Stmt *body = region.timeLoop->getBody();
   SmallVector<const Stmt *> children;
   SourceLocation previousEnd;
@@ -483,18 +512,31 @@ bool Analyzer::splitTimeLoopBody(StencilRegion &region, const Stmt *&calc,
     children.push_back(body);
     previousEnd = region.timeLoop->getRParenLoc();
   }
+  // Each directive governs the statement that follows it.
+  auto next = region.nestDirectives.begin();
   for (const Stmt *child : children) {
     if (isa<NullStmt>(child))
       continue;
     const Directive *owner = nullptr;
-    for (const Directive *directive : {region.calc, region.copy})
-      if (before(previousEnd, directive->loc) &&
-          before(directive->loc, child->getBeginLoc()))
-        owner = directive;
+    for (; next != region.nestDirectives.end() &&
+           before((*next)->loc, child->getBeginLoc());
+         ++next) {
+      if (owner || !before(previousEnd, (*next)->loc)) {
+        error((*next)->loc, llvm::Twine("'#pragma stencil ") +
+                                getDirectiveName((*next)->kind) +
+                                "' is not followed by a loop nest");
+        return false;
+      }
+      owner = *next;
+    }
     previousEnd = child->getEndLoc();
-    // `v = value;` before the calc nest resets a reduction variable; the
-    // translation of the calc body checks that `v` is one.
-    if (!owner && !calc && !copy) {
+    if (owner) {
+      nests.push_back(child);
+      continue;
+    }
+    // `v = value;` before the first nest resets a reduction variable; the
+    // translation of the calc bodies checks that `v` is one.
+    if (nests.empty()) {
       auto *assign = dyn_cast<BinaryOperator>(child);
       const VarDecl *var = assign && assign->getOpcode() == BO_Assign
                                ? getReferencedVar(assign->getLHS())
@@ -505,31 +547,16 @@ bool Analyzer::splitTimeLoopBody(StencilRegion &region, const Stmt *&calc,
         continue;
       }
     }
-    if (!owner) {
-      const Stmt *previous = calc ? calc : nullptr;
-      if (copy)
-        previous = copy;
-      if (previous)
-        return error(child->getBeginLoc(),
-                     "only one loop nest may follow each of '#pragma "
-                     "stencil calc' and 'copy'");
-      return error(child->getBeginLoc(),
-                   "statement in the time loop is not under '#pragma "
-                   "stencil calc' or 'copy'; before the calc nest, only "
-                   "resets of reduction variables ('v = value;') may stand");
-    }
-    const Stmt *&slot = owner->kind == DirectiveKind::Calc ? calc : copy;
-    slot = child;
+    return error(child->getBeginLoc(),
+                 "statement in the time loop is not under '#pragma stencil "
+                 "calc' or 'copy'; each of them governs one loop nest, and "
+                 "before the first nest only resets of reduction variables "
+                 "('v = value;') may stand");
   }
-  if (!calc)
-    return error(region.calc->loc,
-                 "'#pragma stencil calc' is not followed by a loop nest");
-  if (!copy)
-    return error(region.copy->loc,
-                 "'#pragma stencil copy' is not followed by a loop nest");
-  if (before(copy->getBeginLoc(), calc->getBeginLoc()))
-    return error(region.copy->loc,
-                 "the copy section must follow the calc section");
+  if (next != region.nestDirectives.end())
+    return error((*next)->loc, llvm::Twine("'#pragma stencil ") +
+                                   getDirectiveName((*next)->kind) +
+                                   "' is not followed by a loop nest");
   return true;
 }
 

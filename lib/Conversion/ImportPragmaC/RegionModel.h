@@ -33,6 +33,8 @@ struct LoopBound {
   /// bound of a `<=` loop).
   const clang::Expr *expr = nullptr;
   int64_t addend = 0;
+  /// For a run-time bound: its index in StencilRegion::runtimeBounds.
+  unsigned runtimeIndex = 0;
   bool isConstant() const { return value.has_value(); }
 };
 
@@ -45,11 +47,16 @@ struct LoopRange {
   bool declaresVar = false;
 };
 
-/// A run-time bound of the calc nest: an argument of the region's function
+/// A run-time bound of a nest: an argument of the region's function
 /// (`long long`, `index` in the IR), checked on entry against the arrays.
+/// Nests whose bounds are the same expression share one.
 struct RuntimeBound {
+  /// The section and axis where it first appears.
+  unsigned section = 0;
   unsigned axis = 0;
   bool isUpper = false;
+  /// `i_upper`, unique in the region: the parameter's name.
+  std::string name;
 };
 
 /// A perfect loop nest over the region's dimensions, outermost first.
@@ -74,13 +81,12 @@ struct RegionArray {
   /// constant subscripts that select this field among them.
   llvm::SmallVector<int64_t, 1> componentShape;
   llvm::SmallVector<int64_t, 1> component;
-  /// For a source: the destination copied into it each step, if any.
+  /// For a source: the destination a copy section copies into it, if any.
   std::optional<unsigned> copiedFrom;
-  /// For a destination: whether the copy section copies it back.
-  bool copiedBack = false;
-  /// Changes during the time loop (a destination, or a source copied into):
-  /// carried from step to step and written back at the end.
-  bool isCarried() const { return !isSource || copiedFrom.has_value(); }
+  /// Written by a nest of the time loop: carried from step to step and
+  /// written back at the end. The rest are read-only.
+  bool isWritten = false;
+  bool isCarried() const { return isWritten; }
   /// `a`, or `a[3]` for a component, as the C program spells it.
   std::string getDisplayName() const {
     std::string text = name;
@@ -118,11 +124,33 @@ struct ResetStatement {
 struct RegionReduction {
   const clang::VarDecl *decl = nullptr;
   ReductionKind kind = ReductionKind::Add;
+  /// The calc section that updates it.
+  unsigned section = 0;
   /// Where the calc section first updates it, and how (`+=`, `fmax`, ...).
   clang::SourceLocation loc;
   std::string spelling;
   /// Its reset in the time loop, if any.
   const ResetStatement *reset = nullptr;
+};
+
+/// One loop nest of the time loop, under `#pragma stencil calc` or `copy`.
+/// The nests of a step run in order, each a stencil.apply on its own grid.
+struct Section {
+  const Directive *directive = nullptr;
+  bool isCopy() const { return directive->kind == DirectiveKind::Copy; }
+  LoopNest nest;
+  /// The fields (indices into StencilRegion::arrays) the nest writes, in
+  /// ascending order.
+  llvm::SmallVector<unsigned, 2> writes;
+  /// For a copy section: (source, destination) per assignment, by source.
+  llvm::SmallVector<std::pair<unsigned, unsigned>, 2> copies;
+  /// Filled while the body is translated: per axis, the lowest and highest
+  /// offset at which a field is read or written (0 at least), and the field
+  /// (display name) that reaches there first.
+  llvm::SmallVector<int64_t, 3> reachLow, reachHigh;
+  llvm::SmallVector<std::string, 3> reachLowArray, reachHighArray;
+  /// "calc" or "copy", for messages.
+  llvm::StringRef getKindName() const { return isCopy() ? "copy" : "calc"; }
 };
 
 struct StencilRegion {
@@ -136,8 +164,8 @@ struct StencilRegion {
   const Directive *dimension = nullptr;
   const Directive *distribute = nullptr;
   const Directive *halo = nullptr;
-  const Directive *calc = nullptr;
-  const Directive *copy = nullptr;
+  /// The `calc` and `copy` directives, in order.
+  std::vector<const Directive *> nestDirectives;
 
   const clang::ForStmt *timeLoop = nullptr;
   const clang::VarDecl *timeVar = nullptr;
@@ -149,27 +177,29 @@ struct StencilRegion {
 
   std::vector<RegionArray> arrays;
   llvm::SmallVector<int64_t, 3> shape;
-  LoopNest calcNest;
-  LoopNest copyNest;
-  /// The calc nest's bounds that are not constants, axis by axis, the lower
-  /// before the upper.
+  /// The loop nests of a step, in order.
+  std::vector<Section> sections;
+  /// The nests' bounds that are not constants, each once, in order of first
+  /// appearance (per nest, axis by axis, the lower before the upper).
   std::vector<RuntimeBound> runtimeBounds;
-  /// Filled while the calc body is translated: per axis, the lowest and
-  /// highest offset at which a field is read or written (0 at least), and
-  /// the field (display name) that reaches there first.
-  llvm::SmallVector<int64_t, 3> reachLow, reachHigh;
-  llvm::SmallVector<std::string, 3> reachLowArray, reachHighArray;
-  /// Filled while the calc body is translated, in order of first use.
+  /// Filled while the calc bodies are translated, in order of first use.
   std::vector<CapturedScalar> scalars;
-  /// Variables declared outside the calc section that it uses as
+  /// Variables declared outside the calc sections that they use as
   /// temporaries of each point (C89's `float s0, ss;`), in order.
   std::vector<const clang::VarDecl *> outerTemporaries;
   /// The reset statements of the time loop, in order.
   std::vector<ResetStatement> resets;
-  /// Filled while the calc body is translated, in order of first update.
+  /// Filled while the calc bodies are translated, in order of first update.
   std::vector<RegionReduction> reductions;
 
   unsigned getRank() const { return shape.size(); }
+  const LoopBound &getBound(const RuntimeBound &bound) const {
+    const LoopRange &loop = sections[bound.section].nest.loops[bound.axis];
+    return bound.isUpper ? loop.upper : loop.lower;
+  }
+  const LoopRange &getLoop(const RuntimeBound &bound) const {
+    return sections[bound.section].nest.loops[bound.axis];
+  }
   /// The first field of C array `name`, if any.
   RegionArray *findArray(llvm::StringRef name) {
     for (RegionArray &array : arrays)

@@ -25,6 +25,7 @@
 #define STENCIL_CONVERSION_STENCILCOMMON_BUFFERPLAN_H
 
 #include "Stencil/Dialect/Stencil/IR/StencilOps.h"
+#include "Stencil/Dialect/Stencil/Utils/CopySection.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "llvm/ADT/DenseMap.h"
@@ -32,26 +33,6 @@
 #include <optional>
 
 namespace mlir::stencil {
-
-/// The copy form of seed 000 Fig. 4 inside a time loop: the halo exchanges
-/// of the sources the calc reads (distributed functions), a calc apply that
-/// writes destinations, then an apply that copies each destination into a
-/// source at the loop point on the same grid, and a yield of the copies at
-/// the sources' positions and the calc results at the destinations'. The
-/// loop may carry scalars too, each the result of one of the calc's
-/// reductions.
-struct CopySection {
-  SmallVector<ExchangeOp> exchanges;
-  ApplyOp calc;
-  ApplyOp copy;
-  /// (source iter_arg index, destination iter_arg index) per copied pair.
-  SmallVector<std::pair<unsigned, unsigned>> pairs;
-  /// The iter_arg indices of the carried scalars, in order.
-  SmallVector<unsigned> scalars;
-};
-
-/// The copy section of `iterate`, if its body has that form.
-std::optional<CopySection> matchCopySection(IterateOp iterate);
 
 /// The static part of running a copy-form loop in blocks of T steps (seed 000
 /// Fig. 3): what the calc reads from where, and how far.
