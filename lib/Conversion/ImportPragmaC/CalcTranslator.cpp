@@ -419,6 +419,34 @@ Value CalcTranslator::binaryOp(clang::BinaryOperatorKind kind,
                ? arith::RemUIOp::create(builder, location, lhs, rhs).getResult()
                : arith::RemSIOp::create(builder, location, lhs, rhs)
                      .getResult();
+  case clang::BO_Shl:
+  case clang::BO_Shr: {
+    if (isFloat)
+      return fail(at, "shifts need integer operands");
+    // C converts the operands of a shift separately: the count to the
+    // width of the value shifted.
+    auto width = [](Value v) { return v.getType().getIntOrFloatBitWidth(); };
+    if (width(rhs) > width(lhs))
+      rhs = arith::TruncIOp::create(builder, location, lhs.getType(), rhs);
+    else if (width(rhs) < width(lhs))
+      rhs = arith::ExtSIOp::create(builder, location, lhs.getType(), rhs);
+    if (kind == clang::BO_Shl)
+      return arith::ShLIOp::create(builder, location, lhs, rhs);
+    return isUnsigned
+               ? arith::ShRUIOp::create(builder, location, lhs, rhs).getResult()
+               : arith::ShRSIOp::create(builder, location, lhs, rhs)
+                     .getResult();
+  }
+  case clang::BO_And:
+  case clang::BO_Or:
+  case clang::BO_Xor:
+    if (isFloat)
+      return fail(at, "bitwise operators need integer operands");
+    if (kind == clang::BO_And)
+      return arith::AndIOp::create(builder, location, lhs, rhs);
+    if (kind == clang::BO_Or)
+      return arith::OrIOp::create(builder, location, lhs, rhs);
+    return arith::XOrIOp::create(builder, location, lhs, rhs);
   default:
     return fail(at, "operator '" + clang::BinaryOperator::getOpcodeStr(kind) +
                         "' is not supported here in the calc section");
@@ -615,11 +643,31 @@ Value CalcTranslator::translateVar(const clang::DeclRefExpr *ref) {
     return fail(ref->getBeginLoc(), "'" + ref->getDecl()->getName() +
                                         "' cannot be used in the calc "
                                         "section");
-  if (isLoopVariable(var))
+  if (isLoopVariable(var)) {
+    Type type = mapType(var->getType(), ref->getBeginLoc());
+    if (!type)
+      return {};
+    // The point's coordinate, as the C variable's type.
+    if (section)
+      for (auto [axis, loop] : llvm::enumerate(section->nest.loops))
+        if (loop.var == var) {
+          Value index = IndexOp::create(builder, location, axis);
+          return arith::IndexCastOp::create(builder, location, type, index);
+        }
+    // The step variable: a value the time loop carries, the same at every
+    // point of a step.
+    if (section && var == region.timeVar) {
+      if (!stepArgument) {
+        stepArgument = block->addArgument(type, loc(var->getLocation()));
+        argumentSources.push_back({std::nullopt, nullptr, /*step=*/true});
+        region.stepValueType = var->getType();
+      }
+      return stepArgument;
+    }
     return fail(ref->getBeginLoc(),
                 "loop variable '" + var->getName() +
-                    "' may only appear in array subscripts in the calc "
-                    "section");
+                    "' cannot be used as a value outside the loop nests");
+  }
   if (Value *slot = lookupTemporary(var)) {
     if (!*slot)
       return fail(ref->getBeginLoc(),

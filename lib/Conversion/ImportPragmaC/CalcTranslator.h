@@ -70,6 +70,8 @@ public:
   struct ArgumentSource {
     std::optional<unsigned> array;
     const clang::VarDecl *scalar = nullptr;
+    /// The value of the step variable in the current step.
+    bool step = false;
   };
   SmallVector<ArgumentSource> argumentSources;
   /// The value written to each destination (by array index).
@@ -182,6 +184,7 @@ private:
   SmallVector<Value> guards;
   llvm::DenseMap<unsigned, BlockArgument> fieldArguments;
   llvm::DenseMap<const clang::VarDecl *, BlockArgument> scalarArguments;
+  BlockArgument stepArgument;
 };
 
 } // namespace mlir::stencil::pragma_c

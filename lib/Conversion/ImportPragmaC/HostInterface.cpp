@@ -98,7 +98,7 @@ const char *getKindName(mlir::stencil::ReductionKind kind) {
 /// The arguments of the call to the region's function, without the step
 /// count: arrays by their first element, captured scalars by value,
 /// reduction variables by address.
-std::string getCallArguments(const StencilRegion &region) {
+std::string getCallArguments(ASTContext &context, const StencilRegion &region) {
   std::string text;
   for (const RegionArray &array : region.arrays)
     text += getFirstElement(region, array) + ", ";
@@ -108,6 +108,8 @@ std::string getCallArguments(const StencilRegion &region) {
     text += "&" + reduction.decl->getNameAsString() + ", ";
   for (const RuntimeBound &bound : region.runtimeBounds)
     text += getBoundVariable(region, bound) + ", ";
+  if (region.usesStepValue())
+    text += "(" + getSourceText(context, region.stepLower) + "), ";
   return text;
 }
 
@@ -145,6 +147,12 @@ std::string mlir::stencil::pragma_c::getPrototype(ASTContext &context,
             reduction.decl->getNameAsString() + ", ";
   for (const RuntimeBound &bound : region.runtimeBounds)
     text += "long long " + bound.name + ", ";
+  // The step variable's first value, when a calc body reads it.
+  if (region.usesStepValue())
+    text += region.stepValueType.getCanonicalType()
+                .getUnqualifiedType()
+                .getAsString() +
+            " " + region.timeVar->getNameAsString() + ", ";
   return text + "long long steps)";
 }
 
@@ -208,7 +216,7 @@ mlir::stencil::pragma_c::buildManifest(ASTContext &context,
     }
     for (int64_t size : region.shape)
       shape.push_back(size);
-    std::string call = region.name + "(" + getCallArguments(region) +
+    std::string call = region.name + "(" + getCallArguments(context, region) +
                        getStepCount(context, region) + ")";
 
     llvm::json::Object object{
@@ -225,7 +233,8 @@ mlir::stencil::pragma_c::buildManifest(ASTContext &context,
          llvm::json::Object{{"variable", region.timeVar->getNameAsString()},
                             {"lower", getSourceText(context, region.stepLower)},
                             {"upper", getSourceText(context, region.stepUpper)},
-                            {"inclusive", region.stepInclusive}}},
+                            {"inclusive", region.stepInclusive},
+                            {"value_read", region.usesStepValue()}}},
         {"arrays", std::move(arrays)},
         {"scalars", std::move(scalars)},
         {"reductions", std::move(reductions)},
@@ -470,7 +479,7 @@ mlir::stencil::pragma_c::rewriteSource(ASTContext &context,
     os << "  ";
     if (!region.runtimeBounds.empty())
       os << "if (" << region.name << "_steps > 0) ";
-    os << region.name << "(" << getCallArguments(region) << region.name
+    os << region.name << "(" << getCallArguments(context, region) << region.name
        << "_steps);\n";
     writeLoopVariables(region, os);
     // The variables the loops used are now only set, or not used at all

@@ -189,6 +189,18 @@ func::FuncOp mlir::stencil::pragma_c::emitRegion(clang::ASTContext &astContext,
     argTypes.push_back(builder.getIndexType());
     argLocs.push_back(loc(region.getBound(bound).expr->getBeginLoc()));
   }
+  // The step variable's first value, when a body reads it.
+  Type stepType;
+  if (region.usesStepValue()) {
+    for (TranslatedNest &nest : nests)
+      if (nest.translator)
+        for (auto [i, source] :
+             llvm::enumerate(nest.translator->argumentSources))
+          if (source.step)
+            stepType = nest.block->getArgument(i).getType();
+    argTypes.push_back(stepType);
+    argLocs.push_back(loc(region.stepLower->getBeginLoc()));
+  }
   argTypes.push_back(builder.getIndexType());
   argLocs.push_back(loc(region.timeLoop->getBeginLoc()));
 
@@ -305,7 +317,7 @@ func::FuncOp mlir::stencil::pragma_c::emitRegion(clang::ASTContext &astContext,
   builder.setInsertionPointToEnd(entry);
 
   // The time loop carries every array it changes, then the reduction
-  // variables.
+  // variables, then the step variable's value.
   SmallVector<unsigned> carried;
   SmallVector<Value> inits;
   for (auto [index, array] : llvm::enumerate(region.arrays))
@@ -314,6 +326,8 @@ func::FuncOp mlir::stencil::pragma_c::emitRegion(clang::ASTContext &astContext,
       inits.push_back(loaded[index]);
     }
   llvm::append_range(inits, reductionInits);
+  if (stepType)
+    inits.push_back(entry->getArgument(entry->getNumArguments() - 2));
   auto iterate = IterateOp::create(builder, loc(region.timeLoop->getBeginLoc()),
                                    steps, inits);
   Block *loopBody = iterate.getBodyBlock();
@@ -367,6 +381,11 @@ func::FuncOp mlir::stencil::pragma_c::emitRegion(clang::ASTContext &astContext,
         inputs.push_back(entry->getArgument(scalarArgIndex[source.scalar]));
         continue;
       }
+      if (source.step) {
+        inputs.push_back(
+            loopBody->getArgument(carried.size() + region.reductions.size()));
+        continue;
+      }
       unsigned index = *source.array;
       inputs.push_back(region.arrays[index].isCarried()
                            ? exchangedCurrent(index)
@@ -417,6 +436,14 @@ func::FuncOp mlir::stencil::pragma_c::emitRegion(clang::ASTContext &astContext,
   for (unsigned index : carried)
     yielded.push_back(current[index]);
   llvm::append_range(yielded, reductionResults);
+  if (stepType) {
+    Location stepLoc = loc(region.timeLoop->getInc()->getBeginLoc());
+    Value step =
+        loopBody->getArgument(carried.size() + region.reductions.size());
+    Value one = arith::ConstantOp::create(builder, stepLoc,
+                                          builder.getIntegerAttr(stepType, 1));
+    yielded.push_back(arith::AddIOp::create(builder, stepLoc, step, one));
+  }
   YieldOp::create(builder, loc(region.timeLoop->getEndLoc()), yielded);
 
   // Write back what the loop changed.

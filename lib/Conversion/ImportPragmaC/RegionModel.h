@@ -189,6 +189,11 @@ struct StencilRegion {
   std::vector<const clang::VarDecl *> outerTemporaries;
   /// The reset statements of the time loop, in order.
   std::vector<ResetStatement> resets;
+  /// The C type of the step variable when a calc body reads it as a value
+  /// (`t*dt`): the time loop then carries it, from the first step's value,
+  /// an argument of the region's function. Null otherwise.
+  clang::QualType stepValueType;
+  bool usesStepValue() const { return !stepValueType.isNull(); }
   /// Filled while the calc bodies are translated, in order of first update.
   std::vector<RegionReduction> reductions;
 

@@ -41,6 +41,14 @@ void mlir::stencil::emitPoint(OpBuilder &builder, Location loc, ApplyOp apply,
                        indices, access.getOffset()));
       continue;
     }
+    // The point's own coordinates: global on every backend. A `clone`
+    // that emits several points at once sees the op and may remap it.
+    if (auto index = llvm::dyn_cast<IndexOp>(op)) {
+      mapping.map(index.getResult(), point[index.getAxis()]);
+      if (clone)
+        clone(builder, op, mapping);
+      continue;
+    }
     if (auto ret = llvm::dyn_cast<ReturnOp>(op)) {
       unsigned numOutputs = apply.getOutputs().size();
       for (auto [index, value] : llvm::enumerate(ret.getValues())) {

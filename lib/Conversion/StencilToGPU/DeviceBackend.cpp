@@ -15,6 +15,7 @@
 #include "Stencil/Support/Shape.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
@@ -235,18 +236,25 @@ Value DeviceBackend::getDeviceScalar(Value value) {
   Value &buffer = deviceScalars[value];
   if (buffer)
     return buffer;
-  OpBuilder builder(value.getContext());
+  // The buffers are made once, on entry to the function; the value is
+  // copied in where it is defined, which for a value the time loop carries
+  // (the C program's step variable) is once per step.
+  Location loc = value.getLoc();
+  Region *body = value.getParentRegion();
+  while (!llvm::isa<func::FuncOp>(body->getParentOp()))
+    body = body->getParentOp()->getParentRegion();
+  OpBuilder atEntry = OpBuilder::atBlockBegin(&body->front());
+  auto type = MemRefType::get({1}, value.getType());
+  Value host = memref::AllocaOp::create(atEntry, loc, type);
+  buffer =
+      gpu::AllocOp::create(atEntry, loc, type, Type(), {}, {}, {}).getMemref();
+  OpBuilder builder = atEntry;
   if (Operation *definition = value.getDefiningOp())
     builder.setInsertionPointAfter(definition);
-  else
+  else if (value.getParentBlock() != &body->front())
     builder.setInsertionPointToStart(value.getParentBlock());
-  Location loc = value.getLoc();
-  auto type = MemRefType::get({1}, value.getType());
-  Value host = memref::AllocaOp::create(builder, loc, type);
   Value zero = arith::ConstantIndexOp::create(builder, loc, 0);
   memref::StoreOp::create(builder, loc, value, host, zero);
-  buffer =
-      gpu::AllocOp::create(builder, loc, type, Type(), {}, {}, {}).getMemref();
   gpu::MemcpyOp::create(builder, loc, Type(), {}, buffer, host);
   scalarBuffers.push_back(buffer);
   return buffer;

@@ -15,14 +15,17 @@
 #include "mlir/Dialect/Vector/IR/VectorOps.h"
 #include "llvm/ADT/DenseSet.h"
 
+#include <numeric>
+
 using namespace mlir;
 using namespace mlir::stencil;
 using namespace mlir::stencil::host;
 
-/// Scalars a vector of them can hold: integers of whole bytes and floats.
+/// Scalars a vector of them can hold: integers of whole bytes, truth
+/// values (comparisons, masks; never loaded or stored) and floats.
 static bool isVectorElement(Type type) {
   if (auto integer = llvm::dyn_cast<IntegerType>(type))
-    return integer.getWidth() % 8 == 0;
+    return integer.getWidth() % 8 == 0 || integer.getWidth() == 1;
   return llvm::isa<FloatType, IndexType>(type);
 }
 
@@ -49,7 +52,9 @@ static llvm::DenseSet<Value> getVaryingValues(ApplyOp apply) {
                        ? WalkResult::interrupt()
                        : WalkResult::advance();
           }).wasInterrupted();
-    if (llvm::isa<AccessOp>(op) || usesVarying)
+    auto index = llvm::dyn_cast<IndexOp>(op);
+    bool alongRow = index && uint64_t(index.getAxis()) + 1 == apply.getRank();
+    if (llvm::isa<AccessOp>(op) || alongRow || usesVarying)
       varying.insert(op.result_begin(), op.result_end());
   }
   return varying;
@@ -67,6 +72,10 @@ LogicalResult host::checkVectorRows(ApplyOp apply, ArrayRef<Value> inputBuffers,
   Block *body = apply.getBodyBlock();
   llvm::DenseSet<Value> varying = getVaryingValues(apply);
   for (Operation &op : *body) {
+    // A vector of coordinates along the row (RowVectorizer::widen); the
+    // outer axes' coordinates are the row's.
+    if (llvm::isa<IndexOp>(op))
+      continue;
     if (auto access = llvm::dyn_cast<AccessOp>(op)) {
       auto argument = llvm::cast<BlockArgument>(access.getField());
       if (!isRowContiguous(inputBuffers[argument.getArgNumber()])) {
@@ -157,6 +166,23 @@ void RowVectorizer::store(OpBuilder &builder, Location loc, Value value,
 
 void RowVectorizer::widen(OpBuilder &builder, Operation &op,
                           IRMapping &mapping) {
+  // emitPoint mapped the coordinate to the row's first point; along the row
+  // each lane adds its own position.
+  if (auto index = llvm::dyn_cast<IndexOp>(op)) {
+    if (uint64_t(index.getAxis()) + 1 !=
+        llvm::cast<ApplyOp>(op.getParentOp()).getRank())
+      return;
+    Location loc = op.getLoc();
+    VectorType type = getVectorType(builder.getIndexType());
+    SmallVector<int64_t> positions(lanes);
+    std::iota(positions.begin(), positions.end(), 0);
+    Value offsets = arith::ConstantOp::create(
+        builder, loc, type, builder.getIndexVectorAttr(positions));
+    Value start = asVector(builder, loc, mapping.lookup(index.getResult()));
+    mapping.map(index.getResult(),
+                add(arith::AddIOp::create(builder, loc, start, offsets)));
+    return;
+  }
   if (llvm::none_of(op.getOperands(), [&](Value operand) {
         return vectors.contains(mapping.lookupOrDefault(operand));
       })) {

@@ -4,13 +4,14 @@
 // of [4, 16] (outermost first: y = 4, x = 16), ceil(62 / 16) = 4 groups
 // along x and ceil(62 / 4) = 16 along y, a guard for the partial groups,
 // and host <-> device copies only at entry and exit. The scalar reaches
-// the kernel through a one-element device buffer.
+// the kernel through a one-element device buffer, made on entry and filled
+// where the scalar is defined.
 
 // CHECK-LABEL: func.func @scale
 // CHECK-SAME: (%[[IN:[a-z0-9_]+]]: memref<64x64xf32>, %[[OUT:[a-z0-9_]+]]: memref<64x64xf32>, %[[C:[a-z0-9_]+]]: f32)
 // CHECK: %[[HOSTC:[a-z0-9_]+]] = memref.alloca() : memref<1xf32>
-// CHECK: memref.store %[[C]], %[[HOSTC]]
 // CHECK: %[[DEVC:[a-z0-9_]+]] = gpu.alloc () : memref<1xf32>
+// CHECK: memref.store %[[C]], %[[HOSTC]]
 // CHECK: gpu.memcpy %[[DEVC]], %[[HOSTC]]
 // CHECK: %[[DIN:[a-z0-9_]+]] = gpu.alloc () : memref<64x64xf32>
 // CHECK: gpu.memcpy %[[DIN]], %[[IN]]
@@ -118,9 +119,10 @@ func.func @heat(%a: memref<64x64xf32>, %b: memref<64x64xf32>, %steps: index) {
 // against which every item checks its point.
 // CHECK-LABEL: func.func @dynamic_grid(
 // CHECK-SAME: %[[N:[^:]*]]: index)
-// CHECK: %[[N32:.*]] = arith.index_cast %[[N]] : index to i32
-// CHECK: memref.store %[[N32]], %[[HOST:.*]][%c0]
+// CHECK: %[[HOST:.*]] = memref.alloca() : memref<1xi32>
 // CHECK: %[[BOUND:.*]] = gpu.alloc () : memref<1xi32>
+// CHECK: %[[N32:.*]] = arith.index_cast %[[N]] : index to i32
+// CHECK: memref.store %[[N32]], %[[HOST]][%c0]
 // CHECK: gpu.memcpy %[[BOUND]], %[[HOST]]
 // CHECK: %[[EXTENT:.*]] = arith.subi %[[N]], %c1 : index
 // CHECK: %[[POSITIVE:.*]] = arith.maxsi %[[EXTENT]], %c0 : index

@@ -456,3 +456,25 @@ func.func @iterate_memref(%n: index, %a: !stencil.field<8xf32>, %m: memref<8xf32
   }
   return
 }
+
+// -----
+
+func.func @index_axis(%A: memref<8xf32>) {
+  %a = stencil.load %A : memref<8xf32> -> !stencil.field<8xf32>
+  %g = stencil.grid [1] to [7] : !stencil.grid<1>
+  %r = stencil.apply on %g ins(%x = %a : !stencil.field<8xf32>) outs(%a : !stencil.field<8xf32>) {
+    // expected-error @+1 {{axis 1 is outside the 1-D grid of the enclosing apply}}
+    %i = stencil.index 1
+    %v = stencil.access %x[0] : !stencil.field<8xf32>
+    stencil.return %v : f32
+  }
+  return
+}
+
+// -----
+
+func.func @index_outside(%A: memref<8xf32>) {
+  // expected-error @+1 {{'stencil.index' op expects parent op 'stencil.apply'}}
+  %i = stencil.index 0
+  return
+}

@@ -167,3 +167,22 @@ func.func @iterate_scalars(%steps: index, %a: !stencil.field<34xf32>, %b: !stenc
   }
   return %r#2 : f32
 }
+
+// The point's coordinates as values.
+// CHECK-LABEL: func.func @index
+func.func @index(%A: memref<8x8xf32>) {
+  %a = stencil.load %A : memref<8x8xf32> -> !stencil.field<8x8xf32>
+  %g = stencil.grid [1, 1] to [7, 7] : !stencil.grid<2>
+  %r = stencil.apply on %g ins(%x = %a : !stencil.field<8x8xf32>) outs(%a : !stencil.field<8x8xf32>) {
+    // CHECK: %[[I:.*]] = stencil.index 0
+    // CHECK-NEXT: %[[J:.*]] = stencil.index 1
+    %i = stencil.index 0
+    %j = stencil.index 1
+    // CHECK-NEXT: arith.muli %[[I]], %[[J]] : index
+    %ij = arith.muli %i, %j : index
+    %n = arith.index_cast %ij : index to i32
+    %v = arith.sitofp %n : i32 to f32
+    stencil.return %v : f32
+  }
+  return
+}

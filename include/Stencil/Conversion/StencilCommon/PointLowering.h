@@ -40,10 +40,11 @@ using BoxFn =
     function_ref<void(OpBuilder &, ValueRange lower, ValueRange upper)>;
 
 /// Emits the body of `apply` for the grid point `point`: accesses become
-/// `load` at point + offset, the returned values go to `store`, the
-/// contributions to its reductions to `reduce` (dropped when null), every
-/// other op goes to `clone` (default: cloned as it is); scalar inputs come
-/// from `scalar`, or are used as they are.
+/// `load` at point + offset, `stencil.index` the point's coordinate (then
+/// passed to `clone`, which may map it anew), the returned values go to
+/// `store`, the contributions to its reductions to `reduce` (dropped when
+/// null), every other op goes to `clone` (default: cloned as it is); scalar
+/// inputs come from `scalar`, or are used as they are.
 void emitPoint(OpBuilder &builder, Location loc, ApplyOp apply,
                ValueRange point, LoadFn load, StoreFn store,
                ScalarFn scalar = nullptr, CloneFn clone = nullptr,

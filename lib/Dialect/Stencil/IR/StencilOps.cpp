@@ -474,7 +474,7 @@ LogicalResult ApplyOp::verifyRegions() {
   GridOp grid = getGridOp();
   WalkResult result = getBody().walk([&](Operation *op) -> WalkResult {
     if (op->getDialect() == getOperation()->getDialect() &&
-        !llvm::isa<AccessOp, ReturnOp>(op))
+        !llvm::isa<AccessOp, IndexOp, ReturnOp>(op))
       return op->emitOpError() << "is not allowed in a stencil.apply body",
              WalkResult::interrupt();
     auto access = llvm::dyn_cast<FieldAccessOpInterface>(op);
@@ -635,6 +635,18 @@ LogicalResult AccessOp::verify() {
 Value AccessOp::getAccessedField() { return getField(); }
 
 ArrayRef<int64_t> AccessOp::getAccessOffset() { return getOffset(); }
+
+//===----------------------------------------------------------------------===//
+// IndexOp
+//===----------------------------------------------------------------------===//
+
+LogicalResult IndexOp::verify() {
+  unsigned rank = llvm::cast<ApplyOp>((*this)->getParentOp()).getRank();
+  if (uint64_t(getAxis()) >= rank)
+    return emitOpError() << "axis " << getAxis() << " is outside the "
+                         << rankName(rank) << " grid of the enclosing apply";
+  return success();
+}
 
 //===----------------------------------------------------------------------===//
 // IterateOp

@@ -53,6 +53,9 @@ private:
   void deepenExchanges();
   FieldType localize(FieldType type) const;
   void rewriteGrid(GridOp grid);
+  /// Keeps `stencil.index` global on the local grids: the local offset of
+  /// each distributed axis becomes an input of the applies that read one.
+  void globalizeIndices();
 
   func::FuncOp func;
   ModuleOp module;
@@ -156,6 +159,28 @@ FieldType FunctionDistribution::localize(FieldType type) const {
     if (decomposition.isDistributed(axis))
       shape[axis] = ShapedType::kDynamic;
   return FieldType::get(shape, type.getElementType(), decomposition);
+}
+
+void FunctionDistribution::globalizeIndices() {
+  func.walk([&](ApplyOp apply) {
+    Block *body = apply.getBodyBlock();
+    DenseMap<unsigned, BlockArgument> offsets;
+    for (auto index : llvm::to_vector(body->getOps<IndexOp>())) {
+      unsigned axis = index.getAxis();
+      if (!decomposition.isDistributed(axis))
+        continue;
+      BlockArgument &offset = offsets[axis];
+      if (!offset) {
+        apply.getInputsMutable().append(localOffset[axis]);
+        offset = body->addArgument(localOffset[axis].getType(), index.getLoc());
+      }
+      OpBuilder builder(index);
+      builder.setInsertionPointAfter(index);
+      auto global =
+          arith::AddIOp::create(builder, index.getLoc(), index, offset);
+      index.getResult().replaceAllUsesExcept(global, global);
+    }
+  });
 }
 
 /// [lower, upper) becomes [max(lower, block lower), min(upper, block
@@ -366,6 +391,7 @@ LogicalResult FunctionDistribution::run() {
   }
   for (auto grid : llvm::to_vector(func.getOps<GridOp>()))
     rewriteGrid(grid);
+  globalizeIndices();
 
   // Field types: the extents of distributed axes are now per rank.
   func.walk([&](Operation *op) {

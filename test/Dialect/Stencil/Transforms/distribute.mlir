@@ -196,3 +196,32 @@ func.func @no_grid(%a: memref<8x8xf32>) {
   stencil.store %fa to %a : !D to memref<8x8xf32>
   return
 }
+
+// -----
+
+// A coordinate along a distributed axis stays global: the local offset
+// becomes an input of the apply and is added to the local index; the
+// coordinate along the replicated axis is left alone.
+!F = !stencil.field<64x32xf32, #stencil.decomp<block, *>>
+// CHECK-LABEL: func.func @coordinates(
+// CHECK: %[[OFF:.*]] = call @stencil_mpi_local_offset(%c0_i64)
+// CHECK: %[[OFFI:.*]] = arith.index_cast %[[OFF]]
+// CHECK: stencil.apply on %{{.*}} ins(%[[O:[^ ]*]] = %[[OFFI]] : index)
+// CHECK-NEXT: %[[I:.*]] = stencil.index 0
+// CHECK-NEXT: %[[GI:.*]] = arith.addi %[[I]], %[[O]] : index
+// CHECK-NEXT: %[[J:.*]] = stencil.index 1
+// CHECK-NEXT: arith.addi %[[GI]], %[[J]] : index
+func.func @coordinates(%a: memref<64x32xf32>) {
+  %fa = stencil.load %a : memref<64x32xf32> -> !F
+  %g = stencil.grid [1, 1] to [63, 31] : !stencil.grid<2>
+  %r = stencil.apply on %g ins(%x = %fa : !F) outs(%fa : !F) {
+    %i = stencil.index 0
+    %j = stencil.index 1
+    %s = arith.addi %i, %j : index
+    %n = arith.index_cast %s : index to i32
+    %v = arith.sitofp %n : i32 to f32
+    stencil.return %v : f32
+  }
+  stencil.store %r to %a : !F to memref<64x32xf32>
+  return
+}

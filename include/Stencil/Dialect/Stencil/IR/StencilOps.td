@@ -189,6 +189,27 @@ def Stencil_AccessOp : Stencil_Op<"access", [
   let hasVerifier = 1;
 }
 
+def Stencil_IndexOp : Stencil_Op<"index", [
+    Pure, HasParent<"ApplyOp">
+  ]> {
+  let summary = "The coordinate of the current point along one axis";
+  let description = [{
+    Valid only in the body of a `stencil.apply`: the index of the point being
+    computed along axis `axis` (outermost 0), in the fields' index space, so
+    the C program's loop variable (`i*dx`, `(i*j) % 13`). It is the same on
+    every backend, and in the global view on distributed fields: a rank
+    computing its block sees the global index.
+
+    ```mlir
+    %i = stencil.index 0
+    ```
+  }];
+  let arguments = (ins ConfinedAttr<I64Attr, [IntNonNegative]>:$axis);
+  let results = (outs Index:$result);
+  let assemblyFormat = "$axis attr-dict";
+  let hasVerifier = 1;
+}
+
 def Stencil_ReturnOp : Stencil_Op<"return", [
     Pure, HasParent<"ApplyOp">, Terminator, ReturnLike
   ]> {
