@@ -3,6 +3,8 @@
 #   - stencilcc (its schedule for the host CPU),
 #   - the same C by gcc -O3 -march=native -fopenmp with `#pragma omp parallel
 #     for` on the outer space loop of the calc and copy sections,
+#   - the plain C by clang-22 with Polly (-O3 -mllvm -polly -mllvm
+#     -polly-parallel -fopenmp), the polyhedral peer,
 #   - a STREAM-style copy bandwidth of this machine (the roofline).
 # Prints a table (GCells/s, ratio to gcc, fraction of the roofline) and, when
 # gnuplot is installed, writes bench/out/bench.png. Not a test: figures on a
@@ -38,10 +40,15 @@ programs=(
   "heat3d 20 private(j,k) 8"
   "heat3d 20 private(j,k) 8 t=1"
   "himeno 20 private(j,k,s0,ss),reduction(+:gosa) 56"
+  "jacobi2d 500 private(j) 16"
+  "heat3d-2sweep 200 private(j,k) 16"
 )
+# jacobi2d (PolyBench's jacobi-2d, 2000^2, double) and heat3d-2sweep
+# (heat-3d, 120^3, double) run two sweeps per step and report GCells/s per
+# sweep; their bytes are those of one sweep.
 
-printf "%-10s %6s %12s %12s %10s %10s %10s\n" program steps "stencilcc" \
-  "gcc-omp" "vs gcc" "roofline" "of roof"
+printf "%-14s %6s %10s %10s %10s %8s %8s %9s %7s\n" program steps "stencilcc" \
+  "gcc-omp" "polly" "vs gcc" "vs polly" "roofline" "of roof"
 : > "$out/bench.dat"
 for entry in "${programs[@]}"; do
   read -r name steps clauses bytes schedule <<< "$entry"
@@ -61,24 +68,31 @@ for entry in "${programs[@]}"; do
       -e "s/^#pragma stencil copy/#pragma omp parallel for$clause/" \
       -e "/^#pragma stencil/d" "$src" > "$out/$name.omp.c"
   gcc -O3 -march=native -fopenmp -w "$out/$name.omp.c" -o "$out/$name.gcc" -lm
+  sed -e "/^#pragma stencil/d" "$src" > "$out/$name.plain.c"
+  clang -O3 -march=native -mllvm -polly -mllvm -polly-parallel -fopenmp -w \
+    "$out/$name.plain.c" -o "$out/$name.polly" -lm
   # Best of three runs each, alternating the two programs, so that a burst
   # of load on the shared machine hits both alike.
-  ours=0 theirs=0
+  ours=0 theirs=0 polly=0
   best() { awk -v a="$1" -v b="$2" 'BEGIN {print (b > a) ? b : a}'; }
   rate() { "$1" "$steps" | awk '/GCells\/s|GFLOP\/s/ {print $2}'; }
   for _ in 1 2 3; do
     ours=$(best "$ours" "$(rate "$binary")")
     theirs=$(best "$theirs" "$(rate "$out/$name.gcc")")
+    polly=$(best "$polly" "$(rate "$out/$name.polly")")
   done
   if [ "$name" = himeno ]; then
     # GFLOP/s (34 flops per cell) -> GCells/s
     ours=$(awk -v g="$ours" 'BEGIN {print g / 34}')
     theirs=$(awk -v g="$theirs" 'BEGIN {print g / 34}')
+    polly=$(awk -v g="$polly" 'BEGIN {print g / 34}')
   fi
   roof=$(awk -v b="$bw" -v n="$bytes" 'BEGIN {print b / n}')
-  printf "%-10s %6d %12.3f %12.3f %9.2fx %10.3f %9.0f%%\n" "$label" "$steps" \
-    "$ours" "$theirs" "$(awk -v a="$ours" -v b="$theirs" 'BEGIN {print a / b}')" \
-    "$roof" "$(awk -v a="$ours" -v r="$roof" 'BEGIN {print 100 * a / r}')"
+  ratio() { awk -v a="$1" -v b="$2" 'BEGIN {print a / b}'; }
+  printf "%-14s %6d %10.3f %10.3f %10.3f %7.2fx %7.2fx %9.3f %6.0f%%\n" \
+    "$label" "$steps" "$ours" "$theirs" "$polly" "$(ratio "$ours" "$theirs")" \
+    "$(ratio "$ours" "$polly")" "$roof" \
+    "$(awk -v a="$ours" -v r="$roof" 'BEGIN {print 100 * a / r}')"
   echo "$label $ours $theirs $roof" >> "$out/bench.dat"
 done
 # The single sweep of heat3d by itself: the region's fixed cost per call

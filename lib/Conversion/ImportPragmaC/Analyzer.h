@@ -47,10 +47,13 @@ private:
                         const std::vector<const Directive *> &inner);
   bool findTimeLoop(StencilRegion &region);
   bool analyzeTimeLoop(StencilRegion &region);
-  /// The loop nest each `calc` and `copy` directive governs, in order, and
-  /// the resets before the first.
-  bool splitTimeLoopBody(StencilRegion &region,
-                         llvm::SmallVectorImpl<const clang::Stmt *> &nests);
+  /// The loop nest each `calc` and `copy` directive governs and the
+  /// boundary statements (directive null), in order, and the resets before
+  /// the first.
+  bool splitTimeLoopBody(
+      StencilRegion &region,
+      llvm::SmallVectorImpl<std::pair<const Directive *, const clang::Stmt *>>
+          &nests);
   /// The arrays of `data`, split into one field per component that the
   /// nests use.
   bool analyzeArrays(StencilRegion &region,
@@ -63,6 +66,13 @@ private:
                       std::vector<llvm::SmallVector<int64_t, 1>> &used);
   bool analyzeNest(StencilRegion &region, const clang::Stmt *stmt,
                    llvm::StringRef section, LoopNest &nest);
+  /// A boundary statement: loops over some of the dimensions, in order, and
+  /// a body writing at constant subscripts along the others.
+  bool analyzeBoundary(StencilRegion &region, const clang::Stmt *stmt,
+                       LoopNest &nest);
+  /// One loop of a nest over dimension `axis`: its variable and bounds.
+  bool analyzeLoop(StencilRegion &region, const clang::ForStmt *loop,
+                   unsigned axis, llvm::StringRef section, LoopRange &range);
   /// The pairs of a copy section (`source[...] = destination[...]` at the
   /// loop point).
   bool analyzeCopies(StencilRegion &region, Section &section);

@@ -398,6 +398,56 @@ bool Analyzer::makeBound(StencilRegion &region, const Expr *expr,
   return ok;
 }
 
+bool Analyzer::analyzeLoop(StencilRegion &region, const ForStmt *loop,
+                           unsigned axis, StringRef section, LoopRange &range) {
+  const std::vector<NamedLoc> &dims = region.dimension->dimensions;
+  const Expr *lower = nullptr, *upper = nullptr;
+  bool inclusive = false;
+  if (!matchLoopInit(loop->getInit(), range.var, lower, range.declaresVar))
+    return error(loop->getBeginLoc(), "the " + section +
+                                          " loop must start with '" +
+                                          dims[axis].name + " = <bound>'");
+  if (range.var->getName() != dims[axis].name) {
+    error(lower->getBeginLoc(), "loop variable '" + range.var->getName() +
+                                    "' does not match '" + dims[axis].name +
+                                    "', dimension " + llvm::Twine(axis) +
+                                    " of '#pragma stencil dimension'");
+    note(dims[axis].loc, "the dimension is named here");
+    return false;
+  }
+  if (!matchLoopCond(loop->getCond(), range.var, upper, inclusive))
+    return error(loop->getCond() ? loop->getCond()->getBeginLoc()
+                                 : loop->getBeginLoc(),
+                 "the loop condition must be '" + dims[axis].name +
+                     " < bound' or '" + dims[axis].name + " <= bound'");
+  if (!matchLoopInc(loop->getInc(), range.var))
+    return error(loop->getInc() ? loop->getInc()->getBeginLoc()
+                                : loop->getBeginLoc(),
+                 "the loop over '" + dims[axis].name +
+                     "' must advance by one ('" + dims[axis].name + "++')");
+  if (!makeBound(region, lower, 0, dims[axis].name, range.lower) ||
+      !makeBound(region, upper, inclusive ? 1 : 0, dims[axis].name,
+                 range.upper))
+    return false;
+  std::optional<int64_t> lo = range.lower.value, hi = range.upper.value;
+  if (lo && hi && *lo >= *hi)
+    return error(loop->getBeginLoc(), "the " + section + " loop over '" +
+                                          dims[axis].name + "' is empty: [" +
+                                          llvm::Twine(*lo) + ", " +
+                                          llvm::Twine(*hi) + ")");
+  if (lo && *lo < 0)
+    return error(lower->getBeginLoc(), "the loop over '" + dims[axis].name +
+                                           "' starts at " + llvm::Twine(*lo) +
+                                           ", before the arrays");
+  if (hi && *hi > region.shape[axis])
+    return error(upper->getBeginLoc(),
+                 "the loop over '" + dims[axis].name + "' runs to " +
+                     llvm::Twine(*hi) + ", beyond the size " +
+                     llvm::Twine(region.shape[axis]) +
+                     " of the arrays along dimension " + llvm::Twine(axis));
+  return true;
+}
+
 bool Analyzer::analyzeNest(StencilRegion &region, const Stmt *stmt,
                            StringRef section, LoopNest &nest) {
   const std::vector<NamedLoc> &dims = region.dimension->dimensions;
@@ -412,54 +462,83 @@ bool Analyzer::analyzeNest(StencilRegion &region, const Stmt *stmt,
       return false;
     }
     LoopRange range;
-    const Expr *lower = nullptr, *upper = nullptr;
-    bool inclusive = false;
-    if (!matchLoopInit(loop->getInit(), range.var, lower, range.declaresVar))
-      return error(loop->getBeginLoc(), "the " + section +
-                                            " loop must start with '" +
-                                            dims[axis].name + " = <bound>'");
-    if (range.var->getName() != dims[axis].name) {
-      error(lower->getBeginLoc(), "loop variable '" + range.var->getName() +
-                                      "' does not match '" + dims[axis].name +
-                                      "', dimension " + llvm::Twine(axis) +
-                                      " of '#pragma stencil dimension'");
-      note(dims[axis].loc, "the dimension is named here");
+    if (!analyzeLoop(region, loop, axis, section, range))
       return false;
-    }
-    if (!matchLoopCond(loop->getCond(), range.var, upper, inclusive))
-      return error(loop->getCond() ? loop->getCond()->getBeginLoc()
-                                   : loop->getBeginLoc(),
-                   "the loop condition must be '" + dims[axis].name +
-                       " < bound' or '" + dims[axis].name + " <= bound'");
-    if (!matchLoopInc(loop->getInc(), range.var))
-      return error(loop->getInc() ? loop->getInc()->getBeginLoc()
-                                  : loop->getBeginLoc(),
-                   "the loop over '" + dims[axis].name +
-                       "' must advance by one ('" + dims[axis].name + "++')");
-    if (!makeBound(region, lower, 0, dims[axis].name, range.lower) ||
-        !makeBound(region, upper, inclusive ? 1 : 0, dims[axis].name,
-                   range.upper))
-      return false;
-    std::optional<int64_t> lo = range.lower.value, hi = range.upper.value;
-    if (lo && hi && *lo >= *hi)
-      return error(loop->getBeginLoc(), "the " + section + " loop over '" +
-                                            dims[axis].name + "' is empty: [" +
-                                            llvm::Twine(*lo) + ", " +
-                                            llvm::Twine(*hi) + ")");
-    if (lo && *lo < 0)
-      return error(lower->getBeginLoc(), "the loop over '" + dims[axis].name +
-                                             "' starts at " + llvm::Twine(*lo) +
-                                             ", before the arrays");
-    if (hi && *hi > region.shape[axis])
-      return error(upper->getBeginLoc(),
-                   "the loop over '" + dims[axis].name + "' runs to " +
-                       llvm::Twine(*hi) + ", beyond the size " +
-                       llvm::Twine(region.shape[axis]) +
-                       " of the arrays along dimension " + llvm::Twine(axis));
     nest.loops.push_back(range);
     stmt = loop->getBody();
   }
   nest.body = stmt;
+  return true;
+}
+
+bool Analyzer::analyzeBoundary(StencilRegion &region, const Stmt *stmt,
+                               LoopNest &nest) {
+  const std::vector<NamedLoc> &dims = region.dimension->dimensions;
+  unsigned rank = region.getRank();
+  // The loops, each over a later dimension than the one before.
+  SmallVector<std::optional<LoopRange>, 3> loops(rank);
+  unsigned next = 0;
+  stmt = skipSingleCompound(stmt);
+  while (auto *loop = dyn_cast_or_null<ForStmt>(stmt)) {
+    const VarDecl *var = nullptr;
+    const Expr *value = nullptr;
+    bool declares = false;
+    std::optional<unsigned> axis;
+    if (matchLoopInit(loop->getInit(), var, value, declares))
+      for (unsigned d = next; d < rank; ++d)
+        if (dims[d].name == var->getName())
+          axis = d;
+    if (!axis)
+      return error(loop->getBeginLoc(),
+                   "a loop in the time loop outside the marked nests must run "
+                   "over dimension variables, in the order of '#pragma "
+                   "stencil dimension' (a boundary statement), or follow "
+                   "'#pragma stencil calc'");
+    LoopRange range;
+    if (!analyzeLoop(region, loop, *axis, "boundary", range))
+      return false;
+    loops[*axis] = range;
+    next = *axis + 1;
+    stmt = skipSingleCompound(loop->getBody());
+  }
+  nest.body = stmt;
+  // The other axes are fixed at the subscripts of the first array written.
+  const Expr *target = nullptr;
+  walkStmts(stmt, [&](const Stmt *child) {
+    auto *assign = dyn_cast<BinaryOperator>(child);
+    if (!target && assign && assign->isAssignmentOp() &&
+        isa<ArraySubscriptExpr>(skipTransparent(assign->getLHS())))
+      target = assign->getLHS();
+  });
+  SmallVector<const Expr *, 3> subscripts;
+  if (!target || !findSubscriptedField(region, target, &subscripts))
+    return error(stmt->getBeginLoc(),
+                 "a statement in the time loop outside the marked nests must "
+                 "set cells of the arrays of 'data' (a boundary statement: "
+                 "loops over some dimensions, constant subscripts along the "
+                 "others), or follow '#pragma stencil calc'");
+  for (unsigned axis = 0; axis < rank; ++axis) {
+    if (loops[axis]) {
+      nest.loops.push_back(*loops[axis]);
+      continue;
+    }
+    std::optional<int64_t> at = evaluateInteger(subscripts[axis], context);
+    if (!at)
+      return error(subscripts[axis]->getBeginLoc(),
+                   "this boundary statement does not loop over '" +
+                       dims[axis].name +
+                       "', so its subscript along dimension " +
+                       llvm::Twine(axis) + " must be a constant");
+    if (*at < 0 || *at >= region.shape[axis])
+      return error(subscripts[axis]->getBeginLoc(),
+                   "subscript " + llvm::Twine(*at) + " along dimension " +
+                       llvm::Twine(axis) + " lies outside the arrays' " +
+                       llvm::Twine(region.shape[axis]) + " elements");
+    LoopRange fixed;
+    fixed.lower.value = *at;
+    fixed.upper.value = *at + 1;
+    nest.loops.push_back(fixed);
+  }
   return true;
 }
 

@@ -654,16 +654,8 @@ Value CalcTranslator::translateVar(const clang::DeclRefExpr *ref) {
           Value index = IndexOp::create(builder, location, axis);
           return arith::IndexCastOp::create(builder, location, type, index);
         }
-    // The step variable: a value the time loop carries, the same at every
-    // point of a step.
-    if (section && var == region.timeVar) {
-      if (!stepArgument) {
-        stepArgument = block->addArgument(type, loc(var->getLocation()));
-        argumentSources.push_back({std::nullopt, nullptr, /*step=*/true});
-        region.stepValueType = var->getType();
-      }
-      return stepArgument;
-    }
+    if (section && var == region.timeVar)
+      return getStepValue(ref->getBeginLoc());
     return fail(ref->getBeginLoc(),
                 "loop variable '" + var->getName() +
                     "' cannot be used as a value outside the loop nests");
@@ -707,7 +699,7 @@ Value CalcTranslator::translateVar(const clang::DeclRefExpr *ref) {
     return it->second;
   BlockArgument argument = block->addArgument(
       mapType(var->getType(), ref->getBeginLoc()), loc(var->getLocation()));
-  argumentSources.push_back({std::nullopt, var});
+  argumentSources.push_back(ArgumentSource::forScalar(var));
   scalarArguments[var] = argument;
   if (llvm::none_of(region.scalars, [&](const CapturedScalar &scalar) {
         return scalar.decl == var;
@@ -762,7 +754,18 @@ bool CalcTranslator::matchAccess(const clang::Expr *expr, unsigned &arrayIndex,
     const LoopRange &loop = section->nest.loops[axis];
     const clang::Expr *stripped = index->IgnoreParenImpCasts();
     std::optional<int64_t> offset;
-    if (getReferencedVar(stripped) == loop.var) {
+    if (!loop.var) {
+      // A boundary statement's fixed axis: constant subscripts.
+      std::optional<int64_t> at = evaluateInteger(index, astContext);
+      if (!at)
+        return error(index->getBeginLoc(),
+                     "subscript " + llvm::Twine(components + axis) + " of '" +
+                         array->getDisplayName() +
+                         "' must be a constant: this statement does not "
+                         "loop over dimension " +
+                         llvm::Twine(axis));
+      offset = *at - *loop.lower.value;
+    } else if (getReferencedVar(stripped) == loop.var) {
       offset = 0;
     } else if (auto *binary = dyn_cast<clang::BinaryOperator>(stripped)) {
       const clang::Expr *lhs = binary->getLHS()->IgnoreParenImpCasts();
@@ -783,6 +786,13 @@ bool CalcTranslator::matchAccess(const clang::Expr *expr, unsigned &arrayIndex,
                    "subscript " + llvm::Twine(components + axis) + " of '" +
                        array->getDisplayName() + "' must be '" +
                        loop.var->getName() + "' plus or minus a constant");
+    if (!loop.var && (*loop.lower.value + *offset < 0 ||
+                      *loop.lower.value + *offset >= region.shape[axis]))
+      return error(index->getBeginLoc(),
+                   "'" + array->getDisplayName() +
+                       "' is read outside its bounds: subscript " +
+                       llvm::Twine(*loop.lower.value + *offset) +
+                       " but the size is " + llvm::Twine(region.shape[axis]));
     // Constant bounds are checked here, run-time ones on entry to the
     // region against the reach recorded below.
     std::optional<int64_t> bad, at;
@@ -795,12 +805,12 @@ bool CalcTranslator::matchAccess(const clang::Expr *expr, unsigned &arrayIndex,
       bad = *at + *offset;
     }
     if (bad)
-      return error(index->getBeginLoc(),
-                   "'" + array->getDisplayName() +
-                       "' is read outside its bounds: for " +
-                       loop.var->getName() + " = " + llvm::Twine(*at) +
-                       " this subscript is " + llvm::Twine(*bad) +
-                       " but the size is " + llvm::Twine(region.shape[axis]));
+      return error(
+          index->getBeginLoc(),
+          "'" + array->getDisplayName() + "' is read outside its bounds: for " +
+              (loop.var ? loop.var->getName() : "") + " = " + llvm::Twine(*at) +
+              " this subscript is " + llvm::Twine(*bad) + " but the size is " +
+              llvm::Twine(region.shape[axis]));
     if (*offset < section->reachLow[axis]) {
       section->reachLow[axis] = *offset;
       section->reachLowArray[axis] = array->getDisplayName();
@@ -823,8 +833,78 @@ BlockArgument CalcTranslator::getFieldArgument(unsigned arrayIndex) {
       FieldType::get(region.shape, array.isDouble ? Type(builder.getF64Type())
                                                   : Type(builder.getF32Type())),
       loc(array.loc));
-  argumentSources.push_back({arrayIndex, nullptr});
+  argumentSources.push_back(ArgumentSource::forArray(arrayIndex));
   fieldArguments[arrayIndex] = argument;
+  return argument;
+}
+
+Value CalcTranslator::getStepValue(clang::SourceLocation at) {
+  // A value the time loop carries, the same at every point of a step.
+  if (!stepArgument) {
+    const clang::VarDecl *var = region.timeVar;
+    Type type = mapType(var->getType(), at);
+    if (!type)
+      return {};
+    stepArgument = block->addArgument(type, loc(var->getLocation()));
+    argumentSources.push_back(ArgumentSource::forStep());
+    region.stepValueType = var->getType();
+  }
+  return stepArgument;
+}
+
+Value CalcTranslator::readStepTable(const clang::ArraySubscriptExpr *expr,
+                                    bool &handled) {
+  handled = false;
+  const clang::VarDecl *var = getReferencedVar(expr->getBase());
+  if (!var || region.findArray(var->getName()))
+    return {};
+  // A parameter declared `double fict[TMAX]` keeps its size in the type it
+  // was written with.
+  clang::QualType type = var->getType();
+  if (auto *param = dyn_cast<clang::ParmVarDecl>(var))
+    type = param->getOriginalType();
+  const clang::ConstantArrayType *arrayType =
+      astContext.getAsConstantArrayType(type);
+  if (!arrayType || !arrayType->getElementType()->isArithmeticType())
+    return {};
+  // `t`, `t + c` or `t - c`.
+  const clang::Expr *index = expr->getIdx()->IgnoreParenImpCasts();
+  std::optional<int64_t> offset;
+  if (getReferencedVar(index) == region.timeVar) {
+    offset = 0;
+  } else if (auto *binary = dyn_cast<clang::BinaryOperator>(index)) {
+    bool add = binary->getOpcode() == clang::BO_Add;
+    if ((add || binary->getOpcode() == clang::BO_Sub) &&
+        getReferencedVar(binary->getLHS()->IgnoreParenImpCasts()) ==
+            region.timeVar)
+      if (std::optional<int64_t> c =
+              evaluateInteger(binary->getRHS(), astContext))
+        offset = add ? *c : -*c;
+  }
+  if (!offset)
+    return {};
+  handled = true;
+  Type elementType = mapType(arrayType->getElementType(), expr->getBeginLoc());
+  // The table is read at the step's value, which the time loop carries.
+  if (!elementType || !mapType(region.timeVar->getType(), expr->getBeginLoc()))
+    return {};
+  region.stepValueType = region.timeVar->getType();
+  auto table = llvm::find_if(region.stepTables,
+                             [&](const StepTable &t) { return t.decl == var; });
+  if (table == region.stepTables.end()) {
+    region.stepTables.push_back({var, arrayType->getSize().getSExtValue(),
+                                 arrayType->getElementType(), *offset, *offset,
+                                 expr->getBeginLoc()});
+    table = std::prev(region.stepTables.end());
+  }
+  table->lowOffset = std::min(table->lowOffset, *offset);
+  table->highOffset = std::max(table->highOffset, *offset);
+  unsigned tableIndex = table - region.stepTables.begin();
+  BlockArgument &argument = tableArguments[{tableIndex, *offset}];
+  if (!argument) {
+    argument = block->addArgument(elementType, loc(expr->getBeginLoc()));
+    argumentSources.push_back(ArgumentSource::forTable(tableIndex, *offset));
+  }
   return argument;
 }
 
@@ -833,13 +913,22 @@ Value CalcTranslator::readArray(const clang::ArraySubscriptExpr *expr) {
     return fail(expr->getBeginLoc(),
                 "a value computed once per step, outside the loop nests, may "
                 "read constants and scalars only, not arrays");
+  bool handled = false;
+  Value fromTable = readStepTable(expr, handled);
+  if (handled)
+    return fromTable;
   unsigned arrayIndex;
   SmallVector<int64_t, 3> offsets;
   if (!matchAccess(expr, arrayIndex, offsets))
     return {};
   const RegionArray &array = region.arrays[arrayIndex];
   bool atPoint = llvm::all_of(offsets, [](int64_t o) { return o == 0; });
-  if (llvm::is_contained(section->writes, arrayIndex)) {
+  // A boundary statement writes only at its fixed coordinates: a read off
+  // them finds a cell it never writes.
+  bool offFixed = false;
+  for (auto [loop, offset] : llvm::zip_equal(section->nest.loops, offsets))
+    offFixed |= !loop.var && offset != 0;
+  if (llvm::is_contained(section->writes, arrayIndex) && !offFixed) {
     // C would read the values this nest has already written at the
     // neighbours that come before the point, and the old ones after it.
     if (!atPoint)

@@ -72,6 +72,31 @@ public:
     const clang::VarDecl *scalar = nullptr;
     /// The value of the step variable in the current step.
     bool step = false;
+    /// Or element `t + tableOffset` of step table `table`.
+    std::optional<unsigned> table;
+    int64_t tableOffset = 0;
+
+    static ArgumentSource forArray(unsigned index) {
+      ArgumentSource source;
+      source.array = index;
+      return source;
+    }
+    static ArgumentSource forScalar(const clang::VarDecl *var) {
+      ArgumentSource source;
+      source.scalar = var;
+      return source;
+    }
+    static ArgumentSource forStep() {
+      ArgumentSource source;
+      source.step = true;
+      return source;
+    }
+    static ArgumentSource forTable(unsigned table, int64_t offset) {
+      ArgumentSource source;
+      source.table = table;
+      source.tableOffset = offset;
+      return source;
+    }
   };
   SmallVector<ArgumentSource> argumentSources;
   /// The value written to each destination (by array index).
@@ -147,6 +172,12 @@ private:
   bool matchAccess(const clang::Expr *expr, unsigned &arrayIndex,
                    SmallVectorImpl<int64_t> &offsets);
   Value readArray(const clang::ArraySubscriptExpr *expr);
+  /// `fict[t + c]`: a one-dimensional array outside `data` read at the step
+  /// variable, a value per step; null with `handled` false when `expr` is
+  /// not such a read.
+  Value readStepTable(const clang::ArraySubscriptExpr *expr, bool &handled);
+  /// The value of the step variable, as its C type.
+  Value getStepValue(clang::SourceLocation at);
   /// Reads `arrayIndex` at `offsets` from the point, through its field.
   Value readField(unsigned arrayIndex, ArrayRef<int64_t> offsets,
                   Location location);
@@ -185,6 +216,7 @@ private:
   llvm::DenseMap<unsigned, BlockArgument> fieldArguments;
   llvm::DenseMap<const clang::VarDecl *, BlockArgument> scalarArguments;
   BlockArgument stepArgument;
+  llvm::DenseMap<std::pair<unsigned, int64_t>, BlockArgument> tableArguments;
 };
 
 } // namespace mlir::stencil::pragma_c

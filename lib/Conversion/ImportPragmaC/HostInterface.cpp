@@ -108,6 +108,8 @@ std::string getCallArguments(ASTContext &context, const StencilRegion &region) {
     text += "&" + reduction.decl->getNameAsString() + ", ";
   for (const RuntimeBound &bound : region.runtimeBounds)
     text += getBoundVariable(region, bound) + ", ";
+  for (const StepTable &table : region.stepTables)
+    text += "&" + table.decl->getNameAsString() + "[0], ";
   if (region.usesStepValue())
     text += "(" + getSourceText(context, region.stepLower) + "), ";
   return text;
@@ -147,7 +149,13 @@ std::string mlir::stencil::pragma_c::getPrototype(ASTContext &context,
             reduction.decl->getNameAsString() + ", ";
   for (const RuntimeBound &bound : region.runtimeBounds)
     text += "long long " + bound.name + ", ";
-  // The step variable's first value, when a calc body reads it.
+  // The step tables and the step variable's first value, when a calc body
+  // reads them.
+  for (const StepTable &table : region.stepTables)
+    text += table.elementType.getCanonicalType()
+                .getUnqualifiedType()
+                .getAsString() +
+            " *" + table.decl->getNameAsString() + ", ";
   if (region.usesStepValue())
     text += region.stepValueType.getCanonicalType()
                 .getUnqualifiedType()
@@ -425,6 +433,43 @@ static void writeBoundChecks(ASTContext &context, const StencilRegion &region,
   }
 }
 
+/// The steps read the step tables at t + offset, t from the time loop's
+/// first value to its last: each must lie inside its table, or the program
+/// stops as a C program reading outside an array might not.
+static void writeTableChecks(ASTContext &context, const StencilRegion &region,
+                             llvm::raw_ostream &os) {
+  const SourceManager &sm = context.getSourceManager();
+  std::string first =
+      "(long long)(" + getSourceText(context, region.stepLower) + ")";
+  std::string steps = region.name + "_steps";
+  os << "  extern void stencil_bound_error(const char *, long long); if ("
+     << steps << " > 0) {";
+  for (const StepTable &table : region.stepTables) {
+    PresumedLoc where = sm.getPresumedLoc(sm.getExpansionLoc(table.firstUse));
+    std::string name = table.decl->getNameAsString();
+    std::string t = region.timeVar->getNameAsString();
+    auto check = [&](const std::string &value, int64_t offset,
+                     const std::string &condition, const std::string &what) {
+      std::string at =
+          offset ? t + (offset > 0 ? "+" : "") + std::to_string(offset) : t;
+      std::string format =
+          escapeFormat(std::string(where.getFilename()) + ":" +
+                       std::to_string(where.getLine()) + ": the step table '" +
+                       name + "' is read at " + at + " = \x01, " + what);
+      format.replace(format.find('\x01'), 1, "%lld");
+      os << " if (" << condition << ") stencil_bound_error(\"" << format
+         << "\", " << value << ");";
+    };
+    std::string low = first + " + " + std::to_string(table.lowOffset);
+    std::string high =
+        first + " + " + steps + " - 1 + " + std::to_string(table.highOffset);
+    check(low, table.lowOffset, low + " < 0", "before its first element");
+    check(high, table.highOffset, high + " >= " + std::to_string(table.size),
+          "beyond its " + std::to_string(table.size) + " elements");
+  }
+  os << " }\n";
+}
+
 /// Leaves the loop variables declared outside the loops as the nests would:
 /// once a step has run, each loop of a non-empty range ends at its upper
 /// bound, one of an empty range at its lower bound, and the loops inside an
@@ -435,6 +480,9 @@ static void writeLoopVariables(const StencilRegion &region,
   for (const Section &section : region.sections) {
     std::string step, closing;
     for (const LoopRange &loop : section.nest.loops) {
+      // A boundary statement's fixed axis has no loop.
+      if (!loop.var)
+        continue;
       std::string lower = getBoundValue(region, loop.lower);
       std::string upper = getBoundValue(region, loop.upper);
       std::string name = loop.var->getNameAsString();
@@ -474,6 +522,8 @@ mlir::stencil::pragma_c::rewriteSource(ASTContext &context,
        << "  long long " << region.name << "_steps = " << steps << ";\n";
     if (!region.runtimeBounds.empty())
       writeBoundChecks(context, region, os);
+    if (!region.stepTables.empty())
+      writeTableChecks(context, region, os);
     // With run-time bounds a region of no steps is not called: C would not
     // look at the bounds, so neither may the region's function.
     os << "  ";
@@ -493,7 +543,7 @@ mlir::stencil::pragma_c::rewriteSource(ASTContext &context,
     };
     for (const Section &section : region.sections)
       for (const LoopRange &loop : section.nest.loops)
-        if (!loop.declaresVar)
+        if (loop.var && !loop.declaresVar)
           use(loop.var);
     for (const VarDecl *var : region.outerTemporaries)
       use(var);

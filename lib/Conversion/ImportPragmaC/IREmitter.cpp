@@ -189,15 +189,25 @@ func::FuncOp mlir::stencil::pragma_c::emitRegion(clang::ASTContext &astContext,
     argTypes.push_back(builder.getIndexType());
     argLocs.push_back(loc(region.getBound(bound).expr->getBeginLoc()));
   }
-  // The step variable's first value, when a body reads it.
-  Type stepType;
-  if (region.usesStepValue()) {
+  // The step tables, then the step variable's first value, when a body
+  // reads them.
+  unsigned firstTableArg = argTypes.size();
+  for (auto [k, table] : llvm::enumerate(region.stepTables)) {
+    Type element;
     for (TranslatedNest &nest : nests)
       if (nest.translator)
         for (auto [i, source] :
              llvm::enumerate(nest.translator->argumentSources))
-          if (source.step)
-            stepType = nest.block->getArgument(i).getType();
+          if (source.table == k)
+            element = nest.block->getArgument(i).getType();
+    argTypes.push_back(MemRefType::get({table.size}, element));
+    argLocs.push_back(loc(table.decl->getLocation()));
+  }
+  // The step variable has an integer type (analyzeTimeLoop).
+  Type stepType;
+  if (region.usesStepValue()) {
+    stepType =
+        builder.getIntegerType(astContext.getTypeSize(region.stepValueType));
     argTypes.push_back(stepType);
     argLocs.push_back(loc(region.stepLower->getBeginLoc()));
   }
@@ -233,8 +243,8 @@ func::FuncOp mlir::stencil::pragma_c::emitRegion(clang::ASTContext &astContext,
     gridOfSection.push_back(same - gridBounds.begin());
     if (same != gridBounds.end())
       continue;
-    GridBounds &grid = gridBounds.emplace_back(
-        GridBounds{key, loc(section.directive->loc), {}, {}});
+    GridBounds &grid =
+        gridBounds.emplace_back(GridBounds{key, loc(section.loc), {}, {}});
     for (const LoopRange &loop : section.nest.loops) {
       for (auto [bound, bounds] : {std::pair{&loop.lower, &grid.lower},
                                    std::pair{&loop.upper, &grid.upper}})
@@ -350,7 +360,7 @@ func::FuncOp mlir::stencil::pragma_c::emitRegion(clang::ASTContext &astContext,
   builder.setInsertionPointToStart(loopBody);
   for (auto [sectionIndex, section] : llvm::enumerate(region.sections)) {
     Value grid = grids[gridOfSection[sectionIndex]];
-    Location sectionLoc = loc(section.directive->loc);
+    Location sectionLoc = loc(section.loc);
     if (section.isCopy()) {
       // Every source copied into takes its destination's new values on the
       // grid.
@@ -384,6 +394,23 @@ func::FuncOp mlir::stencil::pragma_c::emitRegion(clang::ASTContext &astContext,
       if (source.step) {
         inputs.push_back(
             loopBody->getArgument(carried.size() + region.reductions.size()));
+        continue;
+      }
+      if (source.table) {
+        // This step's element, read on the host before the sweep.
+        Location tableLoc = nest.block->getArgument(i).getLoc();
+        Value step =
+            loopBody->getArgument(carried.size() + region.reductions.size());
+        Value index = arith::IndexCastOp::create(builder, tableLoc,
+                                                 builder.getIndexType(), step);
+        if (source.tableOffset) {
+          Value offset = arith::ConstantIndexOp::create(builder, tableLoc,
+                                                        source.tableOffset);
+          index = arith::AddIOp::create(builder, tableLoc, index, offset);
+        }
+        inputs.push_back(memref::LoadOp::create(
+            builder, tableLoc,
+            entry->getArgument(firstTableArg + *source.table), index));
         continue;
       }
       unsigned index = *source.array;
@@ -421,6 +448,12 @@ func::FuncOp mlir::stencil::pragma_c::emitRegion(clang::ASTContext &astContext,
     for (auto [from, to] :
          llvm::zip(nest.block->getArguments(), applyBody->getArguments()))
       from.replaceAllUsesWith(to);
+    // A value returned as it came in (`B[i] = c;`, `e[0][j] = fict[t];`)
+    // is the argument itself, not a use of it.
+    for (Value &value : returned)
+      if (auto argument = llvm::dyn_cast<BlockArgument>(value))
+        if (argument.getOwner() == nest.block.get())
+          value = applyBody->getArgument(argument.getArgNumber());
     applyBody->getOperations().splice(applyBody->end(),
                                       nest.block->getOperations());
     builder.setInsertionPointToEnd(applyBody);

@@ -225,18 +225,26 @@ bool Analyzer::analyzeRegion(StencilRegion &region,
   if (!assignDirectives(region, inner) || !findTimeLoop(region) ||
       !analyzeTimeLoop(region))
     return false;
-  SmallVector<const Stmt *> nests;
-  if (!splitTimeLoopBody(region, nests) || !analyzeArrays(region, nests))
+  SmallVector<std::pair<const Directive *, const Stmt *>> nests;
+  if (!splitTimeLoopBody(region, nests))
     return false;
-  for (auto [directive, stmt] : llvm::zip_equal(region.nestDirectives, nests)) {
+  SmallVector<const Stmt *> statements;
+  for (auto [directive, stmt] : nests)
+    statements.push_back(stmt);
+  if (!analyzeArrays(region, statements))
+    return false;
+  for (auto [directive, stmt] : nests) {
     Section &section = region.sections.emplace_back();
     section.directive = directive;
+    section.loc = directive ? directive->loc : stmt->getBeginLoc();
     unsigned rank = region.getRank();
     section.reachLow.assign(rank, 0);
     section.reachHigh.assign(rank, 0);
     section.reachLowArray.assign(rank, "");
     section.reachHighArray.assign(rank, "");
-    if (!analyzeNest(region, stmt, section.getKindName(), section.nest))
+    if (directive
+            ? !analyzeNest(region, stmt, section.getKindName(), section.nest)
+            : !analyzeBoundary(region, stmt, section.nest))
       return false;
   }
   if (!checkHaloFits(region, diags))
@@ -500,8 +508,9 @@ bool Analyzer::analyzeTimeLoop(StencilRegion &region) {
   return true;
 }
 
-bool Analyzer::splitTimeLoopBody(StencilRegion &region,
-                                 SmallVectorImpl<const Stmt *> &nests) {
+bool Analyzer::splitTimeLoopBody(
+    StencilRegion &region,
+    SmallVectorImpl<std::pair<const Directive *, const Stmt *>> &nests) {
   const Stmt *body = region.timeLoop->getBody();
   SmallVector<const Stmt *> children;
   SourceLocation previousEnd;
@@ -531,7 +540,7 @@ bool Analyzer::splitTimeLoopBody(StencilRegion &region,
     }
     previousEnd = child->getEndLoc();
     if (owner) {
-      nests.push_back(child);
+      nests.push_back({owner, child});
       continue;
     }
     // `v = value;` before the first nest resets a reduction variable; the
@@ -547,11 +556,8 @@ bool Analyzer::splitTimeLoopBody(StencilRegion &region,
         continue;
       }
     }
-    return error(child->getBeginLoc(),
-                 "statement in the time loop is not under '#pragma stencil "
-                 "calc' or 'copy'; each of them governs one loop nest, and "
-                 "before the first nest only resets of reduction variables "
-                 "('v = value;') may stand");
+    // Anything else is a boundary statement (analyzeBoundary).
+    nests.push_back({nullptr, child});
   }
   if (next != region.nestDirectives.end())
     return error((*next)->loc, llvm::Twine("'#pragma stencil ") +

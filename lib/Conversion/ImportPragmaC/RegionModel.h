@@ -38,8 +38,11 @@ struct LoopBound {
   bool isConstant() const { return value.has_value(); }
 };
 
-/// `for (v = lower; v < upper; v++)`, or `v <= upper`.
+/// `for (v = lower; v < upper; v++)`, or `v <= upper`. In a boundary
+/// statement, an axis it does not loop over is fixed: no variable, the
+/// range [c, c + 1) of the constant subscript it writes at.
 struct LoopRange {
+  /// Null for a fixed axis.
   const clang::VarDecl *var = nullptr;
   LoopBound lower, upper;
   /// The loop declares its variable (`for (int i = ...)`), so it is not
@@ -133,11 +136,32 @@ struct RegionReduction {
   const ResetStatement *reset = nullptr;
 };
 
-/// One loop nest of the time loop, under `#pragma stencil calc` or `copy`.
-/// The nests of a step run in order, each a stencil.apply on its own grid.
+/// A one-dimensional array outside `data` that the nests read at the step
+/// variable (`fict[t]`, a boundary value per step): an argument of the
+/// region's function, read once per step.
+struct StepTable {
+  const clang::VarDecl *decl = nullptr;
+  int64_t size = 0;
+  clang::QualType elementType;
+  /// The lowest and highest offset from the step variable it is read at.
+  int64_t lowOffset = 0, highOffset = 0;
+  clang::SourceLocation firstUse;
+};
+
+/// One loop nest of the time loop, under `#pragma stencil calc` or `copy`,
+/// or a boundary statement without a directive: a nest over some of the
+/// dimensions that sets cells at constant subscripts along the others
+/// (`for (j = 0; j < n; j++) ey[0][j] = fict[t];`). The nests of a step run
+/// in order, each a stencil.apply on its own grid.
 struct Section {
+  /// Null for a boundary statement.
   const Directive *directive = nullptr;
-  bool isCopy() const { return directive->kind == DirectiveKind::Copy; }
+  /// The directive, or the boundary statement's first token.
+  clang::SourceLocation loc;
+  bool isCopy() const {
+    return directive && directive->kind == DirectiveKind::Copy;
+  }
+  bool isBoundary() const { return !directive; }
   LoopNest nest;
   /// The fields (indices into StencilRegion::arrays) the nest writes, in
   /// ascending order.
@@ -149,8 +173,10 @@ struct Section {
   /// (display name) that reaches there first.
   llvm::SmallVector<int64_t, 3> reachLow, reachHigh;
   llvm::SmallVector<std::string, 3> reachLowArray, reachHighArray;
-  /// "calc" or "copy", for messages.
-  llvm::StringRef getKindName() const { return isCopy() ? "copy" : "calc"; }
+  /// "calc", "copy" or "boundary", for messages and the manifest.
+  llvm::StringRef getKindName() const {
+    return isBoundary() ? "boundary" : isCopy() ? "copy" : "calc";
+  }
 };
 
 struct StencilRegion {
@@ -194,6 +220,8 @@ struct StencilRegion {
   /// an argument of the region's function. Null otherwise.
   clang::QualType stepValueType;
   bool usesStepValue() const { return !stepValueType.isNull(); }
+  /// Filled while the calc bodies are translated, in order of first use.
+  std::vector<StepTable> stepTables;
   /// Filled while the calc bodies are translated, in order of first update.
   std::vector<RegionReduction> reductions;
 

@@ -253,7 +253,23 @@ LogicalResult BufferPlanner::planApply(ApplyOp apply) {
     if (failed(checkOverwrite(apply, buffer)))
       return failure();
   // Reading a point that another work item already overwrote is a race:
-  // inputs sharing an output's buffer may be read only at the centre.
+  // inputs sharing an output's buffer may be read only at the centre, or
+  // off the grid (a boundary row reading the row beside it): along an
+  // axis of constant bounds, an offset that leaves the grid from every
+  // point reads cells the apply never writes.
+  GridOp grid = apply.getGridOp();
+  auto leavesGrid = [&](ArrayRef<int64_t> offset) {
+    for (auto [axis, o] : llvm::enumerate(offset)) {
+      int64_t lower = grid.getStaticLower()[axis];
+      int64_t upper = grid.getStaticUpper()[axis];
+      if (o == 0 || ShapedType::isDynamic(lower) ||
+          ShapedType::isDynamic(upper))
+        continue;
+      if (lower + o >= upper || upper - 1 + o < lower)
+        return true;
+    }
+    return false;
+  };
   Block *body = apply.getBodyBlock();
   for (auto [index, input] : llvm::enumerate(apply.getInputs())) {
     if (!llvm::isa<FieldType>(input.getType()))
@@ -265,8 +281,10 @@ LogicalResult BufferPlanner::planApply(ApplyOp apply) {
       continue;
     for (Operation *user : body->getArgument(index).getUsers()) {
       auto access = llvm::dyn_cast<FieldAccessOpInterface>(user);
-      if (access && llvm::any_of(access.getAccessOffset(),
-                                 [](int64_t o) { return o != 0; }))
+      if (access &&
+          llvm::any_of(access.getAccessOffset(),
+                       [](int64_t o) { return o != 0; }) &&
+          !leavesGrid(access.getAccessOffset()))
         return access->emitOpError(
             "reads, at an offset, the buffer its apply writes; this "
             "lowering cannot give the apply a separate output buffer yet");
