@@ -105,6 +105,13 @@ FailureOr<KernelProfile> mlir::stencil::profileTimeLoop(IterateOp iterate) {
     if (!copies)
       ++profile.numSweeps;
   });
+  auto yield = llvm::cast<YieldOp>(iterate.getBodyBlock()->getTerminator());
+  for (BlockArgument argument : iterate.getBodyBlock()->getArguments()) {
+    if (llvm::isa<FieldType>(argument.getType()) || argument.use_empty())
+      continue;
+    Value next = yield.getValues()[argument.getArgNumber()];
+    profile.carriesStepValue |= !next.getDefiningOp<ApplyOp>();
+  }
   profile.carriesScalars = llvm::any_of(
       iterate.getBodyBlock()->getArguments(), [](BlockArgument argument) {
         return !llvm::isa<FieldType>(argument.getType()) &&

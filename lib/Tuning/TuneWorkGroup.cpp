@@ -349,6 +349,9 @@ ParameterVector WorkGroupTuner::run() {
                              "per step (seed 000 Fig. 4) only",
                              profile.numSweeps)
                    .str());
+  else if (profile.carriesStepValue)
+    disable(T, "the loop carries the step variable, which a body reads as a "
+               "value; time blocks are not combined with it yet");
   else if (profile.carriesScalars)
     disable(T, "the loop carries a value from step to step (a reduction "
                "that accumulates across steps), which a time block would "

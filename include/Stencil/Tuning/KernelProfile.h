@@ -43,6 +43,9 @@ struct KernelProfile {
   /// The loop hands a scalar from one step to the next (a reduction that
   /// accumulates across steps): each step needs the one before it whole.
   bool carriesScalars = false;
+  /// One of them is not a reduction's result: the C program's step
+  /// variable, read as a value.
+  bool carriesStepValue = false;
   /// The step has the calc/copy form of seed 000 Fig. 4 (CopySection.h),
   /// the one the lowerings block in time.
   bool isCopyForm = false;

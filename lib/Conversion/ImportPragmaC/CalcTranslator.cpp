@@ -214,7 +214,8 @@ bool CalcTranslator::translateAssign(const clang::BinaryOperator *assign) {
     const RegionArray &array = region.arrays[arrayIndex];
     if (llvm::any_of(offsets, [](int64_t o) { return o != 0; }))
       return error(target->getBeginLoc(),
-                   "the calc section must write '" + array.getDisplayName() +
+                   describeSection() + " must write '" +
+                       array.getDisplayName() +
                        "' at the loop point, not at an offset");
     Value old;
     if (compound) {
@@ -933,7 +934,7 @@ Value CalcTranslator::readArray(const clang::ArraySubscriptExpr *expr) {
     // neighbours that come before the point, and the old ones after it.
     if (!atPoint)
       return fail(expr->getBeginLoc(),
-                  "the calc section reads '" + array.getDisplayName() +
+                  describeSection() + " reads '" + array.getDisplayName() +
                       "' at an offset, but it also writes '" +
                       array.getDisplayName() +
                       "'; an array a nest writes may be read in that nest "

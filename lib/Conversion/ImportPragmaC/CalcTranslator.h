@@ -121,6 +121,11 @@ private:
     return {};
   }
 
+  /// "the calc section" or "the boundary statement", for messages.
+  std::string describeSection() const {
+    return section && section->isBoundary() ? "the boundary statement"
+                                            : "the calc section";
+  }
   Type mapType(clang::QualType type, clang::SourceLocation at);
   Value convert(Value value, clang::QualType from, clang::QualType to,
                 Location location);
