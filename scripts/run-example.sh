@@ -2,13 +2,18 @@
 # The main job: compile a pragma-C example with stencilcc for the host CPU,
 # print the schedule it chose, run it, and compare its speed and checksum
 # with the same C compiled by plain clang -O2 (the pragmas ignored).
-#   scripts/run-example.sh [heat1d|heat2d|heat3d|himeno] [steps]
+#   scripts/run-example.sh [NAME] [steps]   NAME: any examples/NAME.c (heat1d,
+#   heat2d, heat3d, himeno, jacobi1d, jacobi2d, heat3d-2sweep, fdtd2d,
+#   masked2d); the default is heat3d
 set -euo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 name="${1:-heat3d}"
 steps="${2:-50}"
 src="$root/examples/$name.c"
-[ -f "$src" ] || { echo "no example '$name' (heat1d, heat2d, heat3d, himeno)" >&2; exit 2; }
+[ -f "$src" ] || {
+  echo "no example '$name' (choose from: $(cd "$root/examples" && ls *.c | sed 's/\.c$//' | tr '\n' ' '))" >&2
+  exit 2
+}
 
 "$root/scripts/install-deps.sh"
 "$root/scripts/build.sh" "$root/build" >/dev/null
