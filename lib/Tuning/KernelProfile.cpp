@@ -102,6 +102,11 @@ FailureOr<KernelProfile> mlir::stencil::profileTimeLoop(IterateOp iterate) {
                    return offset == 0;
                  });
         });
+    // An apply that returns a scalar input as it is (a boundary row set to
+    // a value) computes that value: a sweep too.
+    copies &= llvm::all_of(
+        apply.getBodyBlock()->getTerminator()->getOperands(),
+        [](Value value) { return value.getDefiningOp<AccessOp>() != nullptr; });
     if (!copies)
       ++profile.numSweeps;
   });

@@ -230,8 +230,9 @@ bool CalcTranslator::translateAssign(const clang::BinaryOperator *assign) {
     return true;
   }
   return error(target->getBeginLoc(),
-               "the calc section may assign only to elements of the arrays "
-               "of 'data' and to variables declared in it");
+               describeSection() +
+                   " may assign only to elements of the arrays of 'data' and "
+                   "to variables declared in it");
 }
 
 std::optional<bool>
@@ -657,6 +658,10 @@ Value CalcTranslator::translateVar(const clang::DeclRefExpr *ref) {
         }
     if (section && var == region.timeVar)
       return getStepValue(ref->getBeginLoc());
+    if (section)
+      return fail(ref->getBeginLoc(),
+                  describeSection() + " does not loop over '" + var->getName() +
+                      "', so it has no value here");
     return fail(ref->getBeginLoc(),
                 "loop variable '" + var->getName() +
                     "' cannot be used as a value outside the loop nests");
@@ -893,11 +898,17 @@ Value CalcTranslator::readStepTable(const clang::ArraySubscriptExpr *expr,
   auto table = llvm::find_if(region.stepTables,
                              [&](const StepTable &t) { return t.decl == var; });
   if (table == region.stepTables.end()) {
-    region.stepTables.push_back({var, arrayType->getSize().getSExtValue(),
-                                 arrayType->getElementType(), *offset, *offset,
-                                 expr->getBeginLoc()});
+    StepTable &added = region.stepTables.emplace_back();
+    added.decl = var;
+    added.size = arrayType->getSize().getSExtValue();
+    added.elementType = arrayType->getElementType();
+    added.lowOffset = added.highOffset = *offset;
+    added.firstUse = expr->getBeginLoc();
     table = std::prev(region.stepTables.end());
   }
+  unsigned sectionIndex = section - region.sections.data();
+  if (!llvm::is_contained(table->sections, sectionIndex))
+    table->sections.push_back(sectionIndex);
   table->lowOffset = std::min(table->lowOffset, *offset);
   table->highOffset = std::max(table->highOffset, *offset);
   unsigned tableIndex = table - region.stepTables.begin();

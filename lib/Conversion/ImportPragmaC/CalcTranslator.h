@@ -66,7 +66,8 @@ public:
   Value translateValue(const clang::Expr *expr, clang::QualType to);
 
   /// What each block argument stands for: an array (index into
-  /// region.arrays) or a captured scalar.
+  /// region.arrays), a captured scalar, the step variable's value or an
+  /// element of a step table.
   struct ArgumentSource {
     std::optional<unsigned> array;
     const clang::VarDecl *scalar = nullptr;

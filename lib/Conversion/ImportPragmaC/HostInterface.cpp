@@ -47,6 +47,21 @@ std::string getBoundValue(const StencilRegion &region, const LoopBound &bound) {
   return getBoundVariable(region, region.runtimeBounds[bound.runtimeIndex]);
 }
 
+/// The C condition under which `section`'s nest runs any point once the
+/// bounds are known: `lo < hi && ...` over its run-time ranges, empty when
+/// all its bounds are constants (the analysis rejects empty constant
+/// ranges).
+std::string getNonEmptyCondition(const StencilRegion &region,
+                                 const Section &section) {
+  std::string condition;
+  for (const LoopRange &loop : section.nest.loops)
+    if (!loop.lower.isConstant() || !loop.upper.isConstant())
+      condition += (condition.empty() ? "" : " && ") +
+                   getBoundValue(region, loop.lower) + " < " +
+                   getBoundValue(region, loop.upper);
+  return condition;
+}
+
 /// `text` as the body of a C string literal that is also a printf format.
 std::string escapeFormat(llvm::StringRef text) {
   std::string escaped;
@@ -152,10 +167,8 @@ std::string mlir::stencil::pragma_c::getPrototype(ASTContext &context,
   // The step tables and the step variable's first value, when a calc body
   // reads them.
   for (const StepTable &table : region.stepTables)
-    text += table.elementType.getCanonicalType()
-                .getUnqualifiedType()
-                .getAsString() +
-            " *" + table.decl->getNameAsString() + ", ";
+    text += table.elementType.getCanonicalType().getAsString() + " *" +
+            table.decl->getNameAsString() + ", ";
   if (region.usesStepValue())
     text += region.stepValueType.getCanonicalType()
                 .getUnqualifiedType()
@@ -210,7 +223,7 @@ mlir::stencil::pragma_c::buildManifest(ASTContext &context,
             list->push_back(*bound->value);
           else
             list->push_back(getBoundSource(context, *bound));
-      if (lower.empty() && !section.isCopy()) {
+      if (lower.empty() && !section.isCopy() && !section.isBoundary()) {
         lower = nestLower;
         upper = nestUpper;
       }
@@ -330,19 +343,10 @@ static void writeBoundChecks(ASTContext &context, const StencilRegion &region,
     halo = region.halo ? region.halo->haloWidth : region.distribute->haloWidth;
   // Each nest's bounds against the reach of that nest; only a step over a
   // non-empty nest reads anything.
-  auto sameRange = [](const Section &a, const Section &b) {
-    for (auto [x, y] : llvm::zip_equal(a.nest.loops, b.nest.loops))
-      for (auto [p, q] :
-           {std::pair{&x.lower, &y.lower}, std::pair{&x.upper, &y.upper}})
-        if (p->value != q->value ||
-            (!p->isConstant() && p->runtimeIndex != q->runtimeIndex))
-          return false;
-    return true;
-  };
   // A nest over the range of an earlier one that reaches no further needs
   // no checks of its own (a copy nest after its calc nest).
   auto coveredBy = [&](const Section &later, const Section &earlier) {
-    if (!sameRange(later, earlier))
+    if (!later.hasSameRange(earlier))
       return false;
     for (unsigned axis = 0; axis < region.getRank(); ++axis)
       if (later.reachLow[axis] < earlier.reachLow[axis] ||
@@ -362,12 +366,8 @@ static void writeBoundChecks(ASTContext &context, const StencilRegion &region,
                        return coveredBy(section, earlier);
                      }))
       continue;
-    os << "  if (" << region.name << "_steps > 0";
-    for (const LoopRange &loop : loops)
-      if (!loop.lower.isConstant() || !loop.upper.isConstant())
-        os << " && " << getBoundValue(region, loop.lower) << " < "
-           << getBoundValue(region, loop.upper);
-    os << ") {";
+    os << "  if (" << region.name << "_steps > 0 && "
+       << getNonEmptyCondition(region, section) << ") {";
     for (auto [axis, loop] : llvm::enumerate(loops)) {
       for (bool isUpper : {false, true}) {
         const LoopBound &b = isUpper ? loop.upper : loop.lower;
@@ -445,6 +445,20 @@ static void writeTableChecks(ASTContext &context, const StencilRegion &region,
   os << "  extern void stencil_bound_error(const char *, long long); if ("
      << steps << " > 0) {";
   for (const StepTable &table : region.stepTables) {
+    // Only a step over a nest that is not empty reads the table.
+    std::string runs;
+    for (unsigned index : table.sections) {
+      std::string condition =
+          getNonEmptyCondition(region, region.sections[index]);
+      if (condition.empty()) {
+        runs.clear();
+        break;
+      }
+      runs += (runs.empty() ? "(" : " || (") + condition + ")";
+    }
+    if (!runs.empty())
+      os << " if (" << runs << ")";
+    os << " {";
     PresumedLoc where = sm.getPresumedLoc(sm.getExpansionLoc(table.firstUse));
     std::string name = table.decl->getNameAsString();
     std::string t = region.timeVar->getNameAsString();
@@ -466,6 +480,7 @@ static void writeTableChecks(ASTContext &context, const StencilRegion &region,
     check(low, table.lowOffset, low + " < 0", "before its first element");
     check(high, table.highOffset, high + " >= " + std::to_string(table.size),
           "beyond its " + std::to_string(table.size) + " elements");
+    os << " }";
   }
   os << " }\n";
 }

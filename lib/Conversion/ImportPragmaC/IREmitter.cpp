@@ -123,6 +123,34 @@ func::FuncOp mlir::stencil::pragma_c::emitRegion(clang::ASTContext &astContext,
       return {};
     resetValues[it - region.reductions.begin()] = value;
   }
+  // Each nest decided on its own what a scalar of the function is; C sees
+  // one variable through all of them.
+  for (const CapturedScalar &scalar : region.scalars) {
+    const char *role = nullptr;
+    if (llvm::is_contained(region.outerTemporaries, scalar.decl))
+      role = "assigns it at every point as a temporary; C would read the "
+             "last point's value";
+    else if (llvm::any_of(region.reductions, [&](const RegionReduction &r) {
+               return r.decl == scalar.decl;
+             }))
+      role = "reduces into it; its running value is not known at a point";
+    if (role) {
+      reportError(diags, scalar.firstUse,
+                  "'" + scalar.decl->getName().str() +
+                      "' is read here as the value it has before the "
+                      "region, but another loop nest of the step " +
+                      role);
+      return {};
+    }
+  }
+  for (const RegionReduction &reduction : region.reductions)
+    if (llvm::is_contained(region.outerTemporaries, reduction.decl)) {
+      reportError(diags, reduction.loc,
+                  "'" + reduction.decl->getName().str() +
+                      "' is reduced into here, but another loop nest of the "
+                      "step assigns it as a temporary of each point");
+      return {};
+    }
   for (const RegionArray &array : region.arrays)
     if (!array.isSource && !array.isWritten) {
       reportError(diags, array.loc,
@@ -149,7 +177,7 @@ func::FuncOp mlir::stencil::pragma_c::emitRegion(clang::ASTContext &astContext,
   };
 
   // Signature: arrays, captured scalars, reduction variables, run-time
-  // bounds, step count.
+  // bounds, step tables, the step variable's first value, step count.
   SmallVector<Type> argTypes;
   SmallVector<Location> argLocs;
   for (const RegionArray &array : region.arrays) {
@@ -225,26 +253,21 @@ func::FuncOp mlir::stencil::pragma_c::emitRegion(clang::ASTContext &astContext,
   // The grids' bounds first: a distributed function needs them before its
   // first stencil op. Nests over the same range share a grid.
   struct GridBounds {
-    std::string key;
+    const Section *section;
     Location location;
     SmallVector<OpFoldResult, 3> lower, upper;
   };
   SmallVector<GridBounds> gridBounds;
   SmallVector<unsigned> gridOfSection;
   for (const Section &section : region.sections) {
-    std::string key;
-    for (const LoopRange &loop : section.nest.loops)
-      for (const LoopBound *bound : {&loop.lower, &loop.upper})
-        key += bound->isConstant()
-                   ? "c" + std::to_string(*bound->value) + ","
-                   : "r" + std::to_string(bound->runtimeIndex) + ",";
-    auto same = llvm::find_if(
-        gridBounds, [&](const GridBounds &other) { return other.key == key; });
+    auto same = llvm::find_if(gridBounds, [&](const GridBounds &other) {
+      return other.section->hasSameRange(section);
+    });
     gridOfSection.push_back(same - gridBounds.begin());
     if (same != gridBounds.end())
       continue;
     GridBounds &grid =
-        gridBounds.emplace_back(GridBounds{key, loc(section.loc), {}, {}});
+        gridBounds.emplace_back(GridBounds{&section, loc(section.loc), {}, {}});
     for (const LoopRange &loop : section.nest.loops) {
       for (auto [bound, bounds] : {std::pair{&loop.lower, &grid.lower},
                                    std::pair{&loop.upper, &grid.upper}})
@@ -356,6 +379,10 @@ func::FuncOp mlir::stencil::pragma_c::emitRegion(clang::ASTContext &astContext,
     return value;
   };
   SmallVector<Value> reductionResults(region.reductions.size());
+  // The step variable's value in this step, when the loop carries it.
+  auto getStepValue = [&]() -> Value {
+    return loopBody->getArgument(carried.size() + region.reductions.size());
+  };
 
   builder.setInsertionPointToStart(loopBody);
   for (auto [sectionIndex, section] : llvm::enumerate(region.sections)) {
@@ -392,22 +419,27 @@ func::FuncOp mlir::stencil::pragma_c::emitRegion(clang::ASTContext &astContext,
         continue;
       }
       if (source.step) {
-        inputs.push_back(
-            loopBody->getArgument(carried.size() + region.reductions.size()));
+        inputs.push_back(getStepValue());
         continue;
       }
       if (source.table) {
         // This step's element, read on the host before the sweep.
         Location tableLoc = nest.block->getArgument(i).getLoc();
-        Value step =
-            loopBody->getArgument(carried.size() + region.reductions.size());
-        Value index = arith::IndexCastOp::create(builder, tableLoc,
-                                                 builder.getIndexType(), step);
+        Value index = arith::IndexCastOp::create(
+            builder, tableLoc, builder.getIndexType(), getStepValue());
         if (source.tableOffset) {
           Value offset = arith::ConstantIndexOp::create(builder, tableLoc,
                                                         source.tableOffset);
           index = arith::AddIOp::create(builder, tableLoc, index, offset);
         }
+        // The host checks the steps against the table when a nest reading
+        // it is not empty; when all are, C reads nothing, and the clamp
+        // keeps this read inside the table.
+        Value first = arith::ConstantIndexOp::create(builder, tableLoc, 0);
+        Value last = arith::ConstantIndexOp::create(
+            builder, tableLoc, region.stepTables[*source.table].size - 1);
+        index = arith::MaxSIOp::create(builder, tableLoc, index, first);
+        index = arith::MinSIOp::create(builder, tableLoc, index, last);
         inputs.push_back(memref::LoadOp::create(
             builder, tableLoc,
             entry->getArgument(firstTableArg + *source.table), index));
@@ -471,8 +503,7 @@ func::FuncOp mlir::stencil::pragma_c::emitRegion(clang::ASTContext &astContext,
   llvm::append_range(yielded, reductionResults);
   if (stepType) {
     Location stepLoc = loc(region.timeLoop->getInc()->getBeginLoc());
-    Value step =
-        loopBody->getArgument(carried.size() + region.reductions.size());
+    Value step = getStepValue();
     Value one = arith::ConstantOp::create(builder, stepLoc,
                                           builder.getIntegerAttr(stepType, 1));
     yielded.push_back(arith::AddIOp::create(builder, stepLoc, step, one));

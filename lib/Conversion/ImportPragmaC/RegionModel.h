@@ -146,6 +146,9 @@ struct StepTable {
   /// The lowest and highest offset from the step variable it is read at.
   int64_t lowOffset = 0, highOffset = 0;
   clang::SourceLocation firstUse;
+  /// The sections that read it: only a step over one of them that is not
+  /// empty reads the table.
+  llvm::SmallVector<unsigned, 2> sections;
 };
 
 /// One loop nest of the time loop, under `#pragma stencil calc` or `copy`,
@@ -173,6 +176,17 @@ struct Section {
   /// (display name) that reaches there first.
   llvm::SmallVector<int64_t, 3> reachLow, reachHigh;
   llvm::SmallVector<std::string, 3> reachLowArray, reachHighArray;
+  /// Whether both nests run over the same points: equal constants, or the
+  /// same run-time bound arguments.
+  bool hasSameRange(const Section &other) const {
+    for (auto [a, b] : llvm::zip_equal(nest.loops, other.nest.loops))
+      for (auto [x, y] :
+           {std::pair{&a.lower, &b.lower}, std::pair{&a.upper, &b.upper}})
+        if (x->value != y->value ||
+            (!x->isConstant() && x->runtimeIndex != y->runtimeIndex))
+          return false;
+    return true;
+  }
   /// "calc", "copy" or "boundary", for messages and the manifest.
   llvm::StringRef getKindName() const {
     return isBoundary() ? "boundary" : isCopy() ? "copy" : "calc";

@@ -17,13 +17,15 @@ double ey[N][N], hz[N][N];
 // CHECK-DAG: %[[CELL:.*]] = stencil.grid [15, 15] to [16, 16]
 // CHECK: stencil.iterate %{{.*}} iter_args(%[[EY:[^ ]*]] = %{{[^ ]*}}, %[[T:[^ ]*]] = %[[FIRST]])
 // CHECK: %[[TI:.*]] = arith.index_cast %[[T]] : i32 to index
-// CHECK: %[[V:.*]] = memref.load %[[FICT]][%[[TI]]] : memref<50xf64>
+// CHECK: %[[LO:.*]] = arith.maxsi %[[TI]], %c0 : index
+// CHECK: %[[IN:.*]] = arith.minsi %[[LO]], %c49 : index
+// CHECK: %[[V:.*]] = memref.load %[[FICT]][%[[IN]]] : memref<50xf64>
 // CHECK: %[[EY1:.*]] = stencil.apply on %[[ROW]] ins(%[[X:[^ ]*]] = %[[V]] : f64) outs(%[[EY]] : {{.*}}) {
 // CHECK-NEXT: stencil.return %[[X]] : f64
 // CHECK: %[[EY2:.*]] = stencil.apply on %[[CELL]] ins(%[[Y:[^ ]*]] = %[[EY1]] : {{.*}}) outs(%[[EY1]] : {{.*}}) {
 // CHECK: stencil.access %[[Y]][-1, 0]
 // CHECK: stencil.apply on %{{.*}} ins(%{{.*}} = %[[EY2]]
-void fdtd(int steps, double fict[TMAX]) {
+void fdtd(int steps, const double fict[TMAX]) {
   int t, i, j;
 #pragma stencil begin
 #pragma stencil step(t:TMAX)
@@ -48,6 +50,6 @@ void fdtd(int steps, double fict[TMAX]) {
 // MANIFEST: "upper": [
 // MANIFEST-NEXT: 1,
 // MANIFEST-NEXT: 16
-// MANIFEST: "prototype": "void stencil_fdtd_0(double *hz, double *ey, double *fict, int t, long long steps)"
-// HOST: if (stencil_fdtd_0_steps > 0) { if ((long long)(0) + 0 < 0) stencil_bound_error("{{.*}}boundary.c:31: the step table 'fict' is read at t = %lld, before its first element", (long long)(0) + 0); if ((long long)(0) + stencil_fdtd_0_steps - 1 + 0 >= 50) stencil_bound_error(
+// MANIFEST: "prototype": "void stencil_fdtd_0(double *hz, double *ey, const double *fict, int t, long long steps)"
+// HOST: if (stencil_fdtd_0_steps > 0) { { if ((long long)(0) + 0 < 0) stencil_bound_error("{{.*}}boundary.c:31: the step table 'fict' is read at t = %lld, before its first element", (long long)(0) + 0); if ((long long)(0) + stencil_fdtd_0_steps - 1 + 0 >= 50) stencil_bound_error(
 // HOST: stencil_fdtd_0(&hz[0][0], &ey[0][0], &fict[0], (0), stencil_fdtd_0_steps);

@@ -1,7 +1,9 @@
 /* Boundary statements with step tables: a column set from a table read at
- * t + 1, a corner cell at a constant position, a row from t itself; the
- * table holds TABLE values, so more steps than it covers stop the program
- * before the region writes anything. Usage: step-table [steps] */
+ * t + 1 (over a run-time range), a corner cell at a constant position, a
+ * row from t itself; the table holds TABLE values, so more steps than it
+ * covers stop the program before the region writes anything, unless the
+ * column's range is empty and C never reads the table.
+ * Usage: step-table [steps [m]] */
 #include <stdio.h>
 #include <stdlib.h>
 #define N 24
@@ -12,6 +14,7 @@ static float a[N][N], b[N][N];
 static float pulse[TABLE];
 int main(int argc, char **argv) {
   int steps = argc > 1 ? atoi(argv[1]) : 6;
+  int m = argc > 2 ? atoi(argv[2]) : N - 1;
   int t, i, j;
   for (t = 0; t < TABLE; t++)
     pulse[t] = (float)(t % 4) - 1.5f;
@@ -26,7 +29,7 @@ int main(int argc, char **argv) {
 #pragma stencil distribute(DISTRIBUTE)
 #endif
   for (t = 0; t < steps; t++) {
-    for (i = 1; i < N - 1; i++)
+    for (i = 1; i < m; i++)
       a[i][0] = pulse[t + 1] * 0.5f + a[i][1];
     a[N - 1][N - 1] = 2.0f;
     for (j = 2; j < N; j++)
