@@ -18,6 +18,36 @@ func.func @reads_own_output(%A: memref<8xf32>) {
 
 // -----
 
+// A boundary row reading the row beside it: the offset leaves the one-row
+// grid from every point, so the apply never writes what it reads and may
+// work in place. The same read from a two-row grid would race.
+func.func @reads_beside_its_row(%A: memref<8x8xf32>) {
+  %a = stencil.load %A : memref<8x8xf32> -> !stencil.field<8x8xf32>
+  %row = stencil.grid [0, 1] to [1, 7] : !stencil.grid<2>
+  %r = stencil.apply on %row ins(%x = %a : !stencil.field<8x8xf32>) outs(%a : !stencil.field<8x8xf32>) {
+    %v = stencil.access %x[1, 0] : !stencil.field<8x8xf32>
+    stencil.return %v : f32
+  }
+  stencil.store %r to %A : !stencil.field<8x8xf32> to memref<8x8xf32>
+  return
+}
+
+// -----
+
+func.func @reads_inside_its_rows(%A: memref<8x8xf32>) {
+  %a = stencil.load %A : memref<8x8xf32> -> !stencil.field<8x8xf32>
+  %rows = stencil.grid [0, 1] to [2, 7] : !stencil.grid<2>
+  %r = stencil.apply on %rows ins(%x = %a : !stencil.field<8x8xf32>) outs(%a : !stencil.field<8x8xf32>) {
+    // expected-error @+1 {{reads, at an offset, the buffer its apply writes}}
+    %v = stencil.access %x[1, 0] : !stencil.field<8x8xf32>
+    stencil.return %v : f32
+  }
+  stencil.store %r to %A : !stencil.field<8x8xf32> to memref<8x8xf32>
+  return
+}
+
+// -----
+
 func.func @output_used_later(%A: memref<8xf32>, %B: memref<8xf32>) {
   %a = stencil.load %A : memref<8xf32> -> !stencil.field<8xf32>
   %b = stencil.load %B : memref<8xf32> -> !stencil.field<8xf32>
