@@ -714,6 +714,32 @@ Value CalcTranslator::translateVar(const clang::DeclRefExpr *ref) {
   return argument;
 }
 
+/// `c` for a subscript `var`, `var + c`, `c + var` or `var - c` (c a
+/// constant).
+static std::optional<int64_t> getOffsetFrom(const clang::Expr *expr,
+                                            const clang::VarDecl *var,
+                                            clang::ASTContext &context) {
+  expr = expr->IgnoreParenImpCasts();
+  if (getReferencedVar(expr) == var)
+    return 0;
+  auto *binary = dyn_cast<clang::BinaryOperator>(expr);
+  if (!binary)
+    return std::nullopt;
+  const clang::Expr *lhs = binary->getLHS()->IgnoreParenImpCasts();
+  const clang::Expr *rhs = binary->getRHS()->IgnoreParenImpCasts();
+  if (binary->getOpcode() == clang::BO_Add) {
+    if (getReferencedVar(lhs) == var)
+      return evaluateInteger(rhs, context);
+    if (getReferencedVar(rhs) == var)
+      return evaluateInteger(lhs, context);
+  } else if (binary->getOpcode() == clang::BO_Sub &&
+             getReferencedVar(lhs) == var) {
+    if (std::optional<int64_t> value = evaluateInteger(rhs, context))
+      return -*value;
+  }
+  return std::nullopt;
+}
+
 bool CalcTranslator::matchAccess(const clang::Expr *expr, unsigned &arrayIndex,
                                  SmallVectorImpl<int64_t> &offsets) {
   SmallVector<const clang::Expr *, 3> indices;
@@ -771,21 +797,8 @@ bool CalcTranslator::matchAccess(const clang::Expr *expr, unsigned &arrayIndex,
                          "loop over dimension " +
                          llvm::Twine(axis));
       offset = *at - *loop.lower.value;
-    } else if (getReferencedVar(stripped) == loop.var) {
-      offset = 0;
-    } else if (auto *binary = dyn_cast<clang::BinaryOperator>(stripped)) {
-      const clang::Expr *lhs = binary->getLHS()->IgnoreParenImpCasts();
-      const clang::Expr *rhs = binary->getRHS()->IgnoreParenImpCasts();
-      if (binary->getOpcode() == clang::BO_Add) {
-        if (getReferencedVar(lhs) == loop.var)
-          offset = evaluateInteger(rhs, astContext);
-        else if (getReferencedVar(rhs) == loop.var)
-          offset = evaluateInteger(lhs, astContext);
-      } else if (binary->getOpcode() == clang::BO_Sub &&
-                 getReferencedVar(lhs) == loop.var) {
-        if (std::optional<int64_t> value = evaluateInteger(rhs, astContext))
-          offset = -*value;
-      }
+    } else {
+      offset = getOffsetFrom(stripped, loop.var, astContext);
     }
     if (!offset)
       return error(index->getBeginLoc(),
@@ -873,20 +886,8 @@ Value CalcTranslator::readStepTable(const clang::ArraySubscriptExpr *expr,
       astContext.getAsConstantArrayType(type);
   if (!arrayType || !arrayType->getElementType()->isArithmeticType())
     return {};
-  // `t`, `t + c` or `t - c`.
-  const clang::Expr *index = expr->getIdx()->IgnoreParenImpCasts();
-  std::optional<int64_t> offset;
-  if (getReferencedVar(index) == region.timeVar) {
-    offset = 0;
-  } else if (auto *binary = dyn_cast<clang::BinaryOperator>(index)) {
-    bool add = binary->getOpcode() == clang::BO_Add;
-    if ((add || binary->getOpcode() == clang::BO_Sub) &&
-        getReferencedVar(binary->getLHS()->IgnoreParenImpCasts()) ==
-            region.timeVar)
-      if (std::optional<int64_t> c =
-              evaluateInteger(binary->getRHS(), astContext))
-        offset = add ? *c : -*c;
-  }
+  std::optional<int64_t> offset =
+      getOffsetFrom(expr->getIdx(), region.timeVar, astContext);
   if (!offset)
     return {};
   handled = true;

@@ -78,6 +78,16 @@ std::string escapeFormat(llvm::StringRef text) {
   return escaped;
 }
 
+/// ` if (CONDITION) stencil_bound_error("MESSAGE", VALUE);`: `message` holds
+/// `\x01` where the value is printed, put in after the text is escaped.
+void writeRuntimeCheck(llvm::raw_ostream &os, const std::string &condition,
+                       const std::string &message, const std::string &value) {
+  std::string format = escapeFormat(message);
+  format.replace(format.find('\x01'), 1, "%lld");
+  os << " if (" << condition << ") stencil_bound_error(\"" << format << "\", "
+     << value << ");";
+}
+
 /// `&A[0][0][0]`: a pointer to the first element, for arrays and for
 /// pointers to arrays alike.
 std::string getFirstElement(const StencilRegion &region,
@@ -388,14 +398,10 @@ static void writeBoundChecks(ASTContext &context, const StencilRegion &region,
         std::string dimension = " along dimension " + std::to_string(axis);
         auto check = [&](const std::string &condition,
                          const std::string &message) {
-          // The value's conversion goes in after the text is escaped.
-          std::string format = escapeFormat(prefix + message);
-          format.replace(format.find('\x01'), 1, "%lld");
-          os << " if (" << condition << ") stencil_bound_error(\"" << format
-             << "\", " << variable;
-          if (b.addend)
-            os << " - " << b.addend;
-          os << ");";
+          writeRuntimeCheck(os, condition, prefix + message,
+                            b.addend
+                                ? variable + " - " + std::to_string(b.addend)
+                                : variable);
         };
         if (isUpper) {
           int64_t reach = section.reachHigh[axis];
@@ -466,13 +472,12 @@ static void writeTableChecks(ASTContext &context, const StencilRegion &region,
                      const std::string &condition, const std::string &what) {
       std::string at =
           offset ? t + (offset > 0 ? "+" : "") + std::to_string(offset) : t;
-      std::string format =
-          escapeFormat(std::string(where.getFilename()) + ":" +
-                       std::to_string(where.getLine()) + ": the step table '" +
-                       name + "' is read at " + at + " = \x01, " + what);
-      format.replace(format.find('\x01'), 1, "%lld");
-      os << " if (" << condition << ") stencil_bound_error(\"" << format
-         << "\", " << value << ");";
+      writeRuntimeCheck(os, condition,
+                        std::string(where.getFilename()) + ":" +
+                            std::to_string(where.getLine()) +
+                            ": the step table '" + name + "' is read at " + at +
+                            " = \x01, " + what,
+                        value);
     };
     std::string low = first + " + " + std::to_string(table.lowOffset);
     std::string high =

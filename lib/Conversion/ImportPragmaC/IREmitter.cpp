@@ -185,7 +185,10 @@ func::FuncOp mlir::stencil::pragma_c::emitRegion(clang::ASTContext &astContext,
     argLocs.push_back(loc(array.loc));
   }
   DenseMap<const clang::VarDecl *, unsigned> scalarArgIndex;
-  auto scalarType = [&](const clang::VarDecl *decl) -> Type {
+  // The type a translated block gave the first argument that `matches`.
+  auto argumentType =
+      [&](function_ref<bool(const CalcTranslator::ArgumentSource &)> matches)
+      -> Type {
     SmallVector<std::pair<CalcTranslator *, Block *>> translated;
     for (TranslatedNest &nest : nests)
       if (nest.translator)
@@ -193,9 +196,15 @@ func::FuncOp mlir::stencil::pragma_c::emitRegion(clang::ASTContext &astContext,
     translated.push_back({&resets, &resetBlock});
     for (auto [translator, block] : translated)
       for (auto [i, source] : llvm::enumerate(translator->argumentSources))
-        if (source.scalar == decl)
+        if (matches(source))
           return block->getArgument(i).getType();
-    llvm_unreachable("a captured scalar is an argument of a translated block");
+    llvm_unreachable("each captured value is an argument of a translated "
+                     "block");
+  };
+  auto scalarType = [&](const clang::VarDecl *decl) {
+    return argumentType([&](const CalcTranslator::ArgumentSource &source) {
+      return source.scalar == decl;
+    });
   };
   for (const CapturedScalar &scalar : region.scalars) {
     scalarArgIndex[scalar.decl] = argTypes.size();
@@ -221,13 +230,11 @@ func::FuncOp mlir::stencil::pragma_c::emitRegion(clang::ASTContext &astContext,
   // reads them.
   unsigned firstTableArg = argTypes.size();
   for (auto [k, table] : llvm::enumerate(region.stepTables)) {
-    Type element;
-    for (TranslatedNest &nest : nests)
-      if (nest.translator)
-        for (auto [i, source] :
-             llvm::enumerate(nest.translator->argumentSources))
-          if (source.table == k)
-            element = nest.block->getArgument(i).getType();
+    unsigned index = k;
+    Type element =
+        argumentType([&](const CalcTranslator::ArgumentSource &source) {
+          return source.table == index;
+        });
     argTypes.push_back(MemRefType::get({table.size}, element));
     argLocs.push_back(loc(table.decl->getLocation()));
   }
