@@ -59,10 +59,15 @@ FailureOr<KernelProfile> mlir::stencil::profileTimeLoop(IterateOp iterate) {
     int64_t upper = grid.getStaticUpper()[axis];
     int64_t size = fieldType.getShape()[axis];
     bool dynamic = ShapedType::isDynamic(lower) || ShapedType::isDynamic(upper);
-    if (dynamic && ShapedType::isDynamic(size))
-      return iterate.emitError(
-          "tuning needs the grid of the time loop's kernel, or the fields it "
-          "writes, to have a static size");
+    if (dynamic && ShapedType::isDynamic(size)) {
+      // Arrays of run-time extents (C99 `double A[n][n]`): tune for a grid
+      // far larger than the caches, about 2^24 points in all, where tiles
+      // and not the grid's edges decide.
+      static const int64_t assumed[] = {int64_t(1) << 24, 4096, 256};
+      profile.extentAssumed = true;
+      profile.extent.push_back(assumed[std::min(profile.rank, 3u) - 1]);
+      continue;
+    }
     if (ShapedType::isDynamic(lower))
       lower = profile.radiusLow[axis];
     if (ShapedType::isDynamic(upper))
@@ -126,10 +131,14 @@ FailureOr<KernelProfile> mlir::stencil::profileTimeLoop(IterateOp iterate) {
 }
 
 std::string KernelProfile::describeEstimate() const {
-  if (!extentEstimated)
+  if (!extentEstimated && !extentAssumed)
     return "";
-  std::string text = "; the grid's bounds are known at run time only, its "
-                     "extents estimated from the fields' as [";
+  std::string text =
+      extentAssumed
+          ? "; the grid's bounds and the fields' extents are known at run "
+            "time only, the grid assumed to be ["
+          : "; the grid's bounds are known at run time only, its extents "
+            "estimated from the fields' as [";
   llvm::interleave(
       extent, [&](int64_t size) { text += std::to_string(size); },
       [&] { text += ", "; });

@@ -25,6 +25,9 @@ struct KernelProfile {
   /// The grid's bounds are known at run time only: `extent` is the largest
   /// grid the fields hold, given the stencil's reach.
   bool extentEstimated = false;
+  /// Neither the grid's bounds nor the fields' extents are known before
+  /// run time (arrays of run-time extents): `extent` is a large grid.
+  bool extentAssumed = false;
   /// Largest read offset below and above the point, per axis (>= 0).
   SmallVector<int64_t, 3> radiusLow, radiusHigh;
   /// Distinct fields the kernel reads or writes (seed 000 "N_array").

@@ -102,9 +102,14 @@ private:
   /// `v++`, `++v`, `v += 1`, `v = v + 1`.
   bool matchLoopInc(const clang::Expr *inc, const clang::VarDecl *var);
 
-  std::optional<int64_t> evaluateSize(const std::vector<clang::Token> &tokens,
-                                      const clang::FunctionDecl *function,
-                                      clang::SourceLocation loc);
+  /// A size of `data` (macro-expanded tokens) as a linear form: constants
+  /// (`N`, `const int` names) and integer variables of `function` or the
+  /// file, + - * / % and parentheses, products and quotients by constants.
+  std::optional<LinearForm>
+  evaluateSize(const std::vector<clang::Token> &tokens,
+               const clang::FunctionDecl *function);
+  /// The same for a C expression: a variably modified type's size.
+  std::optional<LinearForm> getLinearForm(const clang::Expr *expr);
   const clang::VarDecl *findVariable(llvm::StringRef name,
                                      const clang::FunctionDecl *function);
   const clang::VarDecl *findArrayDecl(llvm::StringRef name,

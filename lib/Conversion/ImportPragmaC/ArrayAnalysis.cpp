@@ -33,7 +33,7 @@ bool mlir::stencil::pragma_c::checkHaloFits(const StencilRegion &region,
       const LoopRange &loop = section.nest.loops[axis];
       if (loop.lower.isConstant())
         room = std::min(room, *loop.lower.value);
-      if (loop.upper.isConstant())
+      if (loop.upper.isConstant() && region.isStaticExtent(axis))
         room = std::min(room, region.shape[axis] - *loop.upper.value);
     }
     if (width > room) {
@@ -82,24 +82,71 @@ const VarDecl *Analyzer::findArrayDecl(StringRef name, const Stmt *scope) {
   return found;
 }
 
-std::optional<int64_t> Analyzer::evaluateSize(const std::vector<Token> &tokens,
-                                              const FunctionDecl *function,
-                                              SourceLocation loc) {
+namespace {
+/// The arithmetic of linear forms that array extents may use: sums, and
+/// products, quotients and remainders where the form is a constant.
+bool isConstantForm(const LinearForm &form) { return form.terms.empty(); }
+
+LinearForm constantForm(int64_t value) {
+  LinearForm form;
+  form.constant = value;
+  return form;
+}
+
+LinearForm addForms(LinearForm a, const LinearForm &b, int64_t sign) {
+  a.constant += sign * b.constant;
+  for (const auto &[var, coefficient] : b.terms)
+    if ((a.terms[var] += sign * coefficient) == 0)
+      a.terms.erase(var);
+  return a;
+}
+
+std::optional<LinearForm> combineForms(const LinearForm &a, const LinearForm &b,
+                                       char op) {
+  if (op == '+' || op == '-')
+    return addForms(a, b, op == '+' ? 1 : -1);
+  if (op == '*') {
+    if (!isConstantForm(a) && !isConstantForm(b))
+      return std::nullopt;
+    const LinearForm &form = isConstantForm(a) ? b : a;
+    int64_t factor = isConstantForm(a) ? a.constant : b.constant;
+    if (factor == 0)
+      return constantForm(0);
+    LinearForm scaled = form;
+    scaled.constant *= factor;
+    for (auto &term : scaled.terms)
+      term.second *= factor;
+    return scaled;
+  }
+  if (!isConstantForm(a) || !isConstantForm(b) || b.constant == 0)
+    return std::nullopt;
+  return constantForm(op == '/' ? a.constant / b.constant
+                                : a.constant % b.constant);
+}
+} // namespace
+
+std::optional<LinearForm>
+Analyzer::evaluateSize(const std::vector<Token> &tokens,
+                       const FunctionDecl *function) {
   // A small recursive-descent evaluator over the macro-expanded tokens:
-  // integers, `const int` names, + - * / %, parentheses.
+  // integers, `const int` names, integer variables, + - * / %,
+  // parentheses.
   size_t pos = 0;
-  std::function<std::optional<int64_t>()> parseSum;
-  std::function<std::optional<int64_t>()> parseAtom =
-      [&]() -> std::optional<int64_t> {
+  std::function<std::optional<LinearForm>()> parseSum;
+  std::function<std::optional<LinearForm>()> parseAtom =
+      [&]() -> std::optional<LinearForm> {
     if (pos >= tokens.size())
       return std::nullopt;
     const Token &tok = tokens[pos++];
-    if (tok.is(tok::minus)) {
-      std::optional<int64_t> value = parseAtom();
-      return value ? std::optional<int64_t>(-*value) : std::nullopt;
+    if (tok.isOneOf(tok::minus, tok::plus)) {
+      bool negate = tok.is(tok::minus);
+      std::optional<LinearForm> value = parseAtom();
+      if (!value || !negate)
+        return value;
+      return addForms(LinearForm(), *value, -1);
     }
     if (tok.is(tok::l_paren)) {
-      std::optional<int64_t> value = parseSum();
+      std::optional<LinearForm> value = parseSum();
       if (pos >= tokens.size() || !tokens[pos].is(tok::r_paren))
         return std::nullopt;
       ++pos;
@@ -111,47 +158,104 @@ std::optional<int64_t> Analyzer::evaluateSize(const std::vector<Token> &tokens,
       int64_t value;
       if (digits.getAsInteger(0, value))
         return std::nullopt;
-      return value;
+      return constantForm(value);
     }
     if (tok.is(tok::identifier)) {
       const VarDecl *var =
           findVariable(tok.getIdentifierInfo()->getName(), function);
-      if (!var || !var->getType().isConstQualified() || !var->getInit())
+      if (!var || !var->getType()->isIntegerType())
         return std::nullopt;
-      return evaluateInteger(var->getInit(), context);
+      if (var->getType().isConstQualified() && var->getInit())
+        if (std::optional<int64_t> value =
+                evaluateInteger(var->getInit(), context))
+          return constantForm(*value);
+      LinearForm form;
+      form.terms[var] = 1;
+      return form;
     }
     return std::nullopt;
   };
-  auto parseProduct = [&]() -> std::optional<int64_t> {
-    std::optional<int64_t> value = parseAtom();
+  auto parseProduct = [&]() -> std::optional<LinearForm> {
+    std::optional<LinearForm> value = parseAtom();
     while (value && pos < tokens.size() &&
            tokens[pos].isOneOf(tok::star, tok::slash, tok::percent)) {
       tok::TokenKind op = tokens[pos++].getKind();
-      std::optional<int64_t> rhs = parseAtom();
-      if (!rhs || (op != tok::star && *rhs == 0))
+      std::optional<LinearForm> rhs = parseAtom();
+      if (!rhs)
         return std::nullopt;
-      value = op == tok::star    ? *value * *rhs
-              : op == tok::slash ? *value / *rhs
-                                 : *value % *rhs;
+      value = combineForms(*value, *rhs,
+                           op == tok::star    ? '*'
+                           : op == tok::slash ? '/'
+                                              : '%');
     }
     return value;
   };
-  parseSum = [&]() -> std::optional<int64_t> {
-    std::optional<int64_t> value = parseProduct();
+  parseSum = [&]() -> std::optional<LinearForm> {
+    std::optional<LinearForm> value = parseProduct();
     while (value && pos < tokens.size() &&
            tokens[pos].isOneOf(tok::plus, tok::minus)) {
       bool add = tokens[pos++].is(tok::plus);
-      std::optional<int64_t> rhs = parseProduct();
+      std::optional<LinearForm> rhs = parseProduct();
       if (!rhs)
         return std::nullopt;
-      value = add ? *value + *rhs : *value - *rhs;
+      value = addForms(*value, *rhs, add ? 1 : -1);
     }
     return value;
   };
-  std::optional<int64_t> value = parseSum();
+  std::optional<LinearForm> value = parseSum();
   if (!value || pos != tokens.size())
     return std::nullopt;
   return value;
+}
+
+std::optional<LinearForm> Analyzer::getLinearForm(const Expr *expr) {
+  expr = expr->IgnoreParenImpCasts();
+  if (std::optional<int64_t> value = evaluateInteger(expr, context))
+    return constantForm(*value);
+  if (auto *ref = dyn_cast<DeclRefExpr>(expr)) {
+    auto *var = dyn_cast<VarDecl>(ref->getDecl());
+    if (!var || !var->getType()->isIntegerType())
+      return std::nullopt;
+    LinearForm form;
+    form.terms[var] = 1;
+    return form;
+  }
+  if (auto *unary = dyn_cast<UnaryOperator>(expr)) {
+    std::optional<LinearForm> operand = getLinearForm(unary->getSubExpr());
+    if (!operand ||
+        (unary->getOpcode() != UO_Minus && unary->getOpcode() != UO_Plus))
+      return std::nullopt;
+    return unary->getOpcode() == UO_Plus ? operand
+                                         : addForms(LinearForm(), *operand, -1);
+  }
+  if (auto *binary = dyn_cast<BinaryOperator>(expr)) {
+    char op;
+    switch (binary->getOpcode()) {
+    case BO_Add:
+      op = '+';
+      break;
+    case BO_Sub:
+      op = '-';
+      break;
+    case BO_Mul:
+      op = '*';
+      break;
+    case BO_Div:
+      op = '/';
+      break;
+    case BO_Rem:
+      op = '%';
+      break;
+    default:
+      return std::nullopt;
+    }
+    std::optional<LinearForm> lhs = getLinearForm(binary->getLHS());
+    std::optional<LinearForm> rhs = getLinearForm(binary->getRHS());
+    if (!lhs || !rhs)
+      return std::nullopt;
+    return combineForms(*lhs, *rhs, op);
+  }
+  return std::nullopt;
 }
 
 bool Analyzer::findComponents(const RegionArray &array,
@@ -232,52 +336,119 @@ bool Analyzer::analyzeArrays(StencilRegion &region,
     array.isDouble = decl.isDouble;
     array.isSource = decl.isSource;
     for (auto [tokens, loc] : llvm::zip(decl.sizeTokens, decl.sizeLocs)) {
-      std::optional<int64_t> size = evaluateSize(tokens, region.function, loc);
+      std::optional<LinearForm> size = evaluateSize(tokens, region.function);
       if (!size) {
         ok = error(loc, "the size of '" + array.name +
-                            "' must be a constant: an integer, a macro or a "
-                            "'const int'");
+                            "' must be an integer expression of constants "
+                            "and integer variables (an integer, a macro, a "
+                            "'const int', 'n', 'n + 1', '2*n')");
         break;
       }
-      if (*size <= 0) {
-        ok = error(loc, "the size of '" + array.name +
-                            "' must be positive, "
-                            "got " +
-                            llvm::Twine(*size));
-        break;
+      if (isConstantForm(*size)) {
+        if (size->constant <= 0) {
+          ok = error(loc, "the size of '" + array.name +
+                              "' must be positive, got " +
+                              llvm::Twine(size->constant));
+          break;
+        }
+        array.shape.push_back(size->constant);
+        array.extents.push_back(std::nullopt);
+        continue;
       }
-      array.shape.push_back(*size);
+      // A run-time extent (C99 `double A[n][n]`): evaluated on entry, so
+      // nothing the region computes may feed it.
+      std::string text;
+      for (const Token &tok : tokens)
+        text += (text.empty() ? "" : " ") +
+                Lexer::getSpelling(tok, sm, context.getLangOpts());
+      for (const auto &term : size->terms)
+        if (term.first == region.timeVar ||
+            llvm::any_of(region.dimension->dimensions,
+                         [&](const NamedLoc &dim) {
+                           return dim.name == term.first->getName();
+                         }))
+          ok = error(loc, "the size of '" + array.name +
+                              "' depends on loop "
+                              "variable '" +
+                              term.first->getName() +
+                              "'; compute it before the region");
+      if (!ok)
+        break;
+      auto same = llvm::find_if(
+          region.runtimeExtents,
+          [&](const RuntimeExtent &extent) { return extent.form == *size; });
+      if (same == region.runtimeExtents.end()) {
+        region.runtimeExtents.push_back(
+            {*size, text, loc,
+             "extent" + std::to_string(region.runtimeExtents.size())});
+        same = std::prev(region.runtimeExtents.end());
+      }
+      array.shape.push_back(ShapedType::kDynamic);
+      array.extents.push_back(same - region.runtimeExtents.begin());
     }
     if (array.shape.size() != decl.sizeTokens.size())
       continue;
 
-    // The C declaration must agree with the directive.
+    // The C declaration must agree with the directive: constant sizes, or
+    // the same run-time extents (a C99 variably modified parameter, whose
+    // first extent only `data` gives when it is written `(*A)[n]`).
     array.decl = findArrayDecl(array.name, region.timeLoop);
     if (array.decl) {
       QualType type = array.decl->getType();
-      SmallVector<int64_t, 4> dims;
+      if (auto *param = dyn_cast<ParmVarDecl>(array.decl))
+        type = param->getOriginalType();
+      struct DeclaredSize {
+        std::optional<int64_t> constant;
+        std::optional<LinearForm> form;
+      };
+      SmallVector<DeclaredSize, 4> dims;
       bool isPointer = false;
       if (const PointerType *pointer = type->getAs<PointerType>()) {
         type = pointer->getPointeeType();
         isPointer = true;
       }
-      while (const ConstantArrayType *arrayType =
-                 context.getAsConstantArrayType(type)) {
-        dims.push_back(arrayType->getSize().getSExtValue());
+      while (const clang::ArrayType *arrayType = context.getAsArrayType(type)) {
+        if (auto *constant = dyn_cast<ConstantArrayType>(arrayType))
+          dims.push_back({constant->getSize().getSExtValue(), std::nullopt});
+        else if (auto *variable = dyn_cast<VariableArrayType>(arrayType))
+          dims.push_back(
+              {std::nullopt, variable->getSizeExpr()
+                                 ? getLinearForm(variable->getSizeExpr())
+                                 : std::nullopt});
+        else if (dims.empty() && isa<IncompleteArrayType>(arrayType))
+          // `double A[][n]`: a pointer whose extent `data` gives.
+          isPointer = true;
+        else
+          break;
         type = arrayType->getElementType();
       }
-      ArrayRef<int64_t> expected = array.shape;
-      if (isPointer)
-        expected = expected.drop_front();
+      size_t first = isPointer ? 1 : 0;
+      bool shapeOk = dims.size() + first == array.shape.size();
+      for (unsigned axis = first; shapeOk && axis < array.shape.size();
+           ++axis) {
+        const DeclaredSize &declared = dims[axis - first];
+        if (array.extents[axis])
+          shapeOk = declared.form &&
+                    *declared.form ==
+                        region.runtimeExtents[*array.extents[axis]].form;
+        else
+          shapeOk =
+              (declared.constant && *declared.constant == array.shape[axis]) ||
+              (declared.form && isConstantForm(*declared.form) &&
+               declared.form->constant == array.shape[axis]);
+      }
       bool elementOk = array.isDouble
                            ? type->isSpecificBuiltinType(BuiltinType::Double)
                            : type->isSpecificBuiltinType(BuiltinType::Float);
-      if (!elementOk || ArrayRef<int64_t>(dims) != expected) {
+      if (!elementOk || !shapeOk) {
+        QualType written = array.decl->getType();
+        if (auto *param = dyn_cast<ParmVarDecl>(array.decl))
+          written = param->getOriginalType();
         error(array.loc, "'" + array.name + "' is declared as '" +
-                             array.decl->getType().getAsString() +
+                             written.getAsString() +
                              "' but '#pragma stencil data' says '" +
                              (array.isDouble ? "double " : "float ") +
-                             array.name + shapeString(array.shape) + "'");
+                             array.name + region.getShapeText(array) + "'");
         note(array.decl->getLocation(),
              "'" + array.name + "' is declared here");
         ok = false;
@@ -299,9 +470,20 @@ bool Analyzer::analyzeArrays(StencilRegion &region,
       continue;
     }
     unsigned components = array.shape.size() - rank;
+    if (llvm::any_of(ArrayRef(array.extents).take_front(components),
+                     [](std::optional<unsigned> extent) {
+                       return extent.has_value();
+                     })) {
+      ok = error(array.loc, "the leading dimensions of '" + array.name +
+                                "', which select a component, must have "
+                                "constant sizes");
+      continue;
+    }
     array.componentShape.assign(array.shape.begin(),
                                 array.shape.begin() + components);
     array.shape.erase(array.shape.begin(), array.shape.begin() + components);
+    array.extents.erase(array.extents.begin(),
+                        array.extents.begin() + components);
     declared.push_back(std::move(array));
   }
   if (!ok)
@@ -328,13 +510,14 @@ bool Analyzer::analyzeArrays(StencilRegion &region,
 
   // One shape for all fields: it is the shape of the grid's storage.
   region.shape = region.arrays.front().shape;
+  region.extents = region.arrays.front().extents;
   for (const RegionArray &array : region.arrays)
-    if (array.shape != region.shape)
+    if (array.shape != region.shape || array.extents != region.extents)
       return error(array.loc,
                    "array '" + array.getDisplayName() + "' is " +
-                       shapeString(array.shape) + " but '" +
+                       region.getShapeText(array) + " but '" +
                        region.arrays.front().getDisplayName() + "' is " +
-                       shapeString(region.shape) +
+                       region.getShapeText(region.arrays.front()) +
                        "; all arrays of a region must have the same shape" +
                        (array.componentShape.empty() &&
                                 region.arrays.front().componentShape.empty()
@@ -439,7 +622,7 @@ bool Analyzer::analyzeLoop(StencilRegion &region, const ForStmt *loop,
     return error(lower->getBeginLoc(), "the loop over '" + dims[axis].name +
                                            "' starts at " + llvm::Twine(*lo) +
                                            ", before the arrays");
-  if (hi && *hi > region.shape[axis])
+  if (hi && region.isStaticExtent(axis) && *hi > region.shape[axis])
     return error(upper->getBeginLoc(),
                  "the loop over '" + dims[axis].name + "' runs to " +
                      llvm::Twine(*hi) + ", beyond the size " +
@@ -529,11 +712,12 @@ bool Analyzer::analyzeBoundary(StencilRegion &region, const Stmt *stmt,
                        dims[axis].name +
                        "', so its subscript along dimension " +
                        llvm::Twine(axis) + " must be a constant");
-    if (*at < 0 || *at >= region.shape[axis])
+    // Against a run-time extent, checked on entry (HostInterface.cpp).
+    if (*at < 0 || (region.isStaticExtent(axis) && *at >= region.shape[axis]))
       return error(subscripts[axis]->getBeginLoc(),
                    "subscript " + llvm::Twine(*at) + " along dimension " +
                        llvm::Twine(axis) + " lies outside the arrays' " +
-                       llvm::Twine(region.shape[axis]) + " elements");
+                       region.getExtentText(axis) + " elements");
     LoopRange fixed;
     fixed.lower.value = *at;
     fixed.upper.value = *at + 1;

@@ -805,20 +805,22 @@ bool CalcTranslator::matchAccess(const clang::Expr *expr, unsigned &arrayIndex,
                    "subscript " + llvm::Twine(components + axis) + " of '" +
                        array->getDisplayName() + "' must be '" +
                        loop.var->getName() + "' plus or minus a constant");
-    if (!loop.var && (*loop.lower.value + *offset < 0 ||
-                      *loop.lower.value + *offset >= region.shape[axis]))
+    bool isStatic = region.isStaticExtent(axis);
+    if (!loop.var &&
+        (*loop.lower.value + *offset < 0 ||
+         (isStatic && *loop.lower.value + *offset >= region.shape[axis])))
       return error(index->getBeginLoc(),
                    "'" + array->getDisplayName() +
                        "' is read outside its bounds: subscript " +
                        llvm::Twine(*loop.lower.value + *offset) +
-                       " but the size is " + llvm::Twine(region.shape[axis]));
-    // Constant bounds are checked here, run-time ones on entry to the
-    // region against the reach recorded below.
+                       " but the size is " + region.getExtentText(axis));
+    // Constant bounds are checked here against constant extents, the rest
+    // on entry to the region against the reach recorded below.
     std::optional<int64_t> bad, at;
     if (loop.lower.isConstant() && *loop.lower.value + *offset < 0) {
       at = *loop.lower.value;
       bad = *at + *offset;
-    } else if (loop.upper.isConstant() &&
+    } else if (loop.upper.isConstant() && isStatic &&
                *loop.upper.value - 1 + *offset >= region.shape[axis]) {
       at = *loop.upper.value - 1;
       bad = *at + *offset;

@@ -39,6 +39,21 @@ std::string getBoundVariable(const StencilRegion &region,
   return region.name + "_" + bound.name;
 }
 
+/// The local variable of the call block that holds a run-time extent.
+std::string getExtentVariable(const StencilRegion &region,
+                              const RuntimeExtent &extent) {
+  return region.name + "_" + extent.name;
+}
+
+/// The extent along `axis` in the call block: the constant, or the local
+/// variable that holds it.
+std::string getExtentValue(const StencilRegion &region, unsigned axis) {
+  if (region.isStaticExtent(axis))
+    return std::to_string(region.shape[axis]);
+  return getExtentVariable(region,
+                           region.runtimeExtents[*region.extents[axis]]);
+}
+
 /// The value of a bound of a nest in the call block: the constant, or the
 /// local variable that holds it.
 std::string getBoundValue(const StencilRegion &region, const LoopBound &bound) {
@@ -133,6 +148,8 @@ std::string getCallArguments(ASTContext &context, const StencilRegion &region) {
     text += "&" + reduction.decl->getNameAsString() + ", ";
   for (const RuntimeBound &bound : region.runtimeBounds)
     text += getBoundVariable(region, bound) + ", ";
+  for (const RuntimeExtent &extent : region.runtimeExtents)
+    text += getExtentVariable(region, extent) + ", ";
   for (const StepTable &table : region.stepTables)
     text += "&" + table.decl->getNameAsString() + "[0], ";
   if (region.usesStepValue())
@@ -174,6 +191,8 @@ std::string mlir::stencil::pragma_c::getPrototype(ASTContext &context,
             reduction.decl->getNameAsString() + ", ";
   for (const RuntimeBound &bound : region.runtimeBounds)
     text += "long long " + bound.name + ", ";
+  for (const RuntimeExtent &extent : region.runtimeExtents)
+    text += "long long " + extent.name + ", ";
   // The step tables and the step variable's first value, when a calc body
   // reads them.
   for (const StepTable &table : region.stepTables)
@@ -245,8 +264,11 @@ mlir::stencil::pragma_c::buildManifest(ASTContext &context,
                                          {"upper", std::move(nestUpper)},
                                          {"writes", std::move(writes)}});
     }
-    for (int64_t size : region.shape)
-      shape.push_back(size);
+    // A run-time extent as its C text.
+    for (unsigned axis = 0; axis < region.getRank(); ++axis)
+      shape.push_back(region.isStaticExtent(axis)
+                          ? llvm::json::Value(region.shape[axis])
+                          : llvm::json::Value(region.getExtentText(axis)));
     std::string call = region.name + "(" + getCallArguments(context, region) +
                        getStepCount(context, region) + ")";
 
@@ -339,14 +361,17 @@ static void writeBoundChecks(ASTContext &context, const StencilRegion &region,
   const SourceManager &sm = context.getSourceManager();
   os << "  extern void stencil_bound_error(const char *, long long); long "
         "long ";
-  llvm::interleaveComma(
-      region.runtimeBounds, os, [&](const RuntimeBound &bound) {
-        const LoopBound &b = region.getBound(bound);
-        os << getBoundVariable(region, bound) << " = (long long)("
-           << getSourceText(context, b.expr) << ")";
-        if (b.addend)
-          os << " + " << b.addend;
-      });
+  llvm::ListSeparator comma;
+  for (const RuntimeBound &bound : region.runtimeBounds) {
+    const LoopBound &b = region.getBound(bound);
+    os << comma << getBoundVariable(region, bound) << " = (long long)("
+       << getSourceText(context, b.expr) << ")";
+    if (b.addend)
+      os << " + " << b.addend;
+  }
+  for (const RuntimeExtent &extent : region.runtimeExtents)
+    os << comma << getExtentVariable(region, extent) << " = (long long)("
+       << extent.text << ")";
   os << ";\n";
   std::optional<int64_t> halo;
   if (region.distribute)
@@ -367,46 +392,60 @@ static void writeBoundChecks(ASTContext &context, const StencilRegion &region,
   for (unsigned index = 0; index < region.sections.size(); ++index) {
     const Section &section = region.sections[index];
     const auto &loops = section.nest.loops;
-    if (llvm::all_of(loops, [](const LoopRange &loop) {
-          return loop.lower.isConstant() && loop.upper.isConstant();
-        }))
+    // A constant upper bound needs a check against a run-time extent.
+    auto needsCheck = [&](unsigned axis, bool isUpper) {
+      const LoopRange &loop = loops[axis];
+      return !(isUpper ? loop.upper : loop.lower).isConstant() ||
+             (isUpper && !region.isStaticExtent(axis));
+    };
+    bool any = false;
+    for (unsigned axis = 0; axis < region.getRank(); ++axis)
+      any |= needsCheck(axis, false) || needsCheck(axis, true);
+    if (!any)
       continue;
     if (llvm::any_of(ArrayRef(region.sections).take_front(index),
                      [&](const Section &earlier) {
                        return coveredBy(section, earlier);
                      }))
       continue;
-    os << "  if (" << region.name << "_steps > 0 && "
-       << getNonEmptyCondition(region, section) << ") {";
+    std::string nonEmpty = getNonEmptyCondition(region, section);
+    os << "  if (" << region.name << "_steps > 0"
+       << (nonEmpty.empty() ? "" : " && ") << nonEmpty << ") {";
     for (auto [axis, loop] : llvm::enumerate(loops)) {
       for (bool isUpper : {false, true}) {
         const LoopBound &b = isUpper ? loop.upper : loop.lower;
-        if (b.isConstant())
+        if (!needsCheck(axis, isUpper))
           continue;
-        std::string variable =
-            getBoundVariable(region, region.runtimeBounds[b.runtimeIndex]);
-        std::string name = loop.var->getNameAsString();
-        PresumedLoc where =
-            sm.getPresumedLoc(sm.getExpansionLoc(b.expr->getBeginLoc()));
-        std::string prefix = std::string(where.getFilename()) + ":" +
-                             std::to_string(where.getLine()) + ": the " +
-                             (isUpper ? "upper" : "lower") + " bound '" +
-                             getSourceText(context, b.expr) + "'" +
-                             (b.addend ? " (inclusive)" : "") +
-                             " of the loop over '" + name + "' is \x01";
-        std::string extent = std::to_string(region.shape[axis]);
+        std::string variable = getBoundValue(region, b);
+        // A boundary statement's fixed axis has no loop: the constant
+        // subscript it writes at.
+        std::string name = loop.var ? loop.var->getNameAsString()
+                                    : std::to_string(*loop.lower.value);
+        PresumedLoc where = sm.getPresumedLoc(
+            sm.getExpansionLoc(b.expr ? b.expr->getBeginLoc() : section.loc));
+        std::string prefix =
+            std::string(where.getFilename()) + ":" +
+            std::to_string(where.getLine()) +
+            (loop.var ? ": the " + std::string(isUpper ? "upper" : "lower") +
+                            " bound '" + getSourceText(context, b.expr) + "'" +
+                            (b.addend ? " (inclusive)" : "") +
+                            " of the loop over '" + name + "' is \x01"
+                      : ": the boundary statement writes at subscript \x01");
+        bool isFixed = !loop.var;
+        std::string extent = region.getExtentText(axis);
+        std::string extentValue = getExtentValue(region, axis);
         std::string dimension = " along dimension " + std::to_string(axis);
         auto check = [&](const std::string &condition,
                          const std::string &message) {
+          int64_t addend = isFixed ? 1 : b.addend;
           writeRuntimeCheck(os, condition, prefix + message,
-                            b.addend
-                                ? variable + " - " + std::to_string(b.addend)
-                                : variable);
+                            addend ? variable + " - " + std::to_string(addend)
+                                   : variable);
         };
         if (isUpper) {
           int64_t reach = section.reachHigh[axis];
           const std::string &array = section.reachHighArray[axis];
-          check(variable + " + " + std::to_string(reach) + " > " + extent,
+          check(variable + " + " + std::to_string(reach) + " > " + extentValue,
                 array.empty()
                     ? ", beyond the " + extent + " elements of the arrays" +
                           dimension
@@ -425,7 +464,7 @@ static void writeBoundChecks(ASTContext &context, const StencilRegion &region,
         // The neighbours' halo lands in the cells around the grid.
         if (halo && region.distribute->distributed[axis]) {
           std::string width = std::to_string(*halo);
-          check(isUpper ? variable + " + " + width + " > " + extent
+          check(isUpper ? variable + " + " + width + " > " + extentValue
                         : variable + " < " + width,
                 ", which leaves fewer than the " + width + " cells halo(" +
                     width + ") needs " + (isUpper ? "after" : "before") +
@@ -540,14 +579,14 @@ mlir::stencil::pragma_c::rewriteSource(ASTContext &context,
        << ": replaced by a call to the compiled stencil */\n{\n"
        << "  extern " << getPrototype(context, region) << ";\n"
        << "  long long " << region.name << "_steps = " << steps << ";\n";
-    if (!region.runtimeBounds.empty())
+    if (region.hasRuntimeValues())
       writeBoundChecks(context, region, os);
     if (!region.stepTables.empty())
       writeTableChecks(context, region, os);
     // With run-time bounds a region of no steps is not called: C would not
     // look at the bounds, so neither may the region's function.
     os << "  ";
-    if (!region.runtimeBounds.empty())
+    if (region.hasRuntimeValues())
       os << "if (" << region.name << "_steps > 0) ";
     os << region.name << "(" << getCallArguments(context, region) << region.name
        << "_steps);\n";

@@ -20,6 +20,7 @@
 #include "CalcTranslator.h"
 
 #include "Stencil/Dialect/Stencil/IR/StencilOps.h"
+#include "Stencil/Support/RowMajor.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Arith/Utils/Utils.h"
@@ -177,11 +178,17 @@ func::FuncOp mlir::stencil::pragma_c::emitRegion(clang::ASTContext &astContext,
   };
 
   // Signature: arrays, captured scalars, reduction variables, run-time
-  // bounds, step tables, the step variable's first value, step count.
+  // bounds and extents, step tables, the step variable's first value, step
+  // count. An array of run-time extents comes as a pointer to its first
+  // element (a 0-d memref, so the C caller's bare pointer still suffices),
+  // reinterpreted with its extents on entry.
+  bool hasRuntimeExtents = !region.runtimeExtents.empty();
   SmallVector<Type> argTypes;
   SmallVector<Location> argLocs;
   for (const RegionArray &array : region.arrays) {
-    argTypes.push_back(MemRefType::get(region.shape, elementType(array)));
+    argTypes.push_back(
+        MemRefType::get(hasRuntimeExtents ? ArrayRef<int64_t>() : region.shape,
+                        elementType(array)));
     argLocs.push_back(loc(array.loc));
   }
   DenseMap<const clang::VarDecl *, unsigned> scalarArgIndex;
@@ -225,6 +232,11 @@ func::FuncOp mlir::stencil::pragma_c::emitRegion(clang::ASTContext &astContext,
   for (const RuntimeBound &bound : region.runtimeBounds) {
     argTypes.push_back(builder.getIndexType());
     argLocs.push_back(loc(region.getBound(bound).expr->getBeginLoc()));
+  }
+  unsigned firstExtentArg = argTypes.size();
+  for (const RuntimeExtent &extent : region.runtimeExtents) {
+    argTypes.push_back(builder.getIndexType());
+    argLocs.push_back(loc(extent.loc));
   }
   // The step tables, then the step variable's first value, when a body
   // reads them.
@@ -298,11 +310,31 @@ func::FuncOp mlir::stencil::pragma_c::emitRegion(clang::ASTContext &astContext,
           arith::MaxSIOp::create(builder, boundLoc, low, high).getResult();
     }
   }
+  // The arrays as memrefs of the fields' shape, row-major.
+  SmallVector<Value> memrefs(
+      entry->getArguments().take_front(region.arrays.size()));
+  if (hasRuntimeExtents) {
+    Location extentLoc = loc(region.runtimeExtents.front().loc);
+    SmallVector<OpFoldResult, 3> sizes;
+    for (unsigned axis = 0; axis < region.getRank(); ++axis)
+      sizes.push_back(
+          region.isStaticExtent(axis)
+              ? OpFoldResult(builder.getIndexAttr(region.shape[axis]))
+              : OpFoldResult(entry->getArgument(firstExtentArg +
+                                                *region.extents[axis])));
+    SmallVector<OpFoldResult, 3> strides =
+        buildRowMajorStrides(builder, extentLoc, sizes);
+    for (auto [index, array] : llvm::enumerate(region.arrays))
+      memrefs[index] =
+          buildRowMajorView(builder, loc(array.loc),
+                            MemRefType::get(region.shape, elementType(array)),
+                            memrefs[index], sizes, strides);
+  }
   // Loads, then the grids of the loop nests.
   SmallVector<Value> loaded;
   for (auto [index, array] : llvm::enumerate(region.arrays))
     loaded.push_back(LoadOp::create(builder, loc(array.loc), fieldType(array),
-                                    entry->getArgument(index)));
+                                    memrefs[index]));
   SmallVector<Value> grids;
   for (const GridBounds &grid : gridBounds)
     grids.push_back(
@@ -521,7 +553,7 @@ func::FuncOp mlir::stencil::pragma_c::emitRegion(clang::ASTContext &astContext,
   builder.setInsertionPointAfter(iterate);
   for (auto [position, index] : llvm::enumerate(carried))
     StoreOp::create(builder, loc(region.end->loc), iterate.getResult(position),
-                    entry->getArgument(index));
+                    memrefs[index]);
   for (unsigned k = 0; k < region.reductions.size(); ++k)
     memref::StoreOp::create(
         builder, loc(region.end->loc), iterate.getResult(carried.size() + k),

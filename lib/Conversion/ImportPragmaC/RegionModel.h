@@ -18,6 +18,7 @@
 #include "clang/AST/Stmt.h"
 #include "llvm/ADT/SmallVector.h"
 
+#include <map>
 #include <optional>
 #include <string>
 #include <vector>
@@ -62,6 +63,31 @@ struct RuntimeBound {
   std::string name;
 };
 
+/// An array extent as a linear form of integer variables (`n`, `n + 0`,
+/// `2*m - 1`): two extents are the same when their forms are, whatever
+/// their spelling.
+struct LinearForm {
+  int64_t constant = 0;
+  /// Coefficient per variable, none zero.
+  std::map<const clang::VarDecl *, int64_t> terms;
+  bool operator==(const LinearForm &other) const {
+    return constant == other.constant && terms == other.terms;
+  }
+};
+
+/// An extent of the arrays known at run time only (`n` of a C99 parameter
+/// `double A[n][n]`): an argument of the region's function (`long long`,
+/// `index` in the IR), computed once on entry. Axes of the same extent
+/// share one.
+struct RuntimeExtent {
+  LinearForm form;
+  /// The extent as `data` writes it, a C expression at the region.
+  std::string text;
+  clang::SourceLocation loc;
+  /// `extent0`, unique in the region: the parameter's name.
+  std::string name;
+};
+
 /// A perfect loop nest over the region's dimensions, outermost first.
 struct LoopNest {
   llvm::SmallVector<LoopRange, 3> loops;
@@ -78,8 +104,12 @@ struct RegionArray {
   const clang::VarDecl *decl = nullptr;
   bool isDouble = false;
   bool isSource = false;
-  /// The field's shape: the array's last `rank` dimensions.
+  /// The field's shape: the array's last `rank` dimensions, kDynamic for
+  /// a run-time extent.
   llvm::SmallVector<int64_t, 3> shape;
+  /// Per dimension of `shape`, the index of its run-time extent in
+  /// StencilRegion::runtimeExtents; none for a constant.
+  llvm::SmallVector<std::optional<unsigned>, 3> extents;
   /// The array's leading dimensions beyond the grid's rank, and the
   /// constant subscripts that select this field among them.
   llvm::SmallVector<int64_t, 1> componentShape;
@@ -216,7 +246,13 @@ struct StencilRegion {
   bool stepInclusive = false;
 
   std::vector<RegionArray> arrays;
+  /// The fields' shape (kDynamic where run-time), and per axis its
+  /// run-time extent, if any.
   llvm::SmallVector<int64_t, 3> shape;
+  llvm::SmallVector<std::optional<unsigned>, 3> extents;
+  /// The run-time extents of the arrays, each once, in order of first
+  /// appearance.
+  std::vector<RuntimeExtent> runtimeExtents;
   /// The loop nests of a step, in order.
   std::vector<Section> sections;
   /// The nests' bounds that are not constants, each once, in order of first
@@ -240,12 +276,33 @@ struct StencilRegion {
   std::vector<RegionReduction> reductions;
 
   unsigned getRank() const { return shape.size(); }
+  bool isStaticExtent(unsigned axis) const { return !extents[axis]; }
+  /// Whether the region's function takes values that the call computes on
+  /// entry (run-time bounds or extents): then it is called only when a step
+  /// runs, as C would evaluate nothing otherwise.
+  bool hasRuntimeValues() const {
+    return !runtimeBounds.empty() || !runtimeExtents.empty();
+  }
+  /// The extent along `axis` for messages: `64`, or `n` as written.
+  std::string getExtentText(unsigned axis) const {
+    return extents[axis] ? runtimeExtents[*extents[axis]].text
+                         : std::to_string(shape[axis]);
+  }
   const LoopBound &getBound(const RuntimeBound &bound) const {
     const LoopRange &loop = sections[bound.section].nest.loops[bound.axis];
     return bound.isUpper ? loop.upper : loop.lower;
   }
   const LoopRange &getLoop(const RuntimeBound &bound) const {
     return sections[bound.section].nest.loops[bound.axis];
+  }
+  /// `[64][n]`: `array`'s dimensions as `data` writes them, for messages.
+  std::string getShapeText(const RegionArray &array) const {
+    std::string text;
+    for (auto [size, extent] : llvm::zip_equal(array.shape, array.extents))
+      text += "[" +
+              (extent ? runtimeExtents[*extent].text : std::to_string(size)) +
+              "]";
+    return text;
   }
   /// The first field of C array `name`, if any.
   RegionArray *findArray(llvm::StringRef name) {

@@ -100,6 +100,12 @@ stencil::buildStencilToGPUPipeline(OpPassManager &pm,
   // Canonicalization hoists the kernels' constants out of the launches;
   // sink them back so that kernels take buffers only.
   pm.addNestedPass<func::FuncOp>(createGpuLaunchSinkIndexComputationsPass());
+  // Kernels take bare pointers: buffers of run-time shape come as a pointer
+  // and their sizes (rejected for SPIR-V, which binds static shapes).
+  StencilStaticLaunchOperandsOptions launchOperands;
+  launchOperands.dynamicShapes = target != "vulkan";
+  pm.addNestedPass<func::FuncOp>(
+      createStencilStaticLaunchOperands(launchOperands));
   pm.addPass(createGpuKernelOutliningPass());
   pm.addPass(createStencilMergeKernelModules());
 

@@ -39,9 +39,11 @@ SmallVector<BoxBuffer>
 FunctionLowering::allocateRing(OpBuilder &builder, Location loc, Value buffer,
                                ValueRange lower, ValueRange upper) {
   SmallVector<BoxBuffer> slabs;
-  // Slabs of run-time extent, where the backend has no such buffers, share
-  // one buffer like the field, each cell where it is.
-  bool dynamic = llvm::any_of(llvm::concat<const Value>(lower, upper),
+  // Slabs of run-time extent (a run-time ring, or a field of run-time
+  // shape, which the slabs span), where the backend has no such buffers,
+  // share one buffer like the field, each cell where it is.
+  bool dynamic = !llvm::cast<MemRefType>(buffer.getType()).hasStaticShape() ||
+                 llvm::any_of(llvm::concat<const Value>(lower, upper),
                               [](Value v) { return !getConstantIntValue(v); });
   Value whole;
   if (dynamic && !backend.allocatesDynamicBoxes())

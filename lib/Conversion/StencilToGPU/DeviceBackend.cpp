@@ -41,12 +41,17 @@ public:
                               const BufferPlan &plan) override;
 
   Value allocateLike(OpBuilder &builder, Location loc, Value like) override {
-    // Device buffers are static (checkFunction).
-    return gpu::AllocOp::create(builder, loc, like.getType(), Type(), {}, {},
+    auto type = llvm::cast<MemRefType>(like.getType());
+    SmallVector<Value> dynamicSizes;
+    for (unsigned axis = 0; axis < type.getRank(); ++axis)
+      if (type.isDynamicDim(axis))
+        dynamicSizes.push_back(memref::DimOp::create(builder, loc, like, axis));
+    return gpu::AllocOp::create(builder, loc, type, Type(), {}, dynamicSizes,
                                 {})
         .getMemref();
   }
-  /// Kernels take buffers of static shape.
+  /// Boxes of run-time extent are made like the field, so that kernels of
+  /// static fields take static buffers (bare pointers, SPIR-V bindings).
   bool allocatesDynamicBoxes() const override { return false; }
   BoxBuffer allocateBox(OpBuilder &builder, Location loc, Value like,
                         ValueRange from, ValueRange to) override {
@@ -166,11 +171,13 @@ LogicalResult DeviceBackend::checkFunction(func::FuncOp func,
   WalkResult result = func.walk([&](Operation *op) -> WalkResult {
     if (auto load = llvm::dyn_cast<LoadOp>(op)) {
       auto type = llvm::cast<MemRefType>(load.getMemref().getType());
-      if (!type.hasStaticShape() || !type.getLayout().isIdentity())
+      // Run-time extents are fine: stencil-static-launch-operands passes
+      // such buffers to kernels as a pointer and their sizes.
+      if (!type.getLayout().isIdentity())
         return load.emitOpError("reads ")
                << type
-               << "; the GPU lowering needs memrefs of static shape and "
-                  "identity layout (kernels take bare pointers)";
+               << "; the GPU lowering needs row-major memrefs (identity "
+                  "layout)";
     }
     if (auto apply = llvm::dyn_cast<ApplyOp>(op))
       for (Value input : apply.getInputs())
@@ -310,15 +317,34 @@ SmallVector<Value> DeviceBackend::emitApply(OpBuilder &builder,
   // Each work group's partial goes to a device buffer; the host combines
   // the partials in group order (the second pass), so the result depends
   // on the work group only.
+  // With run-time bounds in fields of run-time extents the count is known
+  // on the host only.
   auto fieldType = llvm::cast<FieldType>(op.getOutputs()[0].getType());
-  int64_t maxGroups = getMaxGroupCount(workGroup, apply.lower, apply.upper,
-                                       fieldType.getShape());
+  std::optional<int64_t> maxGroups = getMaxGroupCount(
+      workGroup, apply.lower, apply.upper, fieldType.getShape());
+  SmallVector<Value> partialSizes;
+  if (!maxGroups) {
+    // One op per statement: the order of IR built in one call's arguments
+    // would depend on the compiler.
+    Value one = arith::ConstantIndexOp::create(builder, loc, 1);
+    Value count = one;
+    for (auto [axis, size] : llvm::enumerate(workGroup)) {
+      Value points = arith::SubIOp::create(builder, loc, apply.upper[axis],
+                                           apply.lower[axis]);
+      Value extent = arith::MaxSIOp::create(builder, loc, points, one);
+      Value width = arith::ConstantIndexOp::create(builder, loc, size);
+      Value groups = arith::CeilDivSIOp::create(builder, loc, extent, width);
+      count = arith::MulIOp::create(builder, loc, count, groups);
+    }
+    partialSizes.push_back(count);
+  }
   SmallVector<Value> devicePartials;
   for (Value init : op.getReduceInits()) {
-    auto type =
-        MemRefType::get({std::max<int64_t>(maxGroups, 1)}, init.getType());
+    auto type = MemRefType::get(
+        {maxGroups ? std::max<int64_t>(*maxGroups, 1) : ShapedType::kDynamic},
+        init.getType());
     devicePartials.push_back(
-        gpu::AllocOp::create(builder, loc, type, Type(), {}, {}, {})
+        gpu::AllocOp::create(builder, loc, type, Type(), {}, partialSizes, {})
             .getMemref());
   }
   Value groups = emitDeviceReducingBox(
@@ -336,7 +362,7 @@ SmallVector<Value> DeviceBackend::emitApply(OpBuilder &builder,
   for (auto [reduction, partials] : llvm::enumerate(devicePartials)) {
     ReductionKind kind = kinds[reduction];
     auto type = llvm::cast<MemRefType>(partials.getType());
-    Value host = memref::AllocOp::create(builder, loc, type);
+    Value host = memref::AllocOp::create(builder, loc, type, partialSizes);
     gpu::MemcpyOp::create(builder, loc, Type(), {}, host, partials);
     Value identity =
         createReductionIdentity(builder, loc, kind, type.getElementType());

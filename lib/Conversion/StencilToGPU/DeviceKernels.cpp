@@ -98,14 +98,17 @@ void forEachOwnedPoint(OpBuilder &builder, Location loc,
 
 } // namespace
 
-int64_t device::getMaxGroupCount(ArrayRef<int64_t> workGroup, ValueRange lower,
-                                 ValueRange upper,
-                                 ArrayRef<int64_t> fieldShape) {
+std::optional<int64_t> device::getMaxGroupCount(ArrayRef<int64_t> workGroup,
+                                                ValueRange lower,
+                                                ValueRange upper,
+                                                ArrayRef<int64_t> fieldShape) {
   int64_t count = 1;
   for (auto [axis, size] : llvm::enumerate(workGroup)) {
     std::optional<int64_t> low = getConstantIntValue(lower[axis]);
     std::optional<int64_t> high = getConstantIntValue(upper[axis]);
     // A box with a run-time bound lies inside its field.
+    if (!(low && high) && ShapedType::isDynamic(fieldShape[axis]))
+      return std::nullopt;
     int64_t extent = low && high ? *high - *low : fieldShape[axis];
     count *= extent > 0 ? llvm::divideCeil(extent, size) : 0;
   }
@@ -393,7 +396,10 @@ void device::emitDeviceTimeBlock(OpBuilder &builder, Location loc,
         getIndex(b, loc, tile[axis]));
     Value lower = getBound(b, loc, plan.lower[axis], index);
     origin.push_back(arith::AddIOp::create(b, loc, first, lower));
-    sizes.push_back(getIndex(b, loc, sourceType.getDimSize(axis)));
+    sizes.push_back(
+        sourceType.isDynamicDim(axis)
+            ? memref::DimOp::create(b, loc, block.sources[0], axis).getResult()
+            : getIndex(b, loc, sourceType.getDimSize(axis)));
   }
   OverlappedTile box(b, loc, plan, tile, origin, sizes,
                      [&](OpBuilder &ob, Location ol, OpFoldResult bound) {

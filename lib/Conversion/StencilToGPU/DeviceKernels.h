@@ -29,9 +29,11 @@ void emitDeviceBox(OpBuilder &builder, Location loc,
                    ValueRange upper, KernelIndexFn index, PointFn body);
 
 /// The most work groups emitDeviceBox launches for [lower, upper) in a
-/// field of `fieldShape`: exact for constant bounds.
-int64_t getMaxGroupCount(ArrayRef<int64_t> workGroup, ValueRange lower,
-                         ValueRange upper, ArrayRef<int64_t> fieldShape);
+/// field of `fieldShape`: exact for constant bounds; none when a run-time
+/// bound lies in a field of run-time extent along the same axis.
+std::optional<int64_t> getMaxGroupCount(ArrayRef<int64_t> workGroup,
+                                        ValueRange lower, ValueRange upper,
+                                        ArrayRef<int64_t> fieldShape);
 
 /// A point's contributions to the reductions of a box, one per reduction.
 using ContributionFn =

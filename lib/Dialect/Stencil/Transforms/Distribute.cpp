@@ -358,9 +358,16 @@ LogicalResult FunctionDistribution::run() {
     SmallVector<int64_t, 3> shape(type.getShape());
     SmallVector<Value> dynamicSizes;
     for (unsigned axis = 0; axis < rank; ++axis) {
-      if (!decomposition.isDistributed(axis))
+      Value extent =
+          type.isDynamicDim(axis) || decomposition.isDistributed(axis)
+              ? memref::DimOp::create(builder, loc, memref, axis)
+              : Value();
+      // A replicated axis keeps its extent, run-time or not.
+      if (!decomposition.isDistributed(axis)) {
+        if (extent)
+          dynamicSizes.push_back(extent);
         continue;
-      Value extent = memref::DimOp::create(builder, loc, memref, axis);
+      }
       dynamicSizes.push_back(
           callMPIRuntime(builder, loc, module, "stencil_mpi_local_extent",
                          {constant(axis), extent}, /*returnsIndex=*/true));

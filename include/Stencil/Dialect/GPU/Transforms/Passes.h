@@ -3,6 +3,7 @@
 #ifndef STENCIL_DIALECT_GPU_TRANSFORMS_PASSES_H
 #define STENCIL_DIALECT_GPU_TRANSFORMS_PASSES_H
 
+#include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/Pass/Pass.h"
 

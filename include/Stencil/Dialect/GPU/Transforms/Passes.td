@@ -30,6 +30,30 @@ def StencilPrepareSPIRVKernels
   ];
 }
 
+def StencilStaticLaunchOperands
+    : Pass<"stencil-static-launch-operands", "::mlir::func::FuncOp"> {
+  let summary = "Pass memrefs of run-time shape into launches as a bare "
+                "pointer and their sizes";
+  let description = [{
+    Kernels take memrefs by bare pointer (`kernel-bare-ptr-calling-convention`),
+    which MLIR defines for static shapes only. A `gpu.launch` body that uses
+    a memref of run-time shape (a field whose extents the C program gives at
+    run time, `double A[n][n]`) gets instead, from outside, a 0-d view of
+    its first element and its sizes, and rebuilds the row-major memref with
+    `memref.reinterpret_cast`. Run before `gpu-kernel-outlining`.
+
+    SPIR-V kernels bind each buffer by its static size, so with
+    `dynamic-shapes=false` (the Vulkan target) such a launch is an error
+    instead.
+  }];
+  let options = [
+    Option<"dynamicShapes", "dynamic-shapes", "bool", /*default=*/"true",
+           "Rewrite launches that use memrefs of run-time shape (false: "
+           "report them)">
+  ];
+  let dependentDialects = ["::mlir::memref::MemRefDialect"];
+}
+
 def StencilNestSPIRVModules : Pass<"stencil-nest-spirv-modules", "ModuleOp"> {
   let summary = "Move each spirv.module into the gpu.module it came from";
   let description = [{
