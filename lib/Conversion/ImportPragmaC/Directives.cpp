@@ -317,6 +317,18 @@ void StencilPragmaHandler::HandlePragma(Preprocessor &pp,
     pp.Lex(tok);
   }
   TokenCursor cursor(pp, tokens, tok.getLocation());
+  // The host interface replaces a region by its source range, from the
+  // `#` of `begin` to the end of the `end` line; an operator form has no
+  // such line (and inside a macro, no range of its own).
+  if (introducer.Kind != PIK_HashPragma) {
+    cursor.error(introducer.Loc,
+                 std::string("the ") +
+                     (introducer.Kind == PIK__Pragma ? "_Pragma" : "__pragma") +
+                     " operator form of the stencil directives is not "
+                     "supported; write '#pragma stencil ...' on a line of "
+                     "its own");
+    return;
+  }
   if (cursor.atEnd()) {
     cursor.error(introducer.Loc,
                  "expected a directive after '#pragma stencil'");

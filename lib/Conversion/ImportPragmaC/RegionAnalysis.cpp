@@ -500,6 +500,51 @@ bool Analyzer::analyzeTimeLoop(StencilRegion &region) {
       return error(bound->getBeginLoc(),
                    "the time loop bound must be an integer");
   }
+  // C evaluates the upper bound before every step, the compiled region
+  // once: it must not depend on what the loop changes.
+  llvm::SmallPtrSet<const VarDecl *, 8> assigned;
+  assigned.insert(var);
+  walkStmts(loop->getBody(), [&](const Stmt *stmt) {
+    const Expr *target = nullptr;
+    if (auto *binary = dyn_cast<BinaryOperator>(stmt);
+        binary && binary->isAssignmentOp())
+      target = binary->getLHS();
+    if (auto *unary = dyn_cast<UnaryOperator>(stmt);
+        unary && unary->isIncrementDecrementOp())
+      target = unary->getSubExpr();
+    if (const VarDecl *written = target ? getReferencedVar(target) : nullptr)
+      assigned.insert(written);
+  });
+  bool ok = true;
+  walkStmts(upper, [&](const Stmt *stmt) {
+    auto *ref = dyn_cast<DeclRefExpr>(stmt);
+    auto *read = ref ? dyn_cast<VarDecl>(ref->getDecl()) : nullptr;
+    if (!ok || !read)
+      return;
+    StringRef name = read->getName();
+    if (read == var)
+      ok = error(ref->getBeginLoc(),
+                 "the time loop bound depends on the loop variable '" + name +
+                     "'; C evaluates it before every step, the compiled "
+                     "region once: compute the number of steps before the "
+                     "region");
+    else if (llvm::any_of(region.data->arrays, [&](const ArrayDecl &array) {
+               return array.name.name == name;
+             }))
+      ok = error(ref->getBeginLoc(),
+                 "the time loop bound reads '" + name +
+                     "', an array of the region; C evaluates the bound "
+                     "before every step, the compiled region once: compute "
+                     "the number of steps before the region");
+    else if (assigned.contains(read))
+      ok = error(ref->getBeginLoc(),
+                 "the time loop bound reads '" + name +
+                     "', which the loop assigns; C evaluates the bound "
+                     "before every step, the compiled region once: compute "
+                     "the number of steps before the region");
+  });
+  if (!ok)
+    return false;
   region.timeVar = var;
   region.timeVarDeclaredInLoop = declares;
   region.stepLower = lower;
