@@ -335,6 +335,7 @@ bool Analyzer::analyzeArrays(StencilRegion &region,
     array.loc = decl.name.loc;
     array.isDouble = decl.isDouble;
     array.isSource = decl.isSource;
+    array.isConst = decl.isConst;
     for (auto [tokens, loc] : llvm::zip(decl.sizeTokens, decl.sizeLocs)) {
       std::optional<LinearForm> size = evaluateSize(tokens, region.function);
       if (!size) {
@@ -440,6 +441,7 @@ bool Analyzer::analyzeArrays(StencilRegion &region,
       bool elementOk = array.isDouble
                            ? type->isSpecificBuiltinType(BuiltinType::Double)
                            : type->isSpecificBuiltinType(BuiltinType::Float);
+      array.isConst |= type.isConstQualified();
       if (!elementOk || !shapeOk) {
         QualType written = array.decl->getType();
         if (auto *param = dyn_cast<ParmVarDecl>(array.decl))

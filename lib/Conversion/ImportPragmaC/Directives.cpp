@@ -120,9 +120,14 @@ private:
   size_t pos = 0;
 };
 
-/// `float A[NZ][NY][NX]`; the size tokens are kept for later evaluation.
+/// `float A[NZ][NY][NX]`, `const double C[N]`; the size tokens are kept for
+/// later evaluation.
 bool parseArrayDecl(TokenCursor &cursor, bool isSource, ArrayDecl &array) {
   array.isSource = isSource;
+  if (cursor.is(tok::kw_const)) {
+    cursor.next();
+    array.isConst = true;
+  }
   if (cursor.is(tok::kw_float)) {
     cursor.next();
   } else if (cursor.is(tok::kw_double)) {
@@ -133,6 +138,10 @@ bool parseArrayDecl(TokenCursor &cursor, bool isSource, ArrayDecl &array) {
                                "declaration, found " +
                                    cursor.describe());
     return false;
+  }
+  if (cursor.is(tok::kw_const)) {
+    cursor.next();
+    array.isConst = true;
   }
   if (!cursor.expectIdentifier(array.name, "an array name"))
     return false;

@@ -51,6 +51,8 @@ struct ArrayDecl {
   NamedLoc name;
   bool isDouble = false;
   bool isSource = false;
+  /// `const float C[N]`: the region only reads it.
+  bool isConst = false;
   std::vector<std::vector<clang::Token>> sizeTokens;
   llvm::SmallVector<clang::SourceLocation, 3> sizeLocs;
 };

@@ -182,7 +182,8 @@ std::string mlir::stencil::pragma_c::getPrototype(ASTContext &context,
                                                   const StencilRegion &region) {
   std::string text = "void " + region.name + "(";
   for (const RegionArray &array : region.arrays)
-    text += getElementName(array) + " *" + array.getParamName() + ", ";
+    text += (array.isConst ? "const " : "") + getElementName(array) + " *" +
+            array.getParamName() + ", ";
   for (const CapturedScalar &scalar : region.scalars)
     text +=
         getScalarTypeName(scalar) + " " + scalar.decl->getNameAsString() + ", ";

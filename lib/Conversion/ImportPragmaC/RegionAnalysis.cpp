@@ -282,8 +282,16 @@ bool Analyzer::analyzeRegion(StencilRegion &region,
                            : collectWrites(region, section)))
       return false;
   for (const Section &section : region.sections)
-    for (unsigned index : section.writes)
-      region.arrays[index].isWritten = true;
+    for (unsigned index : section.writes) {
+      RegionArray &array = region.arrays[index];
+      if (array.isConst) {
+        error(section.loc, "this " + section.getKindName() + " nest writes '" +
+                               array.getDisplayName() + "', which is const");
+        note(array.loc, "'" + array.name + "' is named here");
+        return false;
+      }
+      array.isWritten = true;
+    }
   return true;
 }
 

@@ -104,6 +104,9 @@ struct RegionArray {
   const clang::VarDecl *decl = nullptr;
   bool isDouble = false;
   bool isSource = false;
+  /// `const` in `data` or in the C declaration's element type: a nest
+  /// writing it is an error, and the prototype takes `const T *`.
+  bool isConst = false;
   /// The field's shape: the array's last `rank` dimensions, kDynamic for
   /// a run-time extent.
   llvm::SmallVector<int64_t, 3> shape;
