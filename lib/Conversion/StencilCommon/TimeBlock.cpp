@@ -79,15 +79,24 @@ OverlappedTile::OverlappedTile(OpBuilder &builder, Location loc,
 void OverlappedTile::getStepBox(OpBuilder &builder, int64_t step,
                                 SmallVectorImpl<Value> &from,
                                 SmallVectorImpl<Value> &to) const {
-  int64_t shrink = plan.timeBlock - 1 - step;
+  getStepBox(builder, getIndex(builder, loc, step), from, to);
+}
+
+void OverlappedTile::getStepBox(OpBuilder &builder, Value step,
+                                SmallVectorImpl<Value> &from,
+                                SmallVectorImpl<Value> &to) const {
+  // One op per statement: IR built in one call's arguments would come in
+  // an order that depends on the compiler.
+  Value last = getIndex(builder, loc, plan.timeBlock - 1);
+  Value shrink = arith::SubIOp::create(builder, loc, last, step);
   for (unsigned axis = 0; axis < origin.size(); ++axis) {
-    Value low = arith::SubIOp::create(
-        builder, loc, origin[axis],
-        getIndex(builder, loc, shrink * plan.radiusLow[axis]));
+    Value radiusLow = getIndex(builder, loc, plan.radiusLow[axis]);
+    Value below = arith::MulIOp::create(builder, loc, shrink, radiusLow);
+    Value low = arith::SubIOp::create(builder, loc, origin[axis], below);
     from.push_back(arith::MaxSIOp::create(builder, loc, low, lower[axis]));
-    Value high = arith::AddIOp::create(
-        builder, loc, end[axis],
-        getIndex(builder, loc, shrink * plan.radiusHigh[axis]));
+    Value radiusHigh = getIndex(builder, loc, plan.radiusHigh[axis]);
+    Value above = arith::MulIOp::create(builder, loc, shrink, radiusHigh);
+    Value high = arith::AddIOp::create(builder, loc, end[axis], above);
     to.push_back(arith::MinSIOp::create(builder, loc, high, upper[axis]));
   }
 }

@@ -68,38 +68,51 @@ void host::emitOverlappedTimeBlock(OpBuilder &builder, Location loc,
                 memref::StoreOp::create(nb, nl, v, buffer[1], at);
               }
             });
-        unsigned current = 0;
-        for (int64_t step = 0; step < plan.timeBlock; ++step) {
-          SmallVector<Value> from, to;
-          box.getStepBox(b, step, from, to);
-          scf::buildLoopNest(
-              b, l, from, to, ones,
-              [&](OpBuilder &nb, Location nl, ValueRange point) {
-                emitTimeBlockPoint(
-                    nb, nl, block, point,
-                    [&](OpBuilder &lb, Location ll, unsigned pair,
-                        ValueRange at, ArrayRef<int64_t>) -> Value {
-                      return memref::LoadOp::create(lb, ll,
-                                                    privates[pair][current],
-                                                    box.toLocal(lb, ll, at));
-                    },
-                    [&](OpBuilder &sb, Location sl, unsigned pair,
-                        Value value) {
-                      memref::StoreOp::create(sb, sl, value,
-                                              privates[pair][1 - current],
-                                              box.toLocal(sb, sl, point));
-                    });
-              });
-          current = 1 - current;
-        }
+        // The T steps as a loop that swaps the buffers of each pair
+        // (unrolled, IR and compile time would grow with T).
+        SmallVector<Value> buffers;
+        for (auto &pair : privates)
+          llvm::append_range(buffers, pair);
+        auto steps = scf::ForOp::create(
+            b, l, getIndex(b, l, 0), getIndex(b, l, plan.timeBlock),
+            getIndex(b, l, 1), buffers,
+            [&](OpBuilder &fb, Location fl, Value step, ValueRange current) {
+              SmallVector<Value> from, to;
+              box.getStepBox(fb, step, from, to);
+              scf::buildLoopNest(
+                  fb, fl, from, to, ones,
+                  [&](OpBuilder &nb, Location nl, ValueRange point) {
+                    emitTimeBlockPoint(
+                        nb, nl, block, point,
+                        [&](OpBuilder &lb, Location ll, unsigned pair,
+                            ValueRange at, ArrayRef<int64_t>) -> Value {
+                          return memref::LoadOp::create(
+                              lb, ll, current[2 * pair],
+                              box.toLocal(lb, ll, at));
+                        },
+                        [&](OpBuilder &sb, Location sl, unsigned pair,
+                            Value value) {
+                          memref::StoreOp::create(sb, sl, value,
+                                                  current[2 * pair + 1],
+                                                  box.toLocal(sb, sl, point));
+                        });
+                  });
+              SmallVector<Value> swapped;
+              for (unsigned pair = 0; pair < privates.size(); ++pair) {
+                swapped.push_back(current[2 * pair + 1]);
+                swapped.push_back(current[2 * pair]);
+              }
+              scf::YieldOp::create(fb, fl, swapped);
+            });
         // The tile's own points go to the destinations.
         scf::buildLoopNest(
             b, l, box.getOrigin(), box.getEnd(), ones,
             [&](OpBuilder &nb, Location nl, ValueRange point) {
               SmallVector<Value, 3> at = box.toLocal(nb, nl, point);
-              for (auto [destination, buffer] :
-                   llvm::zip_equal(block.destinations, privates)) {
-                Value v = memref::LoadOp::create(nb, nl, buffer[current], at);
+              for (auto [pair, destination] :
+                   llvm::enumerate(block.destinations)) {
+                Value v = memref::LoadOp::create(nb, nl,
+                                                 steps.getResult(2 * pair), at);
                 memref::StoreOp::create(nb, nl, v, destination, point);
               }
             });

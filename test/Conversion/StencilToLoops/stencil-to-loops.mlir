@@ -193,13 +193,15 @@ func.func @guarded_store(%A: memref<10xf32>, %B: memref<10xf32>, %n: index) {
 // CHECK: %[[P0:.*]] = memref.alloc() : memref<6xf32>
 // CHECK: %[[P1:.*]] = memref.alloc() : memref<6xf32>
 // CHECK: memref.load %[[X]]
-// The two steps: read one private buffer, write the other, then back.
-// CHECK: memref.load %[[P0]]
-// CHECK: memref.store %{{.*}}, %[[P1]]
-// CHECK: memref.load %[[P1]]
-// CHECK: memref.store %{{.*}}, %[[P0]]
+// The two steps, a loop (IR does not grow with T) that reads one private
+// buffer, writes the other and swaps them.
+// CHECK: %[[T:.*]] = arith.constant 2 : index
+// CHECK: %[[FINAL:.*]]:2 = scf.for %[[S:.*]] = %{{.*}} to %[[T]] step %{{.*}} iter_args(%[[CUR:.*]] = %[[P0]], %[[NEXT:.*]] = %[[P1]])
+// CHECK: memref.load %[[CUR]]
+// CHECK: memref.store %{{.*}}, %[[NEXT]]
+// CHECK: scf.yield %[[NEXT]], %[[CUR]]
 // The tile's own points go to the destination.
-// CHECK: %[[V:.*]] = memref.load %[[P0]]
+// CHECK: %[[V:.*]] = memref.load %[[FINAL]]#0
 // CHECK: memref.store %[[V]], %[[Y]]
 // CHECK: memref.dealloc %[[P0]]
 // CHECK: memref.dealloc %[[P1]]

@@ -77,6 +77,9 @@ public:
   void getStepBox(OpBuilder &builder, int64_t step,
                   SmallVectorImpl<Value> &from,
                   SmallVectorImpl<Value> &to) const;
+  /// The same for a step known at run time (a loop over the steps).
+  void getStepBox(OpBuilder &builder, Value step, SmallVectorImpl<Value> &from,
+                  SmallVectorImpl<Value> &to) const;
   /// `global` as an index into the private buffers.
   SmallVector<Value, 3> toLocal(OpBuilder &builder, Location loc,
                                 ValueRange global) const;
