@@ -73,9 +73,13 @@ void host::emitOverlappedTimeBlock(OpBuilder &builder, Location loc,
         SmallVector<Value> buffers;
         for (auto &pair : privates)
           llvm::append_range(buffers, pair);
+        // One op per statement: the order of IR built in one call's
+        // arguments would depend on the compiler.
+        Value first = getIndex(b, l, 0);
+        Value count = getIndex(b, l, plan.timeBlock);
+        Value one = getIndex(b, l, 1);
         auto steps = scf::ForOp::create(
-            b, l, getIndex(b, l, 0), getIndex(b, l, plan.timeBlock),
-            getIndex(b, l, 1), buffers,
+            b, l, first, count, one, buffers,
             [&](OpBuilder &fb, Location fl, Value step, ValueRange current) {
               SmallVector<Value> from, to;
               box.getStepBox(fb, step, from, to);
