@@ -35,9 +35,11 @@
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/Path.h"
 #include "llvm/Support/Program.h"
+#include "llvm/Support/Signals.h"
 #include "llvm/Support/WithColor.h"
 #include "llvm/Support/raw_ostream.h"
 
+#include <cstdlib>
 #include <limits>
 #include <optional>
 
@@ -458,6 +460,21 @@ GridOp getRegionGrid(func::FuncOp func) {
   return grid;
 }
 
+/// The temporary directory to remove when the driver is interrupted
+/// (SIGINT, SIGTERM), empty when there is none.
+std::string &interruptedTempDir() {
+  static std::string path;
+  return path;
+}
+
+/// LLVM calls this instead of ending the program: end it as the signal
+/// would have (the status a shell gives SIGINT).
+void removeInterruptedTempDir() {
+  if (!interruptedTempDir().empty())
+    llvm::sys::fs::remove_directories(interruptedTempDir());
+  std::_Exit(130);
+}
+
 /// Chooses each region's schedule: the tuning passes' choice for
 /// --device, then the keys --schedule gives. Rejects schedules the region
 /// cannot run.
@@ -670,11 +687,17 @@ int mlir::stencil::runStencilCC(ArrayRef<const char *> args) {
     return 1;
   }
   llvm::scope_exit cleanup([&] {
+    interruptedTempDir().clear();
     if (options.saveTemps)
       llvm::errs() << "stencilcc: temporary files kept in " << tempDir << "\n";
     else
       llvm::sys::fs::remove_directories(tempDir);
   });
+  // Ctrl-C or a kill during the compile or link removes it too.
+  if (!options.saveTemps) {
+    interruptedTempDir() = std::string(tempDir);
+    llvm::sys::SetInterruptFunction(removeInterruptedTempDir);
+  }
   auto tempPath = [&](StringRef name) {
     SmallString<128> path(tempDir);
     llvm::sys::path::append(path, name);
