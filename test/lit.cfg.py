@@ -2,6 +2,7 @@
 # lit configuration for the stencil-mlir test suite.
 
 import os
+import platform
 
 import lit.formats
 from lit.llvm import llvm_config
@@ -32,6 +33,10 @@ config.substitutions.append(
     ("%clang", os.path.join(config.llvm_tools_dir, "clang")))
 llvm_config.add_tool_substitutions(["mlir-translate"], [config.llvm_tools_dir])
 config.substitutions.append(("%stencil_tools_dir", config.stencil_tools_dir))
+
+# The host's architecture, for tests of x86-64 specifics (code models).
+if platform.machine() in ("x86_64", "AMD64"):
+    config.available_features.add("x86_64")
 
 # The bin/ directory of a second build made by another C++ compiler
 # (scripts/test.sh passes --param other_build=...): the IR both emit must be

@@ -38,6 +38,8 @@
 #include "llvm/Support/Signals.h"
 #include "llvm/Support/WithColor.h"
 #include "llvm/Support/raw_ostream.h"
+#include "llvm/TargetParser/Host.h"
+#include "llvm/TargetParser/Triple.h"
 
 #include <cstdlib>
 #include <limits>
@@ -816,6 +818,17 @@ int mlir::stencil::runStencilCC(ArrayRef<const char *> args) {
   });
   if (!userOpt)
     command.push_back("-O2");
+  // Static arrays past 2 GiB in all (two 1024^3 float grids) overflow the
+  // small code model's 32-bit relocations at link time. The medium model
+  // moves objects above 64 KiB to .lbss/.ldata with 64-bit addresses and
+  // leaves the rest as it was; the regions take pointers, so their code
+  // does not change.
+  bool userCodeModel = llvm::any_of(options.hostArgs, [](const std::string &a) {
+    return StringRef(a).starts_with("-mcmodel");
+  });
+  if (!userCodeModel && llvm::Triple(llvm::sys::getProcessTriple()).getArch() ==
+                            llvm::Triple::x86_64)
+    command.push_back("-mcmodel=medium");
   command.push_back("-iquote" + std::string(sourceDir));
   llvm::append_range(command, options.preprocessorArgs);
   llvm::append_range(command, options.hostArgs);
