@@ -7,6 +7,8 @@
  *
  *===----------------------------------------------------------------------===*/
 
+#define _POSIX_C_SOURCE 200112L /* posix_memalign */
+
 #include <stdio.h>
 #include <stdlib.h>
 
@@ -19,3 +21,32 @@ void stencil_bound_error(const char *format, long long value) {
   fputc('\n', stderr);
   exit(1);
 }
+
+/* The heap of the lowered regions (finalize-memref-to-llvm with
+ * use-generic-functions): malloc's, but a failure ends the program. */
+static void allocation_error(size_t size) {
+  fflush(stdout);
+  fprintf(stderr,
+          "stencil: error: cannot allocate %zu bytes for a buffer of a "
+          "stencil region\n",
+          size);
+  exit(1);
+}
+
+void *_mlir_memref_to_llvm_alloc(size_t size) {
+  void *pointer = malloc(size);
+  if (!pointer && size != 0)
+    allocation_error(size);
+  return pointer;
+}
+
+void *_mlir_memref_to_llvm_aligned_alloc(size_t alignment, size_t size) {
+  void *pointer = NULL;
+  if (alignment < sizeof(void *))
+    alignment = sizeof(void *);
+  if (posix_memalign(&pointer, alignment, size) != 0 && size != 0)
+    allocation_error(size);
+  return pointer;
+}
+
+void _mlir_memref_to_llvm_free(void *pointer) { free(pointer); }

@@ -21,10 +21,15 @@ using namespace mlir;
 
 /// Memrefs, scalars, control flow and functions to the LLVM dialect, with
 /// the bare pointers the C caller passes (docs/PragmaC.md); shared by the
-/// host code of every pipeline.
+/// host code of every pipeline. Heap buffers come from
+/// `_mlir_memref_to_llvm_alloc` and `_free` (runtime/common), which end the
+/// program with a message when memory runs out instead of handing a null
+/// pointer to the first store.
 static void addHostCodeToLLVM(OpPassManager &pm) {
   pm.addPass(memref::createExpandStridedMetadataPass());
-  pm.addPass(createFinalizeMemRefToLLVMConversionPass());
+  FinalizeMemRefToLLVMConversionPassOptions memrefOptions;
+  memrefOptions.useGenericFunctions = true;
+  pm.addPass(createFinalizeMemRefToLLVMConversionPass(memrefOptions));
   pm.addPass(createConvertMathToLLVMPass());
   pm.addPass(createArithToLLVMConversionPass());
   pm.addPass(createConvertIndexToLLVMPass());
