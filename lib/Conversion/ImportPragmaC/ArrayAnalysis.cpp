@@ -363,11 +363,7 @@ bool Analyzer::analyzeArrays(StencilRegion &region,
         text += (text.empty() ? "" : " ") +
                 Lexer::getSpelling(tok, sm, context.getLangOpts());
       for (const auto &term : size->terms)
-        if (term.first == region.timeVar ||
-            llvm::any_of(region.dimension->dimensions,
-                         [&](const NamedLoc &dim) {
-                           return dim.name == term.first->getName();
-                         }))
+        if (region.isLoopVariable(term.first))
           ok = error(loc, "the size of '" + array.name +
                               "' depends on loop "
                               "variable '" +
@@ -395,14 +391,9 @@ bool Analyzer::analyzeArrays(StencilRegion &region,
     // first extent only `data` gives when it is written `(*A)[n]`).
     array.decl = findArrayDecl(array.name, region.timeLoop);
     if (array.decl) {
-      QualType type = array.decl->getType();
-      if (auto *param = dyn_cast<ParmVarDecl>(array.decl))
-        type = param->getOriginalType();
-      struct DeclaredSize {
-        std::optional<int64_t> constant;
-        std::optional<LinearForm> form;
-      };
-      SmallVector<DeclaredSize, 4> dims;
+      QualType type = getWrittenType(array.decl);
+      // Per dimension its size as a linear form, none where it has none.
+      SmallVector<std::optional<LinearForm>, 4> dims;
       bool isPointer = false;
       if (const PointerType *pointer = type->getAs<PointerType>()) {
         type = pointer->getPointeeType();
@@ -410,12 +401,11 @@ bool Analyzer::analyzeArrays(StencilRegion &region,
       }
       while (const clang::ArrayType *arrayType = context.getAsArrayType(type)) {
         if (auto *constant = dyn_cast<ConstantArrayType>(arrayType))
-          dims.push_back({constant->getSize().getSExtValue(), std::nullopt});
+          dims.push_back(constantForm(constant->getSize().getSExtValue()));
         else if (auto *variable = dyn_cast<VariableArrayType>(arrayType))
-          dims.push_back(
-              {std::nullopt, variable->getSizeExpr()
-                                 ? getLinearForm(variable->getSizeExpr())
-                                 : std::nullopt});
+          dims.push_back(variable->getSizeExpr()
+                             ? getLinearForm(variable->getSizeExpr())
+                             : std::nullopt);
         else if (dims.empty() && isa<IncompleteArrayType>(arrayType))
           // `double A[][n]`: a pointer whose extent `data` gives.
           isPointer = true;
@@ -427,27 +417,19 @@ bool Analyzer::analyzeArrays(StencilRegion &region,
       bool shapeOk = dims.size() + first == array.shape.size();
       for (unsigned axis = first; shapeOk && axis < array.shape.size();
            ++axis) {
-        const DeclaredSize &declared = dims[axis - first];
-        if (array.extents[axis])
-          shapeOk = declared.form &&
-                    *declared.form ==
-                        region.runtimeExtents[*array.extents[axis]].form;
-        else
-          shapeOk =
-              (declared.constant && *declared.constant == array.shape[axis]) ||
-              (declared.form && isConstantForm(*declared.form) &&
-               declared.form->constant == array.shape[axis]);
+        LinearForm expected =
+            array.extents[axis]
+                ? region.runtimeExtents[*array.extents[axis]].form
+                : constantForm(array.shape[axis]);
+        shapeOk = dims[axis - first] == expected;
       }
       bool elementOk = array.isDouble
                            ? type->isSpecificBuiltinType(BuiltinType::Double)
                            : type->isSpecificBuiltinType(BuiltinType::Float);
       array.isConst |= type.isConstQualified();
       if (!elementOk || !shapeOk) {
-        QualType written = array.decl->getType();
-        if (auto *param = dyn_cast<ParmVarDecl>(array.decl))
-          written = param->getOriginalType();
         error(array.loc, "'" + array.name + "' is declared as '" +
-                             written.getAsString() +
+                             getWrittenType(array.decl).getAsString() +
                              "' but '#pragma stencil data' says '" +
                              (array.isDouble ? "double " : "float ") +
                              array.name + region.getShapeText(array) + "'");
@@ -563,19 +545,13 @@ bool Analyzer::makeBound(StencilRegion &region, const Expr *expr,
     if (!ok || !var)
       return;
     StringRef name = var->getName();
-    bool isLoopVar =
-        var == region.timeVar ||
-        llvm::any_of(region.dimension->dimensions,
-                     [&](const NamedLoc &dim) { return dim.name == name; });
-    if (isLoopVar)
+    if (region.isLoopVariable(var))
       ok = error(ref->getBeginLoc(),
                  "the bound of the loop over '" + loopName +
                      "' depends on loop variable '" + name +
                      "'; the bounds of a nest must not depend on its loops "
                      "or the time loop");
-    else if (llvm::any_of(region.data->arrays, [&](const ArrayDecl &array) {
-               return array.name.name == name;
-             }))
+    else if (region.isDataArray(name))
       ok = error(ref->getBeginLoc(), "the bound of the loop over '" + loopName +
                                          "' reads '" + name +
                                          "', an array the region computes");

@@ -881,11 +881,8 @@ Value CalcTranslator::readStepTable(const clang::ArraySubscriptExpr *expr,
     return {};
   // A parameter declared `double fict[TMAX]` keeps its size in the type it
   // was written with.
-  clang::QualType type = var->getType();
-  if (auto *param = dyn_cast<clang::ParmVarDecl>(var))
-    type = param->getOriginalType();
   const clang::ConstantArrayType *arrayType =
-      astContext.getAsConstantArrayType(type);
+      astContext.getAsConstantArrayType(getWrittenType(var));
   if (!arrayType || !arrayType->getElementType()->isArithmeticType())
     return {};
   std::optional<int64_t> offset =

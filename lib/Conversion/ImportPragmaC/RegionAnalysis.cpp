@@ -45,6 +45,12 @@ const Expr *mlir::stencil::pragma_c::skipTransparent(const Expr *expr) {
   }
 }
 
+QualType mlir::stencil::pragma_c::getWrittenType(const VarDecl *var) {
+  if (auto *param = dyn_cast<ParmVarDecl>(var))
+    return param->getOriginalType();
+  return var->getType();
+}
+
 const VarDecl *mlir::stencil::pragma_c::getReferencedVar(const Expr *expr) {
   if (auto *ref = dyn_cast<DeclRefExpr>(skipTransparent(expr)))
     return dyn_cast<VarDecl>(ref->getDecl());
@@ -536,9 +542,7 @@ bool Analyzer::analyzeTimeLoop(StencilRegion &region) {
                      "'; C evaluates it before every step, the compiled "
                      "region once: compute the number of steps before the "
                      "region");
-    else if (llvm::any_of(region.data->arrays, [&](const ArrayDecl &array) {
-               return array.name.name == name;
-             }))
+    else if (region.isDataArray(name))
       ok = error(ref->getBeginLoc(),
                  "the time loop bound reads '" + name +
                      "', an array of the region; C evaluates the bound "

@@ -298,6 +298,20 @@ struct StencilRegion {
   const LoopRange &getLoop(const RuntimeBound &bound) const {
     return sections[bound.section].nest.loops[bound.axis];
   }
+  /// Whether `var` is the time loop's variable or a `dimension` variable
+  /// (by name: each nest's loops may declare their own).
+  bool isLoopVariable(const clang::VarDecl *var) const {
+    return var == timeVar ||
+           llvm::any_of(dimension->dimensions, [&](const NamedLoc &dim) {
+             return dim.name == var->getName();
+           });
+  }
+  /// Whether `data` names an array `name`.
+  bool isDataArray(llvm::StringRef name) const {
+    return llvm::any_of(data->arrays, [&](const ArrayDecl &array) {
+      return array.name.name == name;
+    });
+  }
   /// `[64][n]`: `array`'s dimensions as `data` writes them, for messages.
   std::string getShapeText(const RegionArray &array) const {
     std::string text;
@@ -346,6 +360,10 @@ std::string shapeString(llvm::ArrayRef<int64_t> shape);
 /// Skips parentheses and implicit casts that do not change the value's
 /// meaning for the importer (lvalue-to-rvalue, no-op, array decay).
 const clang::Expr *skipTransparent(const clang::Expr *expr);
+
+/// The type `var` was declared with: for a parameter, as written, before an
+/// array decays to a pointer (`double A[n][n]`, `double fict[TMAX]`).
+clang::QualType getWrittenType(const clang::VarDecl *var);
 
 /// The variable `expr` names, looking through parentheses and implicit
 /// conversions; null when it names none.

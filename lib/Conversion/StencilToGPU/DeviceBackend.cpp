@@ -41,13 +41,10 @@ public:
                               const BufferPlan &plan) override;
 
   Value allocateLike(OpBuilder &builder, Location loc, Value like) override {
-    auto type = llvm::cast<MemRefType>(like.getType());
-    SmallVector<Value> dynamicSizes;
-    for (unsigned axis = 0; axis < type.getRank(); ++axis)
-      if (type.isDynamicDim(axis))
-        dynamicSizes.push_back(memref::DimOp::create(builder, loc, like, axis));
-    return gpu::AllocOp::create(builder, loc, type, Type(), {}, dynamicSizes,
-                                {})
+    SmallVector<Value> dynamicSizes =
+        decomposeMixedValues(memref::getMixedSizes(builder, loc, like)).second;
+    return gpu::AllocOp::create(builder, loc, like.getType(), Type(), {},
+                                dynamicSizes, {})
         .getMemref();
   }
   /// Boxes of run-time extent are made like the field, so that kernels of
@@ -247,9 +244,8 @@ Value DeviceBackend::getDeviceScalar(Value value) {
   // copied in where it is defined, which for a value the time loop carries
   // (the C program's step variable) is once per step.
   Location loc = value.getLoc();
-  Region *body = value.getParentRegion();
-  while (!llvm::isa<func::FuncOp>(body->getParentOp()))
-    body = body->getParentOp()->getParentRegion();
+  Region *body =
+      &value.getParentRegion()->getParentOfType<func::FuncOp>().getBody();
   OpBuilder atEntry = OpBuilder::atBlockBegin(&body->front());
   auto type = MemRefType::get({1}, value.getType());
   Value host = memref::AllocaOp::create(atEntry, loc, type);
@@ -323,21 +319,10 @@ SmallVector<Value> DeviceBackend::emitApply(OpBuilder &builder,
   std::optional<int64_t> maxGroups = getMaxGroupCount(
       workGroup, apply.lower, apply.upper, fieldType.getShape());
   SmallVector<Value> partialSizes;
-  if (!maxGroups) {
-    // One op per statement: the order of IR built in one call's arguments
-    // would depend on the compiler.
-    Value one = arith::ConstantIndexOp::create(builder, loc, 1);
-    Value count = one;
-    for (auto [axis, size] : llvm::enumerate(workGroup)) {
-      Value points = arith::SubIOp::create(builder, loc, apply.upper[axis],
-                                           apply.lower[axis]);
-      Value extent = arith::MaxSIOp::create(builder, loc, points, one);
-      Value width = arith::ConstantIndexOp::create(builder, loc, size);
-      Value groups = arith::CeilDivSIOp::create(builder, loc, extent, width);
-      count = arith::MulIOp::create(builder, loc, count, groups);
-    }
-    partialSizes.push_back(count);
-  }
+  // A box empty at run time still gets one partial: no zero-size buffers.
+  if (!maxGroups)
+    partialSizes.push_back(device::buildGroupCount(
+        builder, loc, workGroup, apply.lower, apply.upper, /*minExtent=*/1));
   SmallVector<Value> devicePartials;
   for (Value init : op.getReduceInits()) {
     auto type = MemRefType::get(

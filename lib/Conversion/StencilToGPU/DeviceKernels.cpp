@@ -128,6 +128,51 @@ struct BoxLaunch {
   Value groupCount;
 };
 
+/// Per axis, the work groups of `workGroup` items that cover [lower,
+/// upper), an extent below `minExtent` counted as `minExtent`: constants
+/// where both bounds are, else computed on the host.
+SmallVector<OpFoldResult, 3>
+getGroupsPerAxis(OpBuilder &builder, Location loc, ArrayRef<int64_t> workGroup,
+                 ValueRange lower, ValueRange upper, int64_t minExtent) {
+  SmallVector<OpFoldResult, 3> groups;
+  for (auto [axis, size] : llvm::enumerate(workGroup)) {
+    std::optional<int64_t> low = getConstantIntValue(lower[axis]);
+    std::optional<int64_t> high = getConstantIntValue(upper[axis]);
+    if (low && high) {
+      groups.push_back(builder.getIndexAttr(
+          llvm::divideCeil(std::max(*high - *low, minExtent), size)));
+      continue;
+    }
+    Value extent =
+        arith::SubIOp::create(builder, loc, upper[axis], lower[axis]);
+    Value clamped = arith::MaxSIOp::create(builder, loc, extent,
+                                           getIndex(builder, loc, minExtent));
+    groups.push_back(arith::CeilDivSIOp::create(builder, loc, clamped,
+                                                getIndex(builder, loc, size))
+                         .getResult());
+  }
+  return groups;
+}
+
+/// The product of `groups`: a constant when they all are.
+Value multiplyGroups(OpBuilder &builder, Location loc,
+                     ArrayRef<OpFoldResult> groups) {
+  std::optional<int64_t> constant = 1;
+  for (OpFoldResult count : groups) {
+    std::optional<int64_t> value = getConstantIntValue(count);
+    constant = constant && value ? std::optional<int64_t>(*constant * *value)
+                                 : std::nullopt;
+  }
+  if (constant)
+    return getIndex(builder, loc, *constant);
+  Value product = getIndex(builder, loc, 1);
+  for (OpFoldResult count : groups) {
+    Value value = getValueOrCreateConstantIndexOp(builder, loc, count);
+    product = arith::MulIOp::create(builder, loc, product, value);
+  }
+  return product;
+}
+
 /// Null for a box known to be empty (a launch of zero groups is an error);
 /// a box with run-time bounds is launched only when it is not empty.
 std::optional<BoxLaunch> createBoxLaunch(OpBuilder &builder, Location loc,
@@ -136,47 +181,26 @@ std::optional<BoxLaunch> createBoxLaunch(OpBuilder &builder, Location loc,
                                          KernelIndexFn index,
                                          TypeRange attributions = {}) {
   unsigned rank = lower.size();
-  SmallVector<OpFoldResult, 3> groups;
   SmallVector<bool, 3> partial;
   bool dynamic = false;
   for (unsigned axis = 0; axis < rank; ++axis) {
     std::optional<int64_t> low = getConstantIntValue(lower[axis]);
     std::optional<int64_t> high = getConstantIntValue(upper[axis]);
-    if (low && high) {
-      int64_t extent = *high - *low;
-      if (extent <= 0)
-        return std::nullopt;
-      groups.push_back(
-          builder.getIndexAttr(llvm::divideCeil(extent, workGroup[axis])));
-      // Only a partial last group has items past the box.
-      partial.push_back(extent % workGroup[axis] != 0);
+    if (!low || !high) {
+      dynamic = true;
+      partial.push_back(true);
       continue;
     }
-    dynamic = true;
-    Value extent =
-        arith::SubIOp::create(builder, loc, upper[axis], lower[axis]);
-    Value nonNegative =
-        arith::MaxSIOp::create(builder, loc, extent, getIndex(builder, loc, 0));
-    groups.push_back(
-        arith::CeilDivSIOp::create(builder, loc, nonNegative,
-                                   getIndex(builder, loc, workGroup[axis]))
-            .getResult());
-    partial.push_back(true);
+    int64_t extent = *high - *low;
+    if (extent <= 0)
+      return std::nullopt;
+    // Only a partial last group has items past the box.
+    partial.push_back(extent % workGroup[axis] != 0);
   }
+  SmallVector<OpFoldResult, 3> groups =
+      getGroupsPerAxis(builder, loc, workGroup, lower, upper, /*minExtent=*/0);
   BoxLaunch box;
-  if (dynamic) {
-    box.groupCount = getIndex(builder, loc, 1);
-    for (OpFoldResult count : groups) {
-      Value value = getValueOrCreateConstantIndexOp(builder, loc, count);
-      box.groupCount =
-          arith::MulIOp::create(builder, loc, box.groupCount, value);
-    }
-  } else {
-    int64_t count = 1;
-    for (OpFoldResult value : groups)
-      count *= *getConstantIntValue(value);
-    box.groupCount = getIndex(builder, loc, count);
-  }
+  box.groupCount = multiplyGroups(builder, loc, groups);
   // A box found empty at run time launches nothing.
   OpBuilder::InsertionGuard guard(builder);
   if (dynamic) {
@@ -234,6 +258,14 @@ void device::emitDeviceBox(OpBuilder &builder, Location loc,
   auto ifOp = scf::IfOp::create(b, loc, box->inside);
   OpBuilder then = ifOp.getThenBodyBuilder();
   body(then, loc, box->point);
+}
+
+Value device::buildGroupCount(OpBuilder &builder, Location loc,
+                              ArrayRef<int64_t> workGroup, ValueRange lower,
+                              ValueRange upper, int64_t minExtent) {
+  return multiplyGroups(
+      builder, loc,
+      getGroupsPerAxis(builder, loc, workGroup, lower, upper, minExtent));
 }
 
 Value device::emitDeviceReducingBox(OpBuilder &builder, Location loc,
@@ -389,17 +421,14 @@ void device::emitDeviceTimeBlock(OpBuilder &builder, Location loc,
   OpBuilder b(launch.getBody().front().getTerminator());
   gpu::KernelDim3 threadIds = launch.getThreadIds();
   SmallVector<Value, 3> origin, sizes;
-  auto sourceType = llvm::cast<MemRefType>(block.sources[0].getType());
   for (unsigned axis = 0; axis < rank; ++axis) {
     Value first = arith::MulIOp::create(
         b, loc, getDimension(launch.getBlockIds(), rank, axis),
         getIndex(b, loc, tile[axis]));
     Value lower = getBound(b, loc, plan.lower[axis], index);
     origin.push_back(arith::AddIOp::create(b, loc, first, lower));
-    sizes.push_back(
-        sourceType.isDynamicDim(axis)
-            ? memref::DimOp::create(b, loc, block.sources[0], axis).getResult()
-            : getIndex(b, loc, sourceType.getDimSize(axis)));
+    sizes.push_back(getValueOrCreateConstantIndexOp(
+        b, loc, memref::getMixedSize(b, loc, block.sources[0], axis)));
   }
   OverlappedTile box(b, loc, plan, tile, origin, sizes,
                      [&](OpBuilder &ob, Location ol, OpFoldResult bound) {

@@ -35,6 +35,13 @@ std::optional<int64_t> getMaxGroupCount(ArrayRef<int64_t> workGroup,
                                         ValueRange lower, ValueRange upper,
                                         ArrayRef<int64_t> fieldShape);
 
+/// The number of work groups of `workGroup` items that cover [lower,
+/// upper), built on the host; an extent below `minExtent` counts as
+/// `minExtent`.
+Value buildGroupCount(OpBuilder &builder, Location loc,
+                      ArrayRef<int64_t> workGroup, ValueRange lower,
+                      ValueRange upper, int64_t minExtent);
+
 /// A point's contributions to the reductions of a box, one per reduction.
 using ContributionFn =
     function_ref<SmallVector<Value>(OpBuilder &, Location, ValueRange point)>;

@@ -123,12 +123,10 @@ public:
   }
 
   Value allocateLike(OpBuilder &builder, Location loc, Value like) override {
-    auto type = llvm::cast<MemRefType>(like.getType());
-    SmallVector<Value> dynamicSizes;
-    for (unsigned axis = 0; axis < type.getRank(); ++axis)
-      if (type.isDynamicDim(axis))
-        dynamicSizes.push_back(memref::DimOp::create(builder, loc, like, axis));
-    return memref::AllocOp::create(builder, loc, type, dynamicSizes);
+    SmallVector<Value> dynamicSizes =
+        decomposeMixedValues(memref::getMixedSizes(builder, loc, like)).second;
+    return memref::AllocOp::create(
+        builder, loc, llvm::cast<MemRefType>(like.getType()), dynamicSizes);
   }
 
   bool allocatesDynamicBoxes() const override { return true; }

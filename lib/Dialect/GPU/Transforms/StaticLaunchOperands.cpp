@@ -45,12 +45,7 @@ LogicalResult passAsBarePointer(gpu::LaunchOp launch, Value memref) {
               "row-major buffers";
   Location loc = launch.getLoc();
   OpBuilder outside(launch);
-  SmallVector<OpFoldResult, 3> sizes;
-  for (unsigned axis = 0; axis < type.getRank(); ++axis)
-    sizes.push_back(
-        type.isDynamicDim(axis)
-            ? OpFoldResult(memref::DimOp::create(outside, loc, memref, axis))
-            : OpFoldResult(outside.getIndexAttr(type.getDimSize(axis))));
+  SmallVector<OpFoldResult> sizes = memref::getMixedSizes(outside, loc, memref);
   auto baseType =
       MemRefType::get({}, type.getElementType(), MemRefLayoutAttrInterface(),
                       type.getMemorySpace());
