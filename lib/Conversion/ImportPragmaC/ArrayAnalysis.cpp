@@ -369,6 +369,11 @@ bool Analyzer::analyzeArrays(StencilRegion &region,
                               "variable '" +
                               term.first->getName() +
                               "'; compute it before the region");
+        else if (region.assignedInLoop.contains(term.first))
+          ok = error(loc, "the size of '" + array.name + "' reads '" +
+                              term.first->getName() +
+                              "', which the time loop assigns; compute it "
+                              "before the region");
       if (!ok)
         break;
       auto same = llvm::find_if(
@@ -555,6 +560,7 @@ bool Analyzer::makeBound(StencilRegion &region, const Expr *expr,
       ok = error(ref->getBeginLoc(), "the bound of the loop over '" + loopName +
                                          "' reads '" + name +
                                          "', an array the region computes");
+
   });
   return ok;
 }

@@ -71,25 +71,33 @@ func::FuncOp mlir::stencil::pragma_c::emitRegion(clang::ASTContext &astContext,
   for (TranslatedNest &nest : nests)
     if (nest.translator)
       nest.translator->contributions.resize(region.reductions.size());
-  // A run-time bound is read once, on entry; a variable the region
-  // reduces into changes.
+  // A run-time bound is read once, on entry; C reads it in every step, and
+  // a variable the time loop assigns changes between them.
   for (const RuntimeBound &bound : region.runtimeBounds) {
     const clang::Expr *expr = region.getBound(bound).expr;
-    for (const RegionReduction &reduction : region.reductions) {
-      bool reads = false;
-      walkStmts(expr, [&](const clang::Stmt *stmt) {
-        if (auto *ref = llvm::dyn_cast<clang::DeclRefExpr>(stmt))
-          reads |= ref->getDecl() == reduction.decl;
-      });
-      if (reads) {
-        reportError(diags, expr->getBeginLoc(),
-                    "the bound of the loop over '" +
-                        region.getLoop(bound).var->getName().str() +
-                        "' reads '" + reduction.decl->getName().str() +
-                        "', which the calc section reduces into");
-        return {};
-      }
-    }
+    const clang::VarDecl *assigned = nullptr;
+    walkStmts(expr, [&](const clang::Stmt *stmt) {
+      auto *ref = llvm::dyn_cast<clang::DeclRefExpr>(stmt);
+      auto *var =
+          ref ? llvm::dyn_cast<clang::VarDecl>(ref->getDecl()) : nullptr;
+      if (!assigned && var && region.assignedInLoop.contains(var))
+        assigned = var;
+    });
+    if (!assigned)
+      continue;
+    bool reduced =
+        llvm::any_of(region.reductions, [&](const RegionReduction &r) {
+          return r.decl == assigned;
+        });
+    reportError(diags, expr->getBeginLoc(),
+                "the bound of the loop over '" +
+                    region.getLoop(bound).var->getName().str() + "' reads '" +
+                    assigned->getName().str() +
+                    (reduced ? "', which the calc section reduces into"
+                             : "', which the time loop assigns; C evaluates "
+                               "the bound in every step, the compiled region "
+                               "once: compute it before the region"));
+    return {};
   }
 
   // Each reset sets a reduction variable; its value is computed once, before

@@ -516,7 +516,7 @@ bool Analyzer::analyzeTimeLoop(StencilRegion &region) {
   }
   // C evaluates the upper bound before every step, the compiled region
   // once: it must not depend on what the loop changes.
-  llvm::SmallPtrSet<const VarDecl *, 8> assigned;
+  llvm::SmallPtrSet<const VarDecl *, 8> &assigned = region.assignedInLoop;
   assigned.insert(var);
   walkStmts(loop->getBody(), [&](const Stmt *stmt) {
     const Expr *target = nullptr;

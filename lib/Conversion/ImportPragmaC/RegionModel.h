@@ -16,6 +16,7 @@
 #include "clang/AST/Decl.h"
 #include "clang/AST/Expr.h"
 #include "clang/AST/Stmt.h"
+#include "llvm/ADT/SmallPtrSet.h"
 #include "llvm/ADT/SmallVector.h"
 
 #include <map>
@@ -243,6 +244,10 @@ struct StencilRegion {
   const clang::ForStmt *timeLoop = nullptr;
   const clang::VarDecl *timeVar = nullptr;
   bool timeVarDeclaredInLoop = false;
+  /// The variables the time loop assigns (its own, the nests' loop
+  /// variables, reduction variables, temporaries): what C re-reads in every
+  /// step, so no value computed once on entry may read them.
+  llvm::SmallPtrSet<const clang::VarDecl *, 8> assignedInLoop;
   /// The time loop runs `v = stepLower; v < stepUpper` (or `<=`).
   const clang::Expr *stepLower = nullptr;
   const clang::Expr *stepUpper = nullptr;
