@@ -18,5 +18,8 @@ shift || true
 if [ ! -f "$build/build.ninja" ]; then
   cmake -G Ninja -S "$root" -B "$build" \
     -DCMAKE_BUILD_TYPE=Release "${compilers[@]}" "$@"
+elif [ $# -gt 0 ]; then
+  # Options given to an existing build take effect too.
+  cmake "$build" "$@" >/dev/null
 fi
 ninja -C "$build"

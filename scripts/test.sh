@@ -1,12 +1,14 @@
 #!/usr/bin/env bash
 # The whole test suite on a fresh machine: installs dependencies, builds
 # twice — with g++ (build-gcc/, what a plain `cmake` picks on Debian) and with
-# clang-22 under AddressSanitizer + UBSan (build-asan/, our code only, to show
-# that no input crashes) — and runs every lit test against each build. The
-# g++ suite also compares the IR both builds emit for every example and test
-# input (scripts/compare-builds.sh): it must not depend on the compiler.
+# clang-22 under AddressSanitizer + UBSan with libFuzzer's coverage
+# (build-asan/, our code only, to show that no input crashes) — and runs
+# every lit test against each build. The g++ suite also compares the IR both
+# builds emit for every example and test input (scripts/compare-builds.sh):
+# it must not depend on the compiler. Then each fuzz target runs 60 s
+# (scripts/fuzz.sh, docs/Fuzzing.md).
 #   scripts/test.sh            everything
-#   scripts/test.sh --no-asan  the clang-22 build without sanitizers
+#   scripts/test.sh --no-asan  the clang-22 build without sanitizers, no fuzzing
 set -euo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 asan=1
@@ -42,7 +44,8 @@ gcc_build="$root/build-gcc"
 clang_build="$root/build-asan"
 "$root/scripts/build.sh" --compiler=gcc "$gcc_build"
 if [ "$asan" = 1 ]; then
-  "$root/scripts/build.sh" "$clang_build" -DSTENCIL_ENABLE_ASAN=ON
+  "$root/scripts/build.sh" "$clang_build" -DSTENCIL_ENABLE_ASAN=ON \
+    -DSTENCIL_ENABLE_FUZZERS=ON
 else
   clang_build="$root/build"
   "$root/scripts/build.sh" "$clang_build"
@@ -57,6 +60,9 @@ export UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1
 
 run_suite "$gcc_build" --param "other_build=$clang_build/bin" || status=1
 run_suite "$clang_build" || status=1
+if [ "$asan" = 1 ]; then
+  STENCIL_FUZZ_BUILD="$clang_build" "$root/scripts/fuzz.sh" 60 || status=1
+fi
 
 echo "$passed passed, $failed failed"
 exit $status

@@ -13,7 +13,7 @@ config.suffixes = [".mlir", ".test", ".c"]
 config.test_source_root = os.path.dirname(__file__)
 config.test_exec_root = os.path.join(config.stencil_obj_root, "test")
 config.excludes = ["CMakeLists.txt", "lit.cfg.py", "lit.site.cfg.py", "lib", "Inputs", "README.md",
-                   "compare.sh", "mpi-compare.sh"]
+                   "compare.sh", "mpi-compare.sh", "corpus", "crashes"]
 
 llvm_config.use_default_substitutions()
 llvm_config.with_environment("PATH", config.llvm_tools_dir, append_path=True)
@@ -24,7 +24,9 @@ config.substitutions.append(
     ("%examples", os.path.join(config.stencil_src_root, "examples")))
 
 llvm_config.add_tool_substitutions(
-    ["stencil-opt", "stencil-translate", "stencilcc"],
+    ["stencil-opt", "stencil-translate", "stencilcc",
+     "stencil-translate-fuzzer", "stencil-opt-fuzzer",
+     "stencil-schedule-fuzzer"],
     [config.stencil_tools_dir])
 # Scripts under test/ call the tools by name.
 llvm_config.with_environment("PATH", config.stencil_tools_dir,

@@ -8,6 +8,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "Stencil/Driver/StencilCC.h"
+#include "Stencil/Driver/Schedule.h"
 
 #include "Stencil/Conversion/ImportPragmaC/ImportPragmaC.h"
 #include "Stencil/Conversion/Passes.h"
@@ -105,12 +106,8 @@ struct Options {
   std::string device;
   /// GPU architecture (sm_90, gfx942); empty: from the device.
   std::string chip;
-  /// From --schedule, in the seed's order (x, y, z: innermost first).
-  std::optional<SmallVector<int64_t, 3>> workGroup;
-  std::optional<int64_t> timeBlock;
-  std::optional<int64_t> exchangeDepth;
-  /// nt=: streaming (non-temporal) stores in the CPU's single sweeps.
-  std::optional<bool> streamingStores;
+  /// From --schedule: keys that replace the tuned schedule.
+  ScheduleOverrides schedule;
   bool printSchedule = false;
   /// --mpi: distributed regions run across MPI ranks.
   bool mpi = false;
@@ -169,59 +166,6 @@ bool usageError(const llvm::Twine &message) {
   error(message);
   llvm::errs() << usage;
   return false;
-}
-
-/// `wg=32x8x1,t=2,k=3,nt=1`, any subset of the keys.
-bool parseSchedule(StringRef text, Options &options) {
-  SmallVector<StringRef> entries;
-  text.split(entries, ',', /*MaxSplit=*/-1, /*KeepEmpty=*/false);
-  if (entries.empty())
-    return usageError("--schedule needs key=value entries (wg, t, k, nt)");
-  for (StringRef entry : entries) {
-    auto [key, value] = entry.split('=');
-    if (key == "wg") {
-      SmallVector<StringRef> sizes;
-      value.split(sizes, 'x');
-      SmallVector<int64_t, 3> wg;
-      for (StringRef size : sizes) {
-        int64_t parsed;
-        if (size.getAsInteger(10, parsed) || parsed < 1)
-          return usageError("--schedule wg=" + value +
-                            ": sizes must be positive integers like 32x8x1");
-        wg.push_back(parsed);
-      }
-      if (wg.empty() || wg.size() > 3)
-        return usageError("--schedule wg=" + value + ": 1 to 3 sizes");
-      options.workGroup = wg;
-      continue;
-    }
-    if (key == "nt") {
-      if (value != "0" && value != "1")
-        return usageError("--schedule nt=" + value +
-                          ": expected 1 (streaming stores) or 0");
-      options.streamingStores = value == "1";
-      continue;
-    }
-    int64_t parsed;
-    if ((key == "t" || key == "k") && value.getAsInteger(10, parsed))
-      return usageError("--schedule " + key + "=" + value +
-                        ": expected an integer");
-    if (key == "t") {
-      if (parsed < 1)
-        return usageError("--schedule t=" + value +
-                          ": the time-block depth must be at least 1");
-      options.timeBlock = parsed;
-    } else if (key == "k") {
-      if (parsed < 1)
-        return usageError("--schedule k=" + value +
-                          ": the exchange depth must be at least 1");
-      options.exchangeDepth = parsed;
-    } else {
-      return usageError("--schedule: unknown key '" + key +
-                        "'; expected wg, t, k or nt");
-    }
-  }
-  return true;
 }
 
 /// What runtime/ built for a GPU target.
@@ -284,8 +228,9 @@ bool parseArgs(ArrayRef<const char *> args, Options &options, bool &help) {
     } else if (arg.consume_front("--chip=")) {
       options.chip = arg.str();
     } else if (arg.consume_front("--schedule=")) {
-      if (!parseSchedule(arg, options))
-        return false;
+      std::string message;
+      if (failed(parseScheduleOverrides(arg, options.schedule, message)))
+        return usageError(message);
     } else if (arg == "--mpi") {
       options.mpi = true;
     } else if (arg.consume_front("--mpi-ranks=")) {
@@ -452,16 +397,6 @@ bool writeFile(StringRef path, StringRef text) {
   return true;
 }
 
-/// The region's calc grid (its first stencil.grid).
-GridOp getRegionGrid(func::FuncOp func) {
-  GridOp grid;
-  func.walk([&](GridOp op) {
-    if (!grid)
-      grid = op;
-  });
-  return grid;
-}
-
 /// The temporary directory to remove when the driver is interrupted
 /// (SIGINT, SIGTERM), empty when there is none.
 std::string &interruptedTempDir() {
@@ -481,7 +416,8 @@ void removeInterruptedTempDir() {
 /// --device, then the keys --schedule gives. Rejects schedules the region
 /// cannot run.
 bool attachSchedules(ModuleOp module, const Options &options) {
-  if (options.streamingStores.value_or(false) && options.target != "cpu")
+  if (options.schedule.streamingStores.value_or(false) &&
+      options.target != "cpu")
     return error("--schedule nt=1: streaming stores are for --target=cpu");
   PassManager pm(module.getContext());
   StencilAttachTargetOptions attach;
@@ -505,62 +441,28 @@ bool attachSchedules(ModuleOp module, const Options &options) {
   if (failed(pm.run(module)))
     return false;
 
-  for (auto func : module.getOps<func::FuncOp>()) {
-    GridOp grid = getRegionGrid(func);
-    IterateOp iterate;
-    func.walk([&](IterateOp op) { iterate = op; });
-    if (!grid || !iterate || !iterate.getScheduleAttr())
-      continue;
-    unsigned rank = grid.getRank();
-    // Extents known only at run time are not checked here: the program
-    // checks its bounds on entry.
-    SmallVector<int64_t, 3> extent;
-    for (unsigned axis = 0; axis < rank; ++axis)
-      extent.push_back(grid.getStaticExtent(axis).value_or(
-          std::numeric_limits<int64_t>::max()));
-    ScheduleAttr tuned = iterate.getScheduleAttr();
-    // IR order is outermost first; the seed's (W, H, D) innermost first.
-    SmallVector<int64_t, 3> wg(tuned.getWg());
-    if (options.workGroup) {
-      if (options.workGroup->size() != rank)
-        return error("--schedule wg has " +
-                     llvm::Twine(options.workGroup->size()) +
-                     " sizes but region '" + func.getName() + "' is " +
-                     llvm::Twine(rank) + "-D");
-      wg.assign(options.workGroup->rbegin(), options.workGroup->rend());
-      for (unsigned axis = 0; axis < rank; ++axis)
-        if (wg[axis] > extent[axis])
-          return error("--schedule wg: " + llvm::Twine(wg[axis]) +
-                       " points along " + llvm::Twine("xyz"[rank - 1 - axis]) +
-                       " exceed the grid of region '" + func.getName() +
-                       "', which has " + llvm::Twine(extent[axis]));
-    }
-    // Across ranks, communication-avoiding steps come from the exchange
-    // depth; on-node time blocking is not combined with exchanges yet.
-    bool acrossRanks =
-        options.mpi &&
-        llvm::cast<FieldType>(iterate.getInits()[0].getType()).isDistributed();
-    int64_t timeBlock = options.timeBlock.value_or(
-        acrossRanks ? int64_t(1) : tuned.getTimeBlock());
-    int64_t exchangeDepth =
-        options.exchangeDepth.value_or(tuned.getExchangeDepth());
-    bool streamingStores =
-        options.streamingStores.value_or(tuned.getStreamingStores());
-    iterate.setScheduleAttr(ScheduleAttr::get(
-        module.getContext(), wg, timeBlock, exchangeDepth, streamingStores));
-
-    if (options.printSchedule) {
-      bool given = options.workGroup || options.timeBlock ||
-                   options.exchangeDepth || options.streamingStores;
-      llvm::outs() << "{\"region\": \"" << func.getName()
-                   << "\", \"device\": \"" << options.device << "\", \"wg\": [";
-      llvm::interleaveComma(llvm::reverse(wg), llvm::outs());
-      llvm::outs() << "], \"time_block\": " << timeBlock
-                   << ", \"exchange_depth\": " << exchangeDepth
-                   << ", \"streaming_stores\": "
-                   << (streamingStores ? "true" : "false") << ", \"source\": \""
-                   << (given ? "tuned+--schedule" : "tuned") << "\"}\n";
-    }
+  // Across ranks, communication-avoiding steps come from the exchange
+  // depth; on-node time blocking is not combined with exchanges yet.
+  SmallVector<RegionSchedule> chosen;
+  std::string message;
+  if (failed(applyScheduleOverrides(module, options.schedule,
+                                    options.mpi ? std::optional<int64_t>(1)
+                                                : std::nullopt,
+                                    chosen, message)))
+    return error(message);
+  if (!options.printSchedule)
+    return true;
+  for (const RegionSchedule &schedule : chosen) {
+    llvm::outs() << "{\"region\": \"" << schedule.region << "\", \"device\": \""
+                 << options.device << "\", \"wg\": [";
+    llvm::interleaveComma(schedule.workGroup, llvm::outs());
+    llvm::outs() << "], \"time_block\": " << schedule.timeBlock
+                 << ", \"exchange_depth\": " << schedule.exchangeDepth
+                 << ", \"streaming_stores\": "
+                 << (schedule.streamingStores ? "true" : "false")
+                 << ", \"source\": \""
+                 << (options.schedule.empty() ? "tuned" : "tuned+--schedule")
+                 << "\"}\n";
   }
   return true;
 }

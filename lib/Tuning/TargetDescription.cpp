@@ -96,8 +96,23 @@ parseJson(StringRef path, function_ref<InFlightDiagnostic()> emitError) {
   if (!buffer)
     return emitError() << "cannot read target description '" << path
                        << "': " << buffer.getError().message();
-  llvm::Expected<llvm::json::Value> json =
-      llvm::json::parse((*buffer)->getBuffer());
+  return parseTargetDescription((*buffer)->getBuffer(), path, emitError);
+}
+
+/// Reads one `key : value` line of a /proc or /sys file.
+std::string readFirstLine(const std::string &path) {
+  std::ifstream file(path);
+  std::string line;
+  std::getline(file, line);
+  return line;
+}
+
+} // namespace
+
+FailureOr<TargetDescription> mlir::stencil::parseTargetDescription(
+    StringRef text, StringRef path,
+    function_ref<InFlightDiagnostic()> emitError) {
+  llvm::Expected<llvm::json::Value> json = llvm::json::parse(text);
   if (!json)
     return emitError() << "target description '" << path
                        << "' is not valid JSON: "
@@ -143,16 +158,6 @@ parseJson(StringRef path, function_ref<InFlightDiagnostic()> emitError) {
     return failure();
   return target;
 }
-
-/// Reads one `key : value` line of a /proc or /sys file.
-std::string readFirstLine(const std::string &path) {
-  std::ifstream file(path);
-  std::string line;
-  std::getline(file, line);
-  return line;
-}
-
-} // namespace
 
 std::string mlir::stencil::getDeviceID(unsigned index) {
   return "stencil.device" + std::to_string(index);

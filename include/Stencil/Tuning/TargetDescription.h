@@ -61,6 +61,11 @@ FailureOr<TargetDescription>
 loadTargetDescription(StringRef nameOrPath, ArrayRef<std::string> searchDirs,
                       function_ref<InFlightDiagnostic()> emitError);
 
+/// Parses a description's JSON text; `path` names it in errors.
+FailureOr<TargetDescription>
+parseTargetDescription(StringRef text, StringRef path,
+                       function_ref<InFlightDiagnostic()> emitError);
+
 /// The CPU this runs on: cores, SIMD width, caches from sysfs; bandwidth
 /// from STENCIL_HOST_BANDWIDTH_GBPS or a default (docs/Tuning.md).
 TargetDescription detectHostTarget();

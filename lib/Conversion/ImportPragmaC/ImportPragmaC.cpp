@@ -65,9 +65,14 @@ private:
 
 class ImportAction : public clang::ASTFrontendAction {
 public:
-  explicit ImportAction(PragmaCImportResult &result) : result(result) {}
+  ImportAction(PragmaCImportResult &result, bool silenceDiagnostics)
+      : result(result), silenceDiagnostics(silenceDiagnostics) {}
 
   bool BeginSourceFileAction(clang::CompilerInstance &ci) override {
+    // The engine still counts errors; only their printing is dropped.
+    if (silenceDiagnostics)
+      ci.getDiagnostics().setClient(new clang::IgnoringDiagConsumer(),
+                                    /*ShouldOwnClient=*/true);
     // The preprocessor owns the handler; it sees every `#pragma stencil`.
     ci.getPreprocessor().AddPragmaHandler("stencil",
                                           new StencilPragmaHandler(directives));
@@ -82,6 +87,7 @@ public:
 private:
   std::vector<Directive> directives;
   PragmaCImportResult &result;
+  bool silenceDiagnostics;
 };
 
 } // namespace
@@ -97,8 +103,16 @@ LogicalResult mlir::stencil::importPragmaC(llvm::StringRef path,
                              << "': " << file.getError().message() << "\n";
     return failure();
   }
+  return importPragmaCSource((*file)->getBuffer(), path, options, context,
+                             result);
+}
 
-  result.module = ModuleOp::create(FileLineColLoc::get(context, path, 1, 1));
+LogicalResult mlir::stencil::importPragmaCSource(
+    llvm::StringRef source, llvm::StringRef fileName,
+    const PragmaCImportOptions &options, MLIRContext *context,
+    PragmaCImportResult &result) {
+  result.module =
+      ModuleOp::create(FileLineColLoc::get(context, fileName, 1, 1));
   std::string resourceDir = options.resourceDir.empty()
                                 ? std::string(STENCIL_CLANG_RESOURCE_DIR)
                                 : options.resourceDir;
@@ -110,11 +124,12 @@ LogicalResult mlir::stencil::importPragmaC(llvm::StringRef path,
   llvm::append_range(args, options.clangArgs);
 
   bool ok = clang::tooling::runToolOnCodeWithArgs(
-      std::make_unique<ImportAction>(result), (*file)->getBuffer(), args, path,
-      "stencil-translate");
+      std::make_unique<ImportAction>(result, options.silenceDiagnostics),
+      source, args, fileName, "stencil-translate");
   if (!ok || !result.module)
     return failure();
   if (failed(verify(*result.module))) {
+    result.internalError = true;
     llvm::WithColor::error()
         << "internal error: the imported module does not verify; please "
            "report this with the input file\n";

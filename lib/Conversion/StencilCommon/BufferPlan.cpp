@@ -114,9 +114,18 @@ LogicalResult BufferPlanner::checkNesting() {
   // Stencil ops live at the function's top level and in time loop bodies
   // (the verifier keeps an apply's body to accesses and its return).
   // Anywhere else (an scf.if, another block) nothing would lower them.
+  // Grids and fields become buffers and loops, which no other op could
+  // take (func.return, func.call, an scf.for's iter_args).
   WalkResult result = func.walk([&](Operation *op) -> WalkResult {
-    if (!llvm::isa<StencilDialect>(op->getDialect()))
+    if (!llvm::isa<StencilDialect>(op->getDialect())) {
+      for (Type type : op->getOperandTypes())
+        if (llvm::isa<StencilDialect>(type.getDialect()))
+          return op->emitError("'")
+                 << op->getName() << "' uses a value of type " << type
+                 << ", which only stencil ops may use: the lowering turns "
+                    "grids and fields into buffers and loops";
       return WalkResult::advance();
+    }
     Operation *parent = op->getParentOp();
     if (llvm::isa<ApplyOp, IterateOp>(parent))
       return WalkResult::advance();

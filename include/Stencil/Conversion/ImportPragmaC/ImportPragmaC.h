@@ -25,6 +25,9 @@ struct PragmaCImportOptions {
   /// Clang's resource directory (builtin headers such as stddef.h); the
   /// directory found at build time when empty.
   std::string resourceDir;
+  /// Drops Clang's diagnostics instead of printing them (fuzzers, which
+  /// only ask whether the input was accepted).
+  bool silenceDiagnostics = false;
 };
 
 struct PragmaCImportResult {
@@ -36,6 +39,9 @@ struct PragmaCImportResult {
   std::string rewrittenSource;
   /// Number of regions found (0 for a file without regions).
   unsigned numRegions = 0;
+  /// Set when the importer built a module that does not verify: a bug in
+  /// the importer, not in the input.
+  bool internalError = false;
 };
 
 /// Imports `path`. Returns failure after Clang has printed every diagnostic
@@ -44,6 +50,14 @@ struct PragmaCImportResult {
 LogicalResult importPragmaC(llvm::StringRef path,
                             const PragmaCImportOptions &options,
                             MLIRContext *context, PragmaCImportResult &result);
+
+/// Imports C source text held in memory, named `fileName` in diagnostics
+/// and locations.
+LogicalResult importPragmaCSource(llvm::StringRef source,
+                                  llvm::StringRef fileName,
+                                  const PragmaCImportOptions &options,
+                                  MLIRContext *context,
+                                  PragmaCImportResult &result);
 
 } // namespace mlir::stencil
 

@@ -1,0 +1,66 @@
+//===- Schedule.h - The schedules a user gives on the command line -*- C++
+//-*-===//
+//
+// `--schedule=wg=32x8x1,t=2,k=3,nt=1`: keys that replace the tuning passes'
+// choice for every region of a module. Shared by stencilcc and the schedule
+// fuzzer, so that what the fuzzer reaches is what users reach.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef STENCIL_DRIVER_SCHEDULE_H
+#define STENCIL_DRIVER_SCHEDULE_H
+
+#include "mlir/IR/BuiltinOps.h"
+#include "mlir/Support/LLVM.h"
+
+#include <optional>
+#include <string>
+
+namespace mlir::stencil {
+
+/// What `--schedule` gives; unset keys keep the tuned value.
+struct ScheduleOverrides {
+  /// Work-group or tile shape in the seed's order (x, y, z: innermost
+  /// first).
+  std::optional<SmallVector<int64_t, 3>> workGroup;
+  std::optional<int64_t> timeBlock;
+  std::optional<int64_t> exchangeDepth;
+  /// nt=: streaming (non-temporal) stores in the CPU's single sweeps.
+  std::optional<bool> streamingStores;
+
+  bool empty() const {
+    return !workGroup && !timeBlock && !exchangeDepth && !streamingStores;
+  }
+};
+
+/// Parses `wg=WxHxD,t=T,k=K,nt=0|1` (any subset of the keys) into
+/// `overrides`. On failure, `message` says what is wrong, naming the key.
+LogicalResult parseScheduleOverrides(StringRef text,
+                                     ScheduleOverrides &overrides,
+                                     std::string &message);
+
+/// The schedule each region of `module` runs, as stencilcc prints it.
+struct RegionSchedule {
+  std::string region;
+  /// Seed order, innermost first.
+  SmallVector<int64_t, 3> workGroup;
+  int64_t timeBlock;
+  int64_t exchangeDepth;
+  bool streamingStores;
+};
+
+/// Replaces the tuned schedule of every region's time loop with the keys
+/// `overrides` gives. `distributedTimeBlock` is the time-block depth of
+/// regions whose fields are distributed when `overrides` gives none (on-node
+/// time blocks are not combined with exchanges). Fails with a message when
+/// a work group does not fit the region's rank or grid; otherwise appends
+/// each region's schedule to `chosen`.
+LogicalResult
+applyScheduleOverrides(ModuleOp module, const ScheduleOverrides &overrides,
+                       std::optional<int64_t> distributedTimeBlock,
+                       SmallVectorImpl<RegionSchedule> &chosen,
+                       std::string &message);
+
+} // namespace mlir::stencil
+
+#endif // STENCIL_DRIVER_SCHEDULE_H

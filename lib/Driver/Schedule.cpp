@@ -1,0 +1,135 @@
+//===- Schedule.cpp - The schedules a user gives on the command line ------===//
+
+#include "Stencil/Driver/Schedule.h"
+
+#include "Stencil/Dialect/Stencil/IR/StencilOps.h"
+
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "llvm/ADT/Twine.h"
+
+#include <limits>
+
+using namespace mlir;
+using namespace mlir::stencil;
+
+static LogicalResult fail(std::string &message, const Twine &text) {
+  message = text.str();
+  return failure();
+}
+
+LogicalResult mlir::stencil::parseScheduleOverrides(
+    StringRef text, ScheduleOverrides &overrides, std::string &message) {
+  SmallVector<StringRef> entries;
+  text.split(entries, ',', /*MaxSplit=*/-1, /*KeepEmpty=*/false);
+  if (entries.empty())
+    return fail(message, "--schedule needs key=value entries (wg, t, k, nt)");
+  for (StringRef entry : entries) {
+    auto [key, value] = entry.split('=');
+    if (key == "wg") {
+      SmallVector<StringRef> sizes;
+      value.split(sizes, 'x');
+      SmallVector<int64_t, 3> wg;
+      for (StringRef size : sizes) {
+        int64_t parsed;
+        if (size.getAsInteger(10, parsed) || parsed < 1)
+          return fail(message,
+                      "--schedule wg=" + value +
+                          ": sizes must be positive integers like 32x8x1");
+        wg.push_back(parsed);
+      }
+      if (wg.empty() || wg.size() > 3)
+        return fail(message, "--schedule wg=" + value + ": 1 to 3 sizes");
+      overrides.workGroup = wg;
+      continue;
+    }
+    if (key == "nt") {
+      if (value != "0" && value != "1")
+        return fail(message, "--schedule nt=" + value +
+                                 ": expected 1 (streaming stores) or 0");
+      overrides.streamingStores = value == "1";
+      continue;
+    }
+    int64_t parsed;
+    if ((key == "t" || key == "k") && value.getAsInteger(10, parsed))
+      return fail(message,
+                  "--schedule " + key + "=" + value + ": expected an integer");
+    if (key == "t") {
+      if (parsed < 1)
+        return fail(message, "--schedule t=" + value +
+                                 ": the time-block depth must be at least 1");
+      overrides.timeBlock = parsed;
+    } else if (key == "k") {
+      if (parsed < 1)
+        return fail(message, "--schedule k=" + value +
+                                 ": the exchange depth must be at least 1");
+      overrides.exchangeDepth = parsed;
+    } else {
+      return fail(message, "--schedule: unknown key '" + key +
+                               "'; expected wg, t, k or nt");
+    }
+  }
+  return success();
+}
+
+/// The region's calc grid (its first stencil.grid).
+static GridOp getRegionGrid(func::FuncOp func) {
+  GridOp grid;
+  func.walk([&](GridOp op) {
+    if (!grid)
+      grid = op;
+  });
+  return grid;
+}
+
+LogicalResult mlir::stencil::applyScheduleOverrides(
+    ModuleOp module, const ScheduleOverrides &overrides,
+    std::optional<int64_t> distributedTimeBlock,
+    SmallVectorImpl<RegionSchedule> &chosen, std::string &message) {
+  for (auto func : module.getOps<func::FuncOp>()) {
+    GridOp grid = getRegionGrid(func);
+    IterateOp iterate;
+    func.walk([&](IterateOp op) { iterate = op; });
+    if (!grid || !iterate || !iterate.getScheduleAttr())
+      continue;
+    unsigned rank = grid.getRank();
+    // Extents known only at run time are not checked here: the program
+    // checks its bounds on entry.
+    SmallVector<int64_t, 3> extent;
+    for (unsigned axis = 0; axis < rank; ++axis)
+      extent.push_back(grid.getStaticExtent(axis).value_or(
+          std::numeric_limits<int64_t>::max()));
+    ScheduleAttr tuned = iterate.getScheduleAttr();
+    // IR order is outermost first; the seed's (W, H, D) innermost first.
+    SmallVector<int64_t, 3> wg(tuned.getWg());
+    if (overrides.workGroup) {
+      if (overrides.workGroup->size() != rank)
+        return fail(message, "--schedule wg has " +
+                                 Twine(overrides.workGroup->size()) +
+                                 " sizes but region '" + func.getName() +
+                                 "' is " + Twine(rank) + "-D");
+      wg.assign(overrides.workGroup->rbegin(), overrides.workGroup->rend());
+      for (unsigned axis = 0; axis < rank; ++axis)
+        if (wg[axis] > extent[axis])
+          return fail(message,
+                      "--schedule wg: " + Twine(wg[axis]) + " points along " +
+                          Twine("xyz"[rank - 1 - axis]) +
+                          " exceed the grid of region '" + func.getName() +
+                          "', which has " + Twine(extent[axis]));
+    }
+    bool distributed =
+        llvm::cast<FieldType>(iterate.getInits()[0].getType()).isDistributed();
+    int64_t timeBlock = overrides.timeBlock.value_or(
+        distributed && distributedTimeBlock ? *distributedTimeBlock
+                                            : tuned.getTimeBlock());
+    int64_t exchangeDepth =
+        overrides.exchangeDepth.value_or(tuned.getExchangeDepth());
+    bool streamingStores =
+        overrides.streamingStores.value_or(tuned.getStreamingStores());
+    iterate.setScheduleAttr(ScheduleAttr::get(
+        module.getContext(), wg, timeBlock, exchangeDepth, streamingStores));
+    chosen.push_back({func.getName().str(),
+                      SmallVector<int64_t, 3>(llvm::reverse(wg)), timeBlock,
+                      exchangeDepth, streamingStores});
+  }
+  return success();
+}
