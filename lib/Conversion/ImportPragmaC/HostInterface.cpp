@@ -352,6 +352,44 @@ static void alignRegionArrays(ASTContext &context, Rewriter &rewriter,
     }
 }
 
+/// `long long R_steps`, the number of steps, counted without overflow, and
+/// the declaration of `stencil_bound_error` the other checks call too: a
+/// count beyond 64 bits, or one the time variable's type cannot reach (a
+/// `char t` up to 1000, which C would wrap, with an implementation-defined
+/// or undefined result), stops the program with `stencil: error:
+/// FILE:LINE: ...` before the region runs.
+static void writeStepCount(ASTContext &context, const StencilRegion &region,
+                           llvm::raw_ostream &os) {
+  const SourceManager &sm = context.getSourceManager();
+  PresumedLoc where =
+      sm.getPresumedLoc(sm.getExpansionLoc(region.stepUpper->getBeginLoc()));
+  std::string steps = region.name + "_steps";
+  std::string lower = "(" + getSourceText(context, region.stepLower) + ")";
+  std::string upper = "(" + getSourceText(context, region.stepUpper) + ")";
+  std::string name = region.timeVar->getNameAsString();
+  std::string prefix =
+      std::string(where.getFilename()) + ":" + std::to_string(where.getLine()) +
+      ": the time loop over '" + name + "' from " + lower + " to " + upper;
+  os << "  long long " << steps
+     << "; extern void stencil_bound_error(const char *, long long);";
+  std::string count =
+      "__builtin_sub_overflow(" + upper + ", " + lower + ", &" + steps + ")";
+  if (region.stepInclusive)
+    count += " || __builtin_add_overflow(" + steps + ", 1, &" + steps + ")";
+  writeRuntimeCheck(os, count,
+                    prefix + " counts more steps than 64 bits hold (\x01 "
+                             "after wrapping)",
+                    steps);
+  writeRuntimeCheck(os,
+                    steps + " > 0 && __builtin_add_overflow(" + lower + ", " +
+                        steps + " - 1, &(" + getTypeName(region.timeVar) +
+                        "){0})",
+                    prefix + " runs \x01 steps, beyond what '" + name + "' (" +
+                        getTypeName(region.timeVar) + ") can count to",
+                    steps);
+  os << "\n";
+}
+
 /// Computes the run-time bounds once and checks them against the arrays'
 /// extents, the stencil's reach and the halo a distribution keeps: a
 /// violation prints `stencil: error: FILE:LINE: ...` and exits 1 before
@@ -360,8 +398,7 @@ static void alignRegionArrays(ASTContext &context, Rewriter &rewriter,
 static void writeBoundChecks(ASTContext &context, const StencilRegion &region,
                              llvm::raw_ostream &os) {
   const SourceManager &sm = context.getSourceManager();
-  os << "  extern void stencil_bound_error(const char *, long long); long "
-        "long ";
+  os << "  long long ";
   llvm::ListSeparator comma;
   for (const RuntimeBound &bound : region.runtimeBounds) {
     const LoopBound &b = region.getBound(bound);
@@ -488,8 +525,7 @@ static void writeTableChecks(ASTContext &context, const StencilRegion &region,
   std::string first =
       "(long long)(" + getSourceText(context, region.stepLower) + ")";
   std::string steps = region.name + "_steps";
-  os << "  extern void stencil_bound_error(const char *, long long); if ("
-     << steps << " > 0) {";
+  os << "  if (" << steps << " > 0) {";
   for (const StepTable &table : region.stepTables) {
     // Only a step over a nest that is not empty reads the table.
     std::string runs;
@@ -573,13 +609,12 @@ mlir::stencil::pragma_c::rewriteSource(ASTContext &context,
   Rewriter rewriter(sm, context.getLangOpts());
   alignRegionArrays(context, rewriter, regions);
   for (const StencilRegion &region : regions) {
-    std::string steps = getStepCount(context, region);
     std::string text;
     llvm::raw_string_ostream os(text);
     os << "/* #pragma stencil region " << region.name
        << ": replaced by a call to the compiled stencil */\n{\n"
-       << "  extern " << getPrototype(context, region) << ";\n"
-       << "  long long " << region.name << "_steps = " << steps << ";\n";
+       << "  extern " << getPrototype(context, region) << ";\n";
+    writeStepCount(context, region, os);
     if (region.hasRuntimeValues())
       writeBoundChecks(context, region, os);
     if (!region.stepTables.empty())

@@ -81,7 +81,7 @@ void kinds(float A[N], float B[N], int steps) {
 }
 
 // HOST: extern void stencil_kinds_0(float *A, float *B, float *sum, double *prod, float *hi, float *lo, int *count, long *big, long long steps);
-// HOST-NEXT: long long stencil_kinds_0_steps = (long long)(steps) - (long long)(0);
+// HOST-NEXT: long long stencil_kinds_0_steps; extern void stencil_bound_error(const char *, long long); if (__builtin_sub_overflow((steps), (0), &stencil_kinds_0_steps)) stencil_bound_error("{{.*}}: the time loop over 't' from (0) to (steps) counts more steps than 64 bits hold (%lld after wrapping)", stencil_kinds_0_steps); if (stencil_kinds_0_steps > 0 && __builtin_add_overflow((0), stencil_kinds_0_steps - 1, &(int){0})) stencil_bound_error("{{.*}}: the time loop over 't' from (0) to (steps) runs %lld steps, beyond what 't' (int) can count to", stencil_kinds_0_steps);
 // HOST-NEXT: stencil_kinds_0(&A[0], &B[0], &sum, &prod, &hi, &lo, &count, &big, stencil_kinds_0_steps);
 
 // MANIFEST: "reductions": [

@@ -41,8 +41,8 @@ void sweep(float A[N][N], float B[N][N], int m, int steps) {
 }
 
 // HOST: extern void stencil_sweep_0(float *A, float *B, long long i_upper, long long j_lower, long long j_upper, long long steps);
-// HOST-NEXT: long long stencil_sweep_0_steps = (long long)(steps) - (long long)(0);
-// HOST-NEXT: extern void stencil_bound_error(const char *, long long); long long stencil_sweep_0_i_upper = (long long)(m - 1), stencil_sweep_0_j_lower = (long long)(lo), stencil_sweep_0_j_upper = (long long)(n) + 1;
+// HOST-NEXT: long long stencil_sweep_0_steps; extern void stencil_bound_error(const char *, long long); if (__builtin_sub_overflow((steps), (0), &stencil_sweep_0_steps)) stencil_bound_error("{{.*}}: the time loop over 't' from (0) to (steps) counts more steps than 64 bits hold (%lld after wrapping)", stencil_sweep_0_steps); if (stencil_sweep_0_steps > 0 && __builtin_add_overflow((0), stencil_sweep_0_steps - 1, &(int){0})) stencil_bound_error("{{.*}}: the time loop over 't' from (0) to (steps) runs %lld steps, beyond what 't' (int) can count to", stencil_sweep_0_steps);
+// HOST-NEXT: long long stencil_sweep_0_i_upper = (long long)(m - 1), stencil_sweep_0_j_lower = (long long)(lo), stencil_sweep_0_j_upper = (long long)(n) + 1;
 // HOST-NEXT: if (stencil_sweep_0_steps > 0 && 1 < stencil_sweep_0_i_upper && stencil_sweep_0_j_lower < stencil_sweep_0_j_upper) {
 // HOST-SAME: if (stencil_sweep_0_i_upper + 0 > 64) stencil_bound_error("{{.*}}runtime-bounds.c:32: the upper bound 'm - 1' of the loop over 'i' is %lld, beyond the 64 elements of the arrays along dimension 0", stencil_sweep_0_i_upper);
 // HOST-SAME: if (stencil_sweep_0_j_lower + 0 < 0) stencil_bound_error("{{.*}}runtime-bounds.c:33: the lower bound 'lo' of the loop over 'j' is %lld, before the first element of the arrays", stencil_sweep_0_j_lower);
