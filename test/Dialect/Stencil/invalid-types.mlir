@@ -16,6 +16,12 @@ func.func private @f(!stencil.field<8x0xf32>)
 
 // -----
 
+// 2^62 x 4 floats: 2^66 bytes.
+// expected-error @+1 {{field of 4611686018427387904x?x4 'f32' needs more than 2^63 bytes, beyond the 64-bit offsets lowered code addresses it with}}
+func.func private @f(!stencil.field<4611686018427387904x?x4xf32>)
+
+// -----
+
 // expected-error @+1 {{decomposition has 1 axes but the field has 2}}
 func.func private @f(!stencil.field<8x8xf32, #stencil.decomp<block>>)
 

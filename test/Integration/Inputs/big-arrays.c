@@ -5,7 +5,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 
+#ifndef NZ
 #define NZ 1100
+#endif
 #define NY 1024
 #define NX 512
 

@@ -16,6 +16,8 @@
 #include "mlir/Dialect/SPIRV/IR/SPIRVDialect.h"
 #include "mlir/Dialect/SPIRV/IR/TargetAndABI.h"
 
+#include <limits>
+
 namespace mlir::stencil {
 #define GEN_PASS_DEF_STENCILPREPARESPIRVKERNELS
 #include "Stencil/Dialect/GPU/Transforms/Passes.h.inc"
@@ -49,6 +51,23 @@ void allocateWorkgroupAttributions(gpu::GPUFuncOp func) {
                 IntegerAttr::get(IndexType::get(func.getContext()), 0));
 }
 
+/// convert-gpu-to-spirv lowers `index` to 32 bits: a buffer of 2^31
+/// elements or more would be addressed with wrapped indices.
+LogicalResult checkIndexWidth(gpu::GPUFuncOp func) {
+  for (Type type : func.getArgumentTypes()) {
+    auto memref = llvm::dyn_cast<MemRefType>(type);
+    if (!memref || !memref.hasStaticShape() ||
+        memref.getNumElements() <= std::numeric_limits<int32_t>::max())
+      continue;
+    return func.emitOpError("takes ")
+           << memref << ", " << memref.getNumElements()
+           << " elements; SPIR-V kernels index buffers with 32 bits, up to "
+           << std::numeric_limits<int32_t>::max()
+           << " elements: use a smaller grid or another target";
+  }
+  return success();
+}
+
 struct StencilPrepareSPIRVKernelsPass
     : public stencil::impl::StencilPrepareSPIRVKernelsBase<
           StencilPrepareSPIRVKernelsPass> {
@@ -56,6 +75,8 @@ struct StencilPrepareSPIRVKernelsPass
     for (auto func : getOperation().getOps<gpu::GPUFuncOp>()) {
       if (!func.isKernel())
         continue;
+      if (failed(checkIndexWidth(func)))
+        return signalPassFailure();
       allocateWorkgroupAttributions(func);
       if (func->hasAttr(spirv::getEntryPointABIAttrName()))
         continue;

@@ -10,6 +10,7 @@
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/StringSet.h"
 #include "llvm/ADT/TypeSwitch.h"
+#include "llvm/Support/CheckedArithmetic.h"
 
 using namespace mlir;
 using namespace mlir::stencil;
@@ -147,6 +148,24 @@ LogicalResult FieldType::verify(function_ref<InFlightDiagnostic()> emitError,
   if (decomposition && decomposition.getRank() != shape.size())
     return emitError() << "decomposition has " << decomposition.getRank()
                        << " axes but the field has " << shape.size();
+  // Lowered code addresses bytes with 64-bit signed offsets.
+  std::optional<int64_t> bytes = elementType.getIntOrFloatBitWidth() / 8;
+  for (int64_t size : shape)
+    if (!ShapedType::isDynamic(size) && bytes)
+      bytes = llvm::checkedMul(*bytes, size);
+  if (!bytes) {
+    std::string sizes;
+    llvm::raw_string_ostream os(sizes);
+    llvm::interleave(
+        shape, os,
+        [&](int64_t size) {
+          ShapedType::isDynamic(size) ? os << "?" : os << size;
+        },
+        "x");
+    return emitError() << "field of " << sizes << " " << elementType
+                       << " needs more than 2^63 bytes, beyond the 64-bit "
+                          "offsets lowered code addresses it with";
+  }
   return success();
 }
 

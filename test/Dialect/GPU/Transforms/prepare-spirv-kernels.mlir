@@ -29,3 +29,13 @@ gpu.module @kernels {
     gpu.return
   }
 }
+
+// -----
+
+// convert-gpu-to-spirv indexes with 32 bits.
+gpu.module @kernels {
+  // expected-error @+1 {{takes 'memref<65536x32768xf32>', 2147483648 elements; SPIR-V kernels index buffers with 32 bits, up to 2147483647 elements}}
+  gpu.func @too_big(%a: memref<65536x32768xf32>) kernel attributes {known_block_size = array<i32: 32, 2, 1>} {
+    gpu.return
+  }
+}
