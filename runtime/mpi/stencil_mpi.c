@@ -16,6 +16,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 enum { MAX_AXES = 3, MAX_MESSAGES = 4 };
 
@@ -26,7 +27,9 @@ struct Message {
 };
 
 static struct {
-  int processRank, processCount, ownsMPI, faultRank;
+  int processRank, processCount, ownsMPI, faultRank, hangRank;
+  /* STENCIL_MPI_TIMEOUT, in seconds; 0: wait as long as MPI does. */
+  double timeout;
   /* The region in progress. */
   int active, axes;
   int64_t extent[MAX_AXES], halo[MAX_AXES];
@@ -47,7 +50,7 @@ static struct {
   } pending;
   /* Counters of the region, printed with STENCIL_MPI_STATS=1. */
   long long exchanges, messages, bytes;
-} state = {.faultRank = -1};
+} state = {.faultRank = -1, .hangRank = -1};
 
 static void fail(const char *message) {
   fprintf(stderr, "stencil-mpi: rank %d: error: %s\n", state.processRank,
@@ -94,7 +97,59 @@ __attribute__((constructor)) static void initialize(void) {
   const char *fault = getenv("STENCIL_MPI_FAULT_RANK");
   if (fault && *fault)
     state.faultRank = atoi(fault);
+  const char *hang = getenv("STENCIL_MPI_HANG_RANK");
+  if (hang && *hang)
+    state.hangRank = atoi(hang);
+  const char *timeout = getenv("STENCIL_MPI_TIMEOUT");
+  if (timeout && *timeout) {
+    char *end;
+    state.timeout = strtod(timeout, &end);
+    if (*end || !(state.timeout > 0))
+      fail("STENCIL_MPI_TIMEOUT must be a positive number of seconds");
+  }
   atexit(finalize);
+}
+
+/* Waits for `count` requests. With STENCIL_MPI_TIMEOUT, a rank that waits
+ * longer ends the job, saying what it waited for (`what`, printed with
+ * `detail`): a rank that hangs, rather than dies, would otherwise hold the
+ * whole job until the batch system's limit. */
+static void waitFor(int count, MPI_Request *requests, const char *what,
+                    long long detail) {
+  if (state.timeout <= 0) {
+    MPI_Waitall(count, requests, MPI_STATUSES_IGNORE);
+    return;
+  }
+  double start = MPI_Wtime();
+  for (;;) {
+    int done = 0;
+    MPI_Testall(count, requests, &done, MPI_STATUSES_IGNORE);
+    if (done)
+      return;
+    if (MPI_Wtime() - start > state.timeout)
+      break;
+  }
+  char message[256];
+  snprintf(message, sizeof message, what, detail);
+  fprintf(stderr,
+          "stencil-mpi: rank %d: error: waited more than %g s "
+          "(STENCIL_MPI_TIMEOUT) for %s; ending the job\n",
+          state.processRank, state.timeout, message);
+  fflush(stderr);
+  MPI_Abort(MPI_COMM_WORLD, 1);
+}
+
+/* A rank that stops responding, for testing STENCIL_MPI_TIMEOUT. */
+static void hangOnRequest(void) {
+  if (state.processRank != state.hangRank)
+    return;
+  fprintf(stderr,
+          "stencil-mpi: rank %d hangs on request "
+          "(STENCIL_MPI_HANG_RANK)\n",
+          state.processRank);
+  fflush(stderr);
+  for (;;)
+    pause();
 }
 
 static int internalAxis(int64_t axis) {
@@ -147,6 +202,13 @@ void stencil_mpi_begin(int64_t rank, int64_t n0, int64_t n1, int64_t n2,
     state.dims[d] = state.distributed[d] ? splitDims[next++] : 1;
   if (splitAxes == 0)
     state.dims[MAX_AXES - 1] = state.processCount; /* all ranks redundant */
+  /* MPI_Cart_create is collective: a rank that never arrives would hold
+   * the others in it, beyond the reach of STENCIL_MPI_TIMEOUT. */
+  if (state.timeout > 0) {
+    MPI_Request arrived;
+    MPI_Ibarrier(MPI_COMM_WORLD, &arrived);
+    waitFor(1, &arrived, "every rank to begin the distributed region", 0);
+  }
   MPI_Cart_create(MPI_COMM_WORLD, MAX_AXES, state.dims, periods, 0,
                   &state.layout);
   MPI_Cart_coords(state.layout, state.processRank, MAX_AXES, state.coords);
@@ -313,8 +375,21 @@ static void postAxis(int a) {
   }
 }
 
-static void completeAxis(void) {
-  MPI_Waitall(state.pending.count, state.pending.requests, MPI_STATUSES_IGNORE);
+/* Waits for the messages of axis `a`, then unpacks what arrived. */
+static void completeAxis(int a) {
+  /* "halo exchange %lld along axis 0 with ranks 2 and 4" */
+  char what[128];
+  int below = state.below[a], above = state.above[a];
+  int both = below != MPI_PROC_NULL && above != MPI_PROC_NULL;
+  int used = snprintf(what, sizeof what,
+                      "halo exchange %%lld along axis %d with rank%s",
+                      a - (MAX_AXES - state.axes), both ? "s" : "");
+  if (below != MPI_PROC_NULL)
+    used += snprintf(what + used, sizeof what - used, " %d", below);
+  if (above != MPI_PROC_NULL)
+    snprintf(what + used, sizeof what - used, "%s %d", both ? " and" : "",
+             above);
+  waitFor(state.pending.count, state.pending.requests, what, state.exchanges);
   for (int i = 0; i < state.pending.count; ++i) {
     struct Message *m = &state.pending.messages[i];
     if (m->receive)
@@ -339,6 +414,7 @@ void stencil_mpi_exchange_begin(int64_t data, int64_t elemBytes, int64_t s0,
             state.processRank);
     abort();
   }
+  hangOnRequest();
   int64_t s[MAX_AXES] = {s0, s1, s2}, w[MAX_AXES] = {w0, w1, w2};
   state.pending.active = 1;
   state.pending.data = (char *)(intptr_t)data;
@@ -365,10 +441,10 @@ void stencil_mpi_exchange_end(void) {
   if (!state.pending.active)
     fail("a halo exchange ended that did not begin");
   if (state.pending.axis < MAX_AXES) {
-    completeAxis();
+    completeAxis(state.pending.axis);
     for (int a = state.pending.axis + 1; a < MAX_AXES; ++a) {
       postAxis(a);
-      completeAxis();
+      completeAxis(a);
     }
   }
   state.pending.active = 0;
@@ -468,13 +544,15 @@ void stencil_mpi_gather(int64_t global, int64_t local, int64_t elemBytes,
     fail("out of memory for the gather");
   copyBox((char *)(intptr_t)local, localSize, elemBytes, lower, upper,
           sendBuffer, 1);
+  MPI_Request request;
   if (rootOnly)
-    MPI_Gatherv(sendBuffer, counts[state.processRank], MPI_BYTE, receiveBuffer,
-                counts, displacements, MPI_BYTE, 0, state.layout);
+    MPI_Igatherv(sendBuffer, counts[state.processRank], MPI_BYTE, receiveBuffer,
+                 counts, displacements, MPI_BYTE, 0, state.layout, &request);
   else
-    MPI_Allgatherv(sendBuffer, counts[state.processRank], MPI_BYTE,
-                   receiveBuffer, counts, displacements, MPI_BYTE,
-                   state.layout);
+    MPI_Iallgatherv(sendBuffer, counts[state.processRank], MPI_BYTE,
+                    receiveBuffer, counts, displacements, MPI_BYTE,
+                    state.layout, &request);
+  waitFor(1, &request, "the gather of the blocks at the end of the region", 0);
   if (!rootOnly || state.processRank == 0)
     for (int p = 0; p < state.processCount; ++p) {
       ownedBox(p, lower, upper);
@@ -495,8 +573,10 @@ void stencil_mpi_allreduce(int64_t data, int64_t type, int64_t kind) {
   static const MPI_Op ops[] = {MPI_SUM, MPI_PROD, MPI_MIN, MPI_MAX};
   if (type < 0 || type > 3 || kind < 0 || kind > 3)
     fail("stencil_mpi_allreduce: type or kind out of range");
-  MPI_Allreduce(MPI_IN_PLACE, (void *)(intptr_t)data, 1, types[type], ops[kind],
-                MPI_COMM_WORLD);
+  MPI_Request request;
+  MPI_Iallreduce(MPI_IN_PLACE, (void *)(intptr_t)data, 1, types[type],
+                 ops[kind], MPI_COMM_WORLD, &request);
+  waitFor(1, &request, "a reduction across the ranks", state.exchanges);
 }
 
 void stencil_mpi_end(void) {
