@@ -2,6 +2,7 @@
 
 #include "FuzzerSupport.h"
 
+#include "Stencil/Conversion/Passes.h"
 #include "Stencil/InitAllDialects.h"
 
 #include "mlir/IR/Diagnostics.h"
@@ -56,4 +57,18 @@ void stencil_fuzz::runPipelineOnCopy(ModuleOp module,
                                      const PipelineBuilder &build) {
   OwningOpRef<ModuleOp> copy(module.clone());
   (void)runPipeline(*copy, build);
+}
+
+void stencil_fuzz::lowerForCPU(ModuleOp module) {
+  runPipelineOnCopy(module, [](OpPassManager &pm) {
+    stencil::buildStencilToCPUPipeline(pm, {});
+  });
+}
+
+void stencil_fuzz::lowerForVulkan(ModuleOp module) {
+  runPipelineOnCopy(module, [](OpPassManager &pm) {
+    stencil::StencilToGPUPipelineOptions options;
+    options.target = "vulkan";
+    (void)stencil::buildStencilToGPUPipeline(pm, options);
+  });
 }

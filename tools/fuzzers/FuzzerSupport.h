@@ -34,6 +34,13 @@ mlir::LogicalResult runPipeline(mlir::ModuleOp module,
 /// runPipeline on a copy of `module`, which stays as it is.
 void runPipelineOnCopy(mlir::ModuleOp module, const PipelineBuilder &build);
 
+/// A copy of `module` through `stencil-to-cpu`.
+void lowerForCPU(mlir::ModuleOp module);
+
+/// A copy of `module` through `stencil-to-gpu{target=vulkan}`, SPIR-V
+/// serialization included.
+void lowerForVulkan(mlir::ModuleOp module);
+
 } // namespace stencil_fuzz
 
 #endif // STENCIL_TOOLS_FUZZERS_FUZZERSUPPORT_H

@@ -12,7 +12,6 @@
 
 #include "FuzzerSupport.h"
 
-#include "Stencil/Conversion/Passes.h"
 #include "Stencil/Tuning/Passes.h"
 
 #include "mlir/Parser/Parser.h"
@@ -34,20 +33,6 @@ static bool isStencilInput(ModuleOp module) {
   return !result.wasInterrupted();
 }
 
-static void lowerForCPU(ModuleOp module) {
-  stencil_fuzz::runPipelineOnCopy(module, [](OpPassManager &pm) {
-    stencil::buildStencilToCPUPipeline(pm, {});
-  });
-}
-
-static void lowerForVulkan(ModuleOp module) {
-  stencil_fuzz::runPipelineOnCopy(module, [](OpPassManager &pm) {
-    stencil::StencilToGPUPipelineOptions options;
-    options.target = "vulkan";
-    (void)stencil::buildStencilToGPUPipeline(pm, options);
-  });
-}
-
 extern "C" int LLVMFuzzerInitialize(int *, char ***) { return 0; }
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
@@ -63,22 +48,23 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   });
   // Each backend lowers the schedule the input carries, then the one the
   // tuning passes choose for a device of its kind.
-  lowerForCPU(*module);
-  lowerForVulkan(*module);
-  for (const char *device : {"host", "lavapipe"}) {
+  struct Backend {
+    const char *device;
+    void (*lower)(ModuleOp);
+  };
+  for (Backend backend : {Backend{"host", stencil_fuzz::lowerForCPU},
+                          Backend{"lavapipe", stencil_fuzz::lowerForVulkan}}) {
+    backend.lower(*module);
     OwningOpRef<ModuleOp> tuned(module->clone());
     if (failed(stencil_fuzz::runPipeline(*tuned, [&](OpPassManager &pm) {
           stencil::StencilAttachTargetOptions attach;
-          attach.targets.push_back(device);
+          attach.targets.push_back(backend.device);
           pm.addPass(stencil::createStencilAttachTarget(attach));
           pm.addPass(stencil::createStencilTuneWorkGroup());
           pm.addPass(stencil::createStencilTuneExchangeDepth());
         })))
       continue;
-    if (StringRef(device) == "host")
-      lowerForCPU(*tuned);
-    else
-      lowerForVulkan(*tuned);
+    backend.lower(*tuned);
   }
   return 0;
 }

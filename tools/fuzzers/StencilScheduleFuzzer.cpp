@@ -12,7 +12,6 @@
 
 #include "FuzzerSupport.h"
 
-#include "Stencil/Conversion/Passes.h"
 #include "Stencil/Driver/Schedule.h"
 #include "Stencil/Tuning/Passes.h"
 #include "Stencil/Tuning/TargetDescription.h"
@@ -144,14 +143,10 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     if (failed(stencil::applyScheduleOverrides(*module, overrides, std::nullopt,
                                                chosen, message)))
       continue;
-    bool gpu = target->kind == "gpu";
-    stencil_fuzz::runPipelineOnCopy(*module, [gpu](OpPassManager &pm) {
-      if (!gpu)
-        return stencil::buildStencilToCPUPipeline(pm, {});
-      stencil::StencilToGPUPipelineOptions options;
-      options.target = "vulkan";
-      (void)stencil::buildStencilToGPUPipeline(pm, options);
-    });
+    if (target->kind == "gpu")
+      stencil_fuzz::lowerForVulkan(*module);
+    else
+      stencil_fuzz::lowerForCPU(*module);
   }
   return 0;
 }

@@ -560,7 +560,6 @@ bool Analyzer::makeBound(StencilRegion &region, const Expr *expr,
       ok = error(ref->getBeginLoc(), "the bound of the loop over '" + loopName +
                                          "' reads '" + name +
                                          "', an array the region computes");
-
   });
   return ok;
 }

@@ -367,6 +367,7 @@ static void writeStepCount(ASTContext &context, const StencilRegion &region,
   std::string lower = "(" + getSourceText(context, region.stepLower) + ")";
   std::string upper = "(" + getSourceText(context, region.stepUpper) + ")";
   std::string name = region.timeVar->getNameAsString();
+  std::string type = getTypeName(region.timeVar);
   std::string prefix =
       std::string(where.getFilename()) + ":" + std::to_string(where.getLine()) +
       ": the time loop over '" + name + "' from " + lower + " to " + upper;
@@ -382,10 +383,9 @@ static void writeStepCount(ASTContext &context, const StencilRegion &region,
                     steps);
   writeRuntimeCheck(os,
                     steps + " > 0 && __builtin_add_overflow(" + lower + ", " +
-                        steps + " - 1, &(" + getTypeName(region.timeVar) +
-                        "){0})",
+                        steps + " - 1, &(" + type + "){0})",
                     prefix + " runs \x01 steps, beyond what '" + name + "' (" +
-                        getTypeName(region.timeVar) + ") can count to",
+                        type + ") can count to",
                     steps);
   os << "\n";
 }
