@@ -95,7 +95,7 @@ for target in "${targets[@]}"; do
     -dict="$root/test/fuzz/$target.dict" -max_total_time="$seconds" \
     -timeout=10 -rss_limit_mb=4096 -max_len=16384 -print_final_stats=1 \
     -artifact_prefix="$crashes/" 2>&1 |
-    grep -E "^(#[0-9]+[[:space:]]+(INITED|DONE)|stat::|==[0-9]+==ERROR|SUMMARY|artifact_prefix|Test unit written|.*Assertion|stencil fuzzer:)" ||
+    grep -E "^(#[0-9]+[[:space:]]+(INITED|DONE)|stat::|==[0-9]+==ERROR|SUMMARY|artifact_prefix|Test unit written|.*Assertion|stencil fuzzer:|    #[0-9] )" ||
     true
   after="$(find "$crashes" -type f | wc -l)"
   if [ "$after" -ne "$before" ]; then

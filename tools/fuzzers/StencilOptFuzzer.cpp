@@ -37,7 +37,9 @@ extern "C" int LLVMFuzzerInitialize(int *, char ***) { return 0; }
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   std::unique_ptr<MLIRContext> context = stencil_fuzz::createQuietContext();
-  StringRef text(reinterpret_cast<const char *>(data), size);
+  // MLIR's lexer reads up to a NUL after the text, as files and strings
+  // have one; libFuzzer's buffer ends at its last byte.
+  std::string text(reinterpret_cast<const char *>(data), size);
   ParserConfig config(context.get(), /*verifyAfterParse=*/true);
   OwningOpRef<ModuleOp> module = parseSourceString<ModuleOp>(text, config);
   if (!module || !isStencilInput(*module))
