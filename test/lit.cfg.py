@@ -90,4 +90,7 @@ if runtime_built("hip"):
         config.available_features.add("hip-device")
 if config.rocm_toolkit:
     config.available_features.add("amdgpu-codegen")
+    # ocml/ockl linked in: kernels calling them become complete objects.
+    if config.rocm_device_libs:
+        config.available_features.add("amdgpu-device-libs")
     config.substitutions.append(("%rocm_toolkit", config.rocm_toolkit))

@@ -100,7 +100,10 @@ private:
     return target.kind == "cpu" && profile.rank == 1 && target.l1Bytes > 0;
   }
   int64_t getOnchipBudget() const {
-    return usesL1() ? target.l1Bytes : target.onchipBytes;
+    if (usesL1())
+      return target.l1Bytes;
+    return target.kind == "gpu" ? target.getKernelWorkgroupBytes()
+                                : target.onchipBytes;
   }
   int64_t tileBytes(const ParameterVector &pv) const {
     if (!isPipelined(pv))

@@ -13,6 +13,7 @@
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/Support/LLVM.h"
 
+#include <algorithm>
 #include <string>
 #include <vector>
 
@@ -46,6 +47,15 @@ struct TargetDescription {
   /// Bytes per flop the machine delivers (seed 000 "system B/F").
   double getSystemBF(bool isDouble) const {
     return bandwidthGBps / (isDouble ? peakGflopsF64 : peakGflopsF32);
+  }
+  /// Workgroup memory one GPU kernel may declare: onchip_bytes, at most
+  /// the 48 KiB of static shared memory a CUDA kernel may have (the GPU
+  /// lowering uses no dynamic shared memory). The tuner sizes time-block
+  /// tiles by it and the lowering rejects tiles above it.
+  int64_t getKernelWorkgroupBytes() const {
+    constexpr int64_t staticSharedMemory = 48 * 1024;
+    return onchipBytes > 0 ? std::min(onchipBytes, staticSharedMemory)
+                           : staticSharedMemory;
   }
   /// Processing elements: compute units x lanes (seed 002).
   int64_t getProcessingElements() const { return computeUnits * lanesPerUnit; }

@@ -134,6 +134,7 @@ stencil::buildStencilToGPUPipeline(OpPassManager &pm,
     pm.addPass(createGpuNVVMAttachTarget(attach));
     ConvertGpuOpsToNVVMOpsOptions nvvm;
     nvvm.useBarePtrCallConv = true;
+    pm.addNestedPass<gpu::GPUModuleOp>(createStencilNVVMCMath());
     lowerKernels(createConvertGpuOpsToNVVMOps(nvvm));
     // Without ptxas, embed PTX; the driver compiles it when it loads.
     std::string toolkit = options.toolkit;
@@ -165,12 +166,14 @@ stencil::buildStencilToGPUPipeline(OpPassManager &pm,
     attach.spirvExtensions.push_back("SPV_KHR_storage_buffer_storage_class");
     attach.clientApi = "Vulkan";
     pm.addPass(createGpuSPIRVAttachTarget(attach));
+    pm.addNestedPass<gpu::GPUModuleOp>(createStencilConvertKernelMathToSPIRV());
     pm.addPass(createConvertGPUToSPIRVPass(/*mapMemorySpace=*/true));
     pm.addPass(createStencilNestSPIRVModules());
     OpPassManager &spirvModules =
         pm.nest<gpu::GPUModuleOp>().nest<spirv::ModuleOp>();
     spirvModules.addPass(spirv::createSPIRVLowerABIAttributesPass());
     spirvModules.addPass(spirv::createSPIRVUpdateVCEPass());
+    spirvModules.addPass(createStencilSPIRVNoContraction());
   }
   pm.addPass(createGpuModuleToBinaryPass(binary));
   addGPUHostLowering(pm, /*intersperseSizes=*/target == "vulkan");

@@ -91,7 +91,11 @@ public:
   /// The scalar `value`, loaded from its device buffer inside a kernel.
   Value loadScalar(OpBuilder &builder, Location loc, Value value) override {
     Value zero = arith::ConstantIndexOp::create(builder, loc, 0);
-    return memref::LoadOp::create(builder, loc, getDeviceScalar(value), zero);
+    Value loaded =
+        memref::LoadOp::create(builder, loc, getDeviceScalar(value), zero);
+    if (loaded.getType() == value.getType())
+      return loaded;
+    return arith::TruncIOp::create(builder, loc, value.getType(), loaded);
   }
   /// The host `index` value `value` inside a kernel: a constant, or read as
   /// a 32-bit integer from a device buffer (grid bounds fit; SPIR-V's index
@@ -247,7 +251,15 @@ Value DeviceBackend::getDeviceScalar(Value value) {
   Region *body =
       &value.getParentRegion()->getParentOfType<func::FuncOp>().getBody();
   OpBuilder atEntry = OpBuilder::atBlockBegin(&body->front());
-  auto type = MemRefType::get({1}, value.getType());
+  // Integers narrower than 32 bits travel as i32: SPIR-V without the 8- and
+  // 16-bit storage capabilities reads a storage buffer in 32-bit words, and
+  // a word read from a 1- or 2-byte buffer is out of bounds. Kernels
+  // truncate back, so zero extension keeps the bits of any C type.
+  Type elementType = value.getType();
+  if (auto integer = llvm::dyn_cast<IntegerType>(elementType);
+      integer && integer.getWidth() < 32)
+    elementType = atEntry.getI32Type();
+  auto type = MemRefType::get({1}, elementType);
   Value host = memref::AllocaOp::create(atEntry, loc, type);
   buffer =
       gpu::AllocOp::create(atEntry, loc, type, Type(), {}, {}, {}).getMemref();
@@ -257,7 +269,10 @@ Value DeviceBackend::getDeviceScalar(Value value) {
   else if (value.getParentBlock() != &body->front())
     builder.setInsertionPointToStart(value.getParentBlock());
   Value zero = arith::ConstantIndexOp::create(builder, loc, 0);
-  memref::StoreOp::create(builder, loc, value, host, zero);
+  Value stored = value;
+  if (elementType != value.getType())
+    stored = arith::ExtUIOp::create(builder, loc, elementType, value);
+  memref::StoreOp::create(builder, loc, stored, host, zero);
   gpu::MemcpyOp::create(builder, loc, Type(), {}, buffer, host);
   scalarBuffers.push_back(buffer);
   return buffer;

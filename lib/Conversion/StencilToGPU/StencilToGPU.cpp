@@ -24,10 +24,6 @@ using namespace mlir::stencil;
 
 namespace {
 
-/// Static workgroup memory a CUDA kernel may declare; larger tiles need
-/// dynamic shared memory, which this lowering does not use.
-constexpr int64_t kDefaultWorkgroupMemory = 48 * 1024;
-
 struct ConvertStencilToGPUPass
     : public stencil::impl::ConvertStencilToGPUBase<ConvertStencilToGPUPass> {
   using ConvertStencilToGPUBase::ConvertStencilToGPUBase;
@@ -52,9 +48,8 @@ struct ConvertStencilToGPUPass
     options.workgroupMemoryLimit = workgroupMemoryLimit;
     if (options.workgroupMemoryLimit == 0)
       options.workgroupMemoryLimit =
-          target && target->onchipBytes > 0
-              ? std::min(target->onchipBytes, kDefaultWorkgroupMemory)
-              : kDefaultWorkgroupMemory;
+          target ? target->getKernelWorkgroupBytes()
+                 : TargetDescription().getKernelWorkgroupBytes();
     if (target) {
       options.maxWorkGroupSize = target->maxWorkGroupSize;
       options.deviceName = target->name;

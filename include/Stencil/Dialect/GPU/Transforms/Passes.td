@@ -54,6 +54,58 @@ def StencilStaticLaunchOperands
   let dependentDialects = ["::mlir::memref::MemRefDialect"];
 }
 
+def StencilConvertKernelMathToSPIRV
+    : Pass<"stencil-convert-kernel-math-to-spirv", "::mlir::gpu::GPUModuleOp"> {
+  let summary = "Convert the kernels' math ops for the module's SPIR-V target";
+  let description = [{
+    `convert-gpu-to-spirv` (MLIR 22) converts arith, memref, scf and gpu
+    ops but not math (`sqrt`, `fabs`, `exp` of C); upstream's
+    `convert-math-to-spirv` reads the default target environment, which has
+    no `Float64`, and so leaves `f64` math alone. This pass converts the
+    math ops of a `gpu.module` with the environment its SPIR-V target
+    (`spirv-attach-target`) declares. Run between `spirv-attach-target` and
+    `convert-gpu-to-spirv`.
+
+    What the target cannot compute is reported at the op, naming it and
+    the target, instead of the conversion's "failed to legalize":
+    GLSL.std.450 defines `Exp`, `Log`, `Pow` and the trigonometric
+    functions for 16- and 32-bit floats only, so these on `f64` are errors,
+    as is any math op without a SPIR-V lowering.
+  }];
+  let dependentDialects = ["::mlir::spirv::SPIRVDialect"];
+}
+
+def StencilSPIRVNoContraction
+    : Pass<"stencil-spirv-no-contraction", "::mlir::spirv::ModuleOp"> {
+  let summary = "Keep C's floating-point evaluation order in SPIR-V kernels";
+  let description = [{
+    Marks every floating-point add, subtract, multiply, divide, remainder
+    and negation `NoContraction`. Without it a Vulkan driver may fuse a
+    multiply and an add into one rounding and reassociate
+    (Mesa turns `(a + 1.0f) - 1.0f` into `a`), so a kernel would not compute
+    what the C program computes. The decoration forbids both (SPIR-V
+    specification, `NoContraction`).
+  }];
+}
+
+def StencilNVVMCMath : Pass<"stencil-nvvm-c-math", "::mlir::gpu::GPUModuleOp"> {
+  let summary = "Lower f32 sqrt in NVVM kernels as C computes it";
+  let description = [{
+    `convert-gpu-to-nvvm` lowers `math.sqrt` to libdevice's `__nv_sqrtf`,
+    which picks precise or approximate code through
+    `__nvvm_reflect("__CUDA_PREC_SQRT")`. LLVM 22's NVVMReflect answers 0
+    there unless given `-nvvm-reflect-add` on its command line (it does not
+    read clang's `nvvm-reflect-prec-sqrt` module flag), so `sqrtf` became
+    `sqrt.approx.f32`, not C's correctly rounded square root. This pass
+    rewrites `math.sqrt` on `f32` to a call of `llvm.nvvm.sqrt.rn.f`
+    (`sqrt.rn.f32`); `llvm.intr.sqrt` would not do, as the conversion
+    turns it back into the libdevice call. `f64` (`__nv_sqrt` is
+    `sqrt.rn.f64`) and `fabs` are exact already. Run before
+    `convert-gpu-to-nvvm`.
+  }];
+  let dependentDialects = ["::mlir::LLVM::LLVMDialect"];
+}
+
 def StencilNestSPIRVModules : Pass<"stencil-nest-spirv-modules", "ModuleOp"> {
   let summary = "Move each spirv.module into the gpu.module it came from";
   let description = [{
