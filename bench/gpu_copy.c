@@ -28,7 +28,7 @@ int main(int argc, char **argv) {
       A[i][j] = B[i][j] = (float)((i + j) % 13);
   double start = now();
 #pragma stencil begin
-#pragma stencil step(t:100000)
+#pragma stencil step(t : 100000)
 #pragma stencil data source(float A[N][N]) destination(float B[N][N])
 #pragma stencil dimension(i, j)
   for (t = 0; t < steps; t++) {

@@ -48,14 +48,15 @@ struct TargetDescription {
   double getSystemBF(bool isDouble) const {
     return bandwidthGBps / (isDouble ? peakGflopsF64 : peakGflopsF32);
   }
+  /// Static shared memory a CUDA kernel may declare; the GPU lowering uses
+  /// no dynamic shared memory, so no kernel of any target exceeds it.
+  static constexpr int64_t kStaticSharedMemoryBytes = 48 * 1024;
   /// Workgroup memory one GPU kernel may declare: onchip_bytes, at most
-  /// the 48 KiB of static shared memory a CUDA kernel may have (the GPU
-  /// lowering uses no dynamic shared memory). The tuner sizes time-block
-  /// tiles by it and the lowering rejects tiles above it.
+  /// kStaticSharedMemoryBytes. The tuner sizes time-block tiles by it and
+  /// the lowering rejects tiles above it.
   int64_t getKernelWorkgroupBytes() const {
-    constexpr int64_t staticSharedMemory = 48 * 1024;
-    return onchipBytes > 0 ? std::min(onchipBytes, staticSharedMemory)
-                           : staticSharedMemory;
+    return onchipBytes > 0 ? std::min(onchipBytes, kStaticSharedMemoryBytes)
+                           : kStaticSharedMemoryBytes;
   }
   /// Processing elements: compute units x lanes (seed 002).
   int64_t getProcessingElements() const { return computeUnits * lanesPerUnit; }

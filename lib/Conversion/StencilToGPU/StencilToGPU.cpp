@@ -49,7 +49,7 @@ struct ConvertStencilToGPUPass
     if (options.workgroupMemoryLimit == 0)
       options.workgroupMemoryLimit =
           target ? target->getKernelWorkgroupBytes()
-                 : TargetDescription().getKernelWorkgroupBytes();
+                 : TargetDescription::kStaticSharedMemoryBytes;
     if (target) {
       options.maxWorkGroupSize = target->maxWorkGroupSize;
       options.deviceName = target->name;
