@@ -312,10 +312,6 @@ bool parseArgs(ArrayRef<const char *> args, Options &options, bool &help) {
     if (StringRef(backend.runtime).empty())
       return error("backend '" + options.target +
                    "' not built: " + backend.missing);
-    if (options.mpi)
-      return error("--mpi with --target=" + options.target +
-                   " is not supported yet; distributed regions run on the "
-                   "CPU backend");
   } else if (StringRef(options.emit).starts_with("device")) {
     return usageError("--emit=" + options.emit + " needs a GPU --target");
   } else if (!options.chip.empty()) {

@@ -6,9 +6,11 @@
  *
  * The context is the device's primary context, retained on first use;
  * STENCIL_GPU_DEVICE=i picks device i, and without it an MPI job's ranks
- * on one node take devices round-robin by OMPI_COMM_WORLD_LOCAL_RANK (see
- * docs/MPI.md). Errors print "stencil-gpu (cuda|hip): error: ..." and exit
- * with status 1, including "no device" at the first kernel-module load.
+ * on one node take devices round-robin by their rank on the node
+ * (stencil_mpi_local_rank when runtime/mpi is linked, else OpenMPI's
+ * OMPI_COMM_WORLD_LOCAL_RANK; see docs/MPI.md). Errors print "stencil-gpu
+ *(cuda|hip): error: ..." and exit with status 1, including "no device" at the
+ *first kernel-module load.
  *
  *===----------------------------------------------------------------------===*/
 
@@ -16,6 +18,7 @@
 
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 #ifdef STENCIL_GPU_HIP
 #ifndef __HIP_PLATFORM_AMD__
@@ -51,6 +54,11 @@ typedef hipDeviceptr_t DevicePointer;
 #define API_MEMCPY(d, s, size, stream)                                         \
   hipMemcpyAsync(d, s, size, hipMemcpyDefault, stream)
 #define API_MEMSET32(d, v, n, stream) hipMemsetD32Async(d, (int)(v), n, stream)
+typedef HIP_MEMCPY3D Copy3D;
+#define MEMORY_HOST hipMemoryTypeHost
+#define MEMORY_DEVICE hipMemoryTypeDevice
+#define API_MEMCPY3D(c) hipDrvMemcpy3D(c)
+#define API_SYNCHRONIZE() hipDeviceSynchronize()
 static const char *errorName(Result r) { return hipGetErrorName(r); }
 #else
 #include <cuda.h>
@@ -95,6 +103,11 @@ static Result setDevice(int ordinal) {
   cuMemcpyAsync((CUdeviceptr)(d), (CUdeviceptr)(s), size, stream)
 #define API_MEMSET32(d, v, n, stream)                                          \
   cuMemsetD32Async((CUdeviceptr)(d), v, n, stream)
+typedef CUDA_MEMCPY3D Copy3D;
+#define MEMORY_HOST CU_MEMORYTYPE_HOST
+#define MEMORY_DEVICE CU_MEMORYTYPE_DEVICE
+#define API_MEMCPY3D(c) cuMemcpy3D(c)
+#define API_SYNCHRONIZE() cuCtxSynchronize()
 static const char *errorName(Result r) {
   const char *name = NULL;
   cuGetErrorName(r, &name);
@@ -124,7 +137,11 @@ static void initialize(void) {
   }
   const char *chosen = getenv("STENCIL_GPU_DEVICE");
   const char *localRank = getenv("OMPI_COMM_WORLD_LOCAL_RANK");
-  int device = chosen ? atoi(chosen) : localRank ? atoi(localRank) % count : 0;
+  int device = chosen ? atoi(chosen)
+               : stencil_mpi_local_rank
+                   ? (int)(stencil_mpi_local_rank() % count)
+               : localRank ? atoi(localRank) % count
+                           : 0;
   if (device < 0 || device >= count) {
     fprintf(stderr,
             "stencil-gpu (" BACKEND "): error: STENCIL_GPU_DEVICE=%d but "
@@ -252,4 +269,48 @@ void mgpuMemset32(void *destination, uint32_t value, uint64_t count,
                   void *stream) {
   check(API_MEMSET32((DevicePointer)destination, value, count, (Stream)stream),
         "setting memory");
+}
+
+void stencil_gpu_copy_box(void *device, const int64_t size[3],
+                          int64_t elemBytes, const int64_t lower[3],
+                          const int64_t upper[3], void *host, int toHost) {
+  /* One 3-D copy: the DMA engine gathers (scatters) the face's rows. */
+  Copy3D copy;
+  memset(&copy, 0, sizeof copy);
+  size_t run = (size_t)(upper[2] - lower[2]) * (size_t)elemBytes;
+  if (run == 0 || upper[1] <= lower[1] || upper[0] <= lower[0])
+    return;
+  /* Everything before the copy is done (kernels run on other streams). */
+  check(API_SYNCHRONIZE(), "waiting for the device before a halo copy");
+  if (toHost) {
+    copy.srcMemoryType = MEMORY_DEVICE;
+    copy.srcDevice = (DevicePointer)device;
+    copy.srcXInBytes = lower[2] * elemBytes;
+    copy.srcY = lower[1];
+    copy.srcZ = lower[0];
+    copy.srcPitch = size[2] * elemBytes;
+    copy.srcHeight = size[1];
+    copy.dstMemoryType = MEMORY_HOST;
+    copy.dstHost = host;
+    copy.dstPitch = run;
+    copy.dstHeight = upper[1] - lower[1];
+  } else {
+    copy.srcMemoryType = MEMORY_HOST;
+    copy.srcHost = host;
+    copy.srcPitch = run;
+    copy.srcHeight = upper[1] - lower[1];
+    copy.dstMemoryType = MEMORY_DEVICE;
+    copy.dstDevice = (DevicePointer)device;
+    copy.dstXInBytes = lower[2] * elemBytes;
+    copy.dstY = lower[1];
+    copy.dstZ = lower[0];
+    copy.dstPitch = size[2] * elemBytes;
+    copy.dstHeight = size[1];
+  }
+  copy.WidthInBytes = run;
+  copy.Height = upper[1] - lower[1];
+  copy.Depth = upper[0] - lower[0];
+  check(API_MEMCPY3D(&copy), "copying a halo face");
+  /* A copy from pageable memory may return before it reaches the device. */
+  check(API_SYNCHRONIZE(), "waiting for a halo copy");
 }

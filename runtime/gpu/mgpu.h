@@ -44,6 +44,20 @@ void mgpuMemcpy(void *destination, void *source, uint64_t sizeBytes,
 void mgpuMemset32(void *destination, uint32_t value, uint64_t count,
                   void *stream);
 
+/* stencil-mlir's additions, called by runtime/mpi for GPU halo exchanges.
+ * Copies the box [lower, upper) of the row-major 3-D array at `device`
+ * (extents size[0] x size[1] x size[2], outermost first) into the
+ * contiguous `host` buffer (toHost = 1: the device packs it) or back
+ * (toHost = 0: the device unpacks it), ordered after every launch before
+ * it; returns when the copy is done. */
+void stencil_gpu_copy_box(void *device, const int64_t size[3],
+                          int64_t elemBytes, const int64_t lower[3],
+                          const int64_t upper[3], void *host, int toHost);
+
+/* Defined by runtime/mpi when the program links it: the rank among the
+ * ranks of this node, which picks the device (local rank mod devices). */
+int64_t stencil_mpi_local_rank(void) __attribute__((weak));
+
 #ifdef __cplusplus
 }
 #endif

@@ -11,9 +11,15 @@
  *   descriptor set 0, which is where convert-gpu-to-spirv places kernel
  *   argument i.
  * - Execution: launches are recorded into one command buffer, each after a
- *   compute-to-compute memory barrier, and submitted when the host needs
- *   the results (copy, free, stream synchronization) or the batch is long.
- *   One queue serves every stream, so streams and events are trivial.
+ *   memory barrier, and submitted when the host needs the results (copy,
+ *   free, stream synchronization) or the batch is long; small host-to-
+ *   device copies join the batch (vkCmdUpdateBuffer). One queue serves
+ *   every stream, so streams and events are trivial.
+ * - Buffers of run-time length: every kernel argument is bound from its
+ *   pointer to the end of its allocation, whatever size the launch gives.
+ * - MPI: stencil_gpu_copy_box packs and unpacks halo faces with transfer
+ *   commands through a staging buffer; an MPI rank takes device
+ *   `local rank mod devices` (stencil_mpi_local_rank).
  *
  * - Features: the device is created with shaderFloat64 and shaderInt64
  *   where it has them; a module that declares the SPIR-V capability
@@ -68,6 +74,7 @@ static struct {
   char deviceName[VK_MAX_PHYSICAL_DEVICE_NAME_SIZE];
   VkPhysicalDeviceFeatures features;
   VkPhysicalDeviceMemoryProperties memoryProperties;
+  uint32_t maxStorageBufferRange;
   VkDevice device;
   VkQueue queue;
   uint32_t family;
@@ -122,8 +129,12 @@ static void initialize(void) {
   VkPhysicalDevice *devices = calloc(count, sizeof(VkPhysicalDevice));
   check(vkEnumeratePhysicalDevices(vk.instance, &count, devices),
         "vkEnumeratePhysicalDevices");
+  /* One device per rank of an MPI job on this node, round-robin. */
   const char *chosen = getenv("STENCIL_GPU_DEVICE");
-  uint32_t index = chosen ? (uint32_t)atoi(chosen) : 0;
+  uint32_t index = chosen ? (uint32_t)atoi(chosen)
+                   : stencil_mpi_local_rank
+                       ? (uint32_t)(stencil_mpi_local_rank() % count)
+                       : 0;
   if (index >= count)
     fail("STENCIL_GPU_DEVICE=%u but there are %u Vulkan devices", index, count);
   vk.physical = devices[index];
@@ -147,6 +158,7 @@ static void initialize(void) {
   VkPhysicalDeviceProperties properties;
   vkGetPhysicalDeviceProperties(vk.physical, &properties);
   memcpy(vk.deviceName, properties.deviceName, sizeof(vk.deviceName));
+  vk.maxStorageBufferRange = properties.limits.maxStorageBufferRange;
   if (getenv("STENCIL_GPU_VERBOSE"))
     fprintf(stderr, "stencil-gpu (vulkan): device %u: %s\n", index,
             vk.deviceName);
@@ -192,6 +204,15 @@ static void initialize(void) {
 static void flush(void) {
   if (!vk.ready || !vk.recording)
     return;
+  /* The host reads what the launches and copies wrote. */
+  VkMemoryBarrier barrier = {VK_STRUCTURE_TYPE_MEMORY_BARRIER};
+  barrier.srcAccessMask =
+      VK_ACCESS_SHADER_WRITE_BIT | VK_ACCESS_TRANSFER_WRITE_BIT;
+  barrier.dstAccessMask = VK_ACCESS_HOST_READ_BIT;
+  vkCmdPipelineBarrier(
+      vk.commands,
+      VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT | VK_PIPELINE_STAGE_TRANSFER_BIT,
+      VK_PIPELINE_STAGE_HOST_BIT, 0, 1, &barrier, 0, NULL, 0, NULL);
   check(vkEndCommandBuffer(vk.commands), "vkEndCommandBuffer");
   VkSubmitInfo submit = {VK_STRUCTURE_TYPE_SUBMIT_INFO};
   submit.commandBufferCount = 1;
@@ -276,10 +297,9 @@ static uint32_t findMemoryType(uint32_t allowed) {
   return fallback;
 }
 
-void *mgpuMemAlloc(uint64_t sizeBytes, void *stream, int8_t isHostShared) {
-  (void)stream;
-  (void)isHostShared;
-  initialize();
+/* A storage buffer of `sizeBytes` (rounded up to words) in host-visible
+ * memory, mapped. */
+static Allocation createBuffer(uint64_t sizeBytes) {
   uint64_t size = sizeBytes < 4 ? 4 : (sizeBytes + 3) & ~(uint64_t)3;
   Allocation a = {NULL, size, VK_NULL_HANDLE, VK_NULL_HANDLE};
   VkBufferCreateInfo bufferInfo = {VK_STRUCTURE_TYPE_BUFFER_CREATE_INFO};
@@ -305,6 +325,20 @@ void *mgpuMemAlloc(uint64_t sizeBytes, void *stream, int8_t isHostShared) {
   check(vkMapMemory(vk.device, a.memory, 0, VK_WHOLE_SIZE, 0, &host),
         "vkMapMemory");
   a.host = host;
+  return a;
+}
+
+static void destroyBuffer(Allocation *a) {
+  vkUnmapMemory(vk.device, a->memory);
+  vkDestroyBuffer(vk.device, a->buffer, NULL);
+  vkFreeMemory(vk.device, a->memory, NULL);
+}
+
+void *mgpuMemAlloc(uint64_t sizeBytes, void *stream, int8_t isHostShared) {
+  (void)stream;
+  (void)isHostShared;
+  initialize();
+  Allocation a = createBuffer(sizeBytes);
   if (vk.allocationCount == vk.allocationCapacity) {
     vk.allocationCapacity =
         vk.allocationCapacity ? 2 * vk.allocationCapacity : 16;
@@ -312,7 +346,7 @@ void *mgpuMemAlloc(uint64_t sizeBytes, void *stream, int8_t isHostShared) {
         realloc(vk.allocations, vk.allocationCapacity * sizeof(Allocation));
   }
   vk.allocations[vk.allocationCount++] = a;
-  return host;
+  return a.host;
 }
 
 void mgpuMemFree(void *pointer, void *stream) {
@@ -323,17 +357,54 @@ void mgpuMemFree(void *pointer, void *stream) {
   Allocation *a = findAllocation(pointer);
   if (!a || a->host != pointer)
     fail("mgpuMemFree of %p, which mgpuMemAlloc did not return", pointer);
-  vkUnmapMemory(vk.device, a->memory);
-  vkDestroyBuffer(vk.device, a->buffer, NULL);
-  vkFreeMemory(vk.device, a->memory, NULL);
+  destroyBuffer(a);
   *a = vk.allocations[--vk.allocationCount];
+}
+
+/* Starts recording commands if no batch is open. */
+static void beginRecording(void) {
+  if (vk.recording)
+    return;
+  VkCommandBufferBeginInfo begin = {
+      VK_STRUCTURE_TYPE_COMMAND_BUFFER_BEGIN_INFO};
+  begin.flags = VK_COMMAND_BUFFER_USAGE_ONE_TIME_SUBMIT_BIT;
+  check(vkBeginCommandBuffer(vk.commands, &begin), "vkBeginCommandBuffer");
+  vk.recording = 1;
+}
+
+/* Records a small host-to-device copy into the open batch, behind the
+ * launches recorded before it (vkCmdUpdateBuffer keeps the bytes in the
+ * command buffer). Returns 0 when the copy does not qualify. */
+static int recordUpdate(void *destination, const void *source, uint64_t size) {
+  enum { kMaxUpdateBytes = 65536 };
+  Allocation *a = findAllocation(destination);
+  if (!vk.recording || !a || findAllocation(source) || size == 0 ||
+      size > kMaxUpdateBytes || size % 4 != 0 ||
+      (uint64_t)((char *)destination - a->host) % 4 != 0 ||
+      (char *)destination + size > a->host + a->size)
+    return 0;
+  /* The launches before it may still read the old bytes. */
+  VkMemoryBarrier barrier = {VK_STRUCTURE_TYPE_MEMORY_BARRIER};
+  barrier.srcAccessMask = VK_ACCESS_SHADER_WRITE_BIT;
+  barrier.dstAccessMask = VK_ACCESS_TRANSFER_WRITE_BIT;
+  vkCmdPipelineBarrier(vk.commands, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT,
+                       VK_PIPELINE_STAGE_TRANSFER_BIT, 0, 1, &barrier, 0, NULL,
+                       0, NULL);
+  vkCmdUpdateBuffer(vk.commands, a->buffer,
+                    (VkDeviceSize)((char *)destination - a->host), size,
+                    source);
+  return 1;
 }
 
 void mgpuMemcpy(void *destination, void *source, uint64_t sizeBytes,
                 void *stream) {
   (void)stream;
+  /* Scalars and shapes the next launches read join the batch instead of
+     ending it: per-step values would otherwise submit once per step. */
+  if (recordUpdate(destination, source, sizeBytes))
+    return;
   /* Device memory is mapped: a copy is a memcpy once the launches that
-     write it are done. */
+     use it are done. */
   flush();
   memcpy(destination, source, sizeBytes);
 }
@@ -498,8 +569,15 @@ void mgpuLaunchKernel(void *function, intptr_t gridX, intptr_t gridY,
       fail("argument %u of kernel '%s' (%p, %llu bytes) is not in memory "
            "from mgpuMemAlloc",
            i, f->name, (void *)pointer, (unsigned long long)size);
-    VkDescriptorBufferInfo info = {a->buffer, (VkDeviceSize)(pointer - a->host),
-                                   size};
+    /* Bound to the end of its allocation: a buffer of run-time extent
+       comes with the size of a static stand-in (docs/GPU.md). */
+    VkDeviceSize offset = (VkDeviceSize)(pointer - a->host);
+    if (a->size - offset > vk.maxStorageBufferRange)
+      fail("argument %u of kernel '%s' spans %llu bytes, above the device's "
+           "maxStorageBufferRange of %u",
+           i, f->name, (unsigned long long)(a->size - offset),
+           vk.maxStorageBufferRange);
+    VkDescriptorBufferInfo info = {a->buffer, offset, VK_WHOLE_SIZE};
     infos[i] = info;
     VkWriteDescriptorSet write = {VK_STRUCTURE_TYPE_WRITE_DESCRIPTOR_SET};
     write.dstSet = set;
@@ -511,21 +589,17 @@ void mgpuLaunchKernel(void *function, intptr_t gridX, intptr_t gridY,
   }
   vkUpdateDescriptorSets(vk.device, bindings, writes, 0, NULL);
 
-  if (!vk.recording) {
-    VkCommandBufferBeginInfo begin = {
-        VK_STRUCTURE_TYPE_COMMAND_BUFFER_BEGIN_INFO};
-    begin.flags = VK_COMMAND_BUFFER_USAGE_ONE_TIME_SUBMIT_BIT;
-    check(vkBeginCommandBuffer(vk.commands, &begin), "vkBeginCommandBuffer");
-    vk.recording = 1;
-  }
-  /* Each launch reads what the launches before it wrote. */
+  beginRecording();
+  /* Each launch reads what the launches and copies before it wrote. */
   VkMemoryBarrier barrier = {VK_STRUCTURE_TYPE_MEMORY_BARRIER};
-  barrier.srcAccessMask = VK_ACCESS_SHADER_WRITE_BIT;
+  barrier.srcAccessMask =
+      VK_ACCESS_SHADER_WRITE_BIT | VK_ACCESS_TRANSFER_WRITE_BIT;
   barrier.dstAccessMask =
       VK_ACCESS_SHADER_READ_BIT | VK_ACCESS_SHADER_WRITE_BIT;
-  vkCmdPipelineBarrier(vk.commands, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT,
-                       VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT, 0, 1, &barrier, 0,
-                       NULL, 0, NULL);
+  vkCmdPipelineBarrier(
+      vk.commands,
+      VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT | VK_PIPELINE_STAGE_TRANSFER_BIT,
+      VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT, 0, 1, &barrier, 0, NULL, 0, NULL);
   vkCmdBindPipeline(vk.commands, VK_PIPELINE_BIND_POINT_COMPUTE, f->pipeline);
   vkCmdBindDescriptorSets(vk.commands, VK_PIPELINE_BIND_POINT_COMPUTE,
                           f->pipelineLayout, 0, 1, &set, 0, NULL);
@@ -563,4 +637,78 @@ void mgpuEventSynchronize(void *event) {
 void mgpuEventRecord(void *event, void *stream) {
   (void)event;
   (void)stream;
+}
+
+/* A host-visible buffer of at least `bytes` for halo faces, kept between
+ * exchanges (each copy waits for its transfer, so one suffices). */
+static Allocation *getStaging(uint64_t bytes) {
+  static Allocation staging;
+  if (staging.buffer && staging.size >= bytes)
+    return &staging;
+  if (staging.buffer)
+    destroyBuffer(&staging);
+  staging = createBuffer(bytes);
+  return &staging;
+}
+
+void stencil_gpu_copy_box(void *device, const int64_t size[3],
+                          int64_t elemBytes, const int64_t lower[3],
+                          const int64_t upper[3], void *host, int toHost) {
+  Allocation *a = findAllocation(device);
+  if (!a)
+    fail("a halo copy of %p, which mgpuMemAlloc did not return", device);
+  int64_t extent[3];
+  for (int d = 0; d < 3; ++d) {
+    extent[d] = upper[d] - lower[d];
+    if (extent[d] <= 0)
+      return;
+  }
+  /* The face as runs of contiguous elements, one transfer region each:
+   * rows that span the whole innermost axis are contiguous, and so are
+   * planes that span the whole middle axis too. */
+  int wholeRows = extent[2] == size[2];
+  int wholePlanes = wholeRows && extent[1] == size[1];
+  int64_t rows = wholePlanes ? 1
+                 : wholeRows ? extent[0]
+                             : extent[0] * extent[1];
+  uint64_t run = (uint64_t)(extent[0] * extent[1] * extent[2] / rows) *
+                 (uint64_t)elemBytes;
+  uint64_t bytes = run * (uint64_t)rows;
+  VkBufferCopy *regions = malloc(sizeof(VkBufferCopy) * rows);
+  if (!regions)
+    fail("out of memory for a halo copy");
+  VkDeviceSize base = (VkDeviceSize)((char *)device - a->host);
+  for (int64_t r = 0; r < rows; ++r) {
+    int64_t i = lower[0] + (wholePlanes ? 0 : wholeRows ? r : r / extent[1]);
+    int64_t j = lower[1] + (wholeRows ? 0 : r % extent[1]);
+    VkDeviceSize at =
+        base +
+        (VkDeviceSize)(((i * size[1] + j) * size[2] + lower[2]) * elemBytes);
+    VkDeviceSize packed = (VkDeviceSize)r * run;
+    VkBufferCopy region = {toHost ? at : packed, toHost ? packed : at, run};
+    regions[r] = region;
+  }
+  Allocation *staging = getStaging(bytes);
+  if (!toHost)
+    memcpy(staging->host, host, bytes);
+  beginRecording();
+  /* After the launches before it: they wrote (toHost) or read (unpack)
+     the field. */
+  VkMemoryBarrier barrier = {VK_STRUCTURE_TYPE_MEMORY_BARRIER};
+  barrier.srcAccessMask = VK_ACCESS_SHADER_WRITE_BIT;
+  barrier.dstAccessMask =
+      VK_ACCESS_TRANSFER_READ_BIT | VK_ACCESS_TRANSFER_WRITE_BIT;
+  vkCmdPipelineBarrier(vk.commands, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT,
+                       VK_PIPELINE_STAGE_TRANSFER_BIT, 0, 1, &barrier, 0, NULL,
+                       0, NULL);
+  if (toHost)
+    vkCmdCopyBuffer(vk.commands, a->buffer, staging->buffer, (uint32_t)rows,
+                    regions);
+  else
+    vkCmdCopyBuffer(vk.commands, staging->buffer, a->buffer, (uint32_t)rows,
+                    regions);
+  free(regions);
+  flush();
+  if (toHost)
+    memcpy(host, staging->host, bytes);
 }

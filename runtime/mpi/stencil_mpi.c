@@ -27,7 +27,8 @@ struct Message {
 };
 
 static struct {
-  int processRank, processCount, ownsMPI, faultRank, hangRank;
+  int initialized, processRank, processCount, localRank, ownsMPI, faultRank,
+      hangRank;
   /* STENCIL_MPI_TIMEOUT, in seconds; 0: wait as long as MPI does. */
   double timeout;
   /* The region in progress. */
@@ -42,6 +43,8 @@ static struct {
   /* The exchange between _begin and _end. */
   struct {
     int active, axis;
+    /* The array is in GPU memory: faces are packed there (runtime/gpu). */
+    int device;
     char *data;
     int64_t elemBytes, size[MAX_AXES], width[MAX_AXES];
     struct Message messages[MAX_MESSAGES];
@@ -81,6 +84,11 @@ static void finalize(void) {
 /* Before main: every rank runs the whole program, so only rank 0 keeps its
  * standard output and the job prints what the serial program prints. */
 __attribute__((constructor)) static void initialize(void) {
+  /* Also called by stencil_mpi_local_rank, which a GPU runtime may call
+     from its own constructor, before or after this one. */
+  if (state.initialized)
+    return;
+  state.initialized = 1;
   int initialized = 0;
   MPI_Initialized(&initialized);
   if (!initialized) {
@@ -89,6 +97,13 @@ __attribute__((constructor)) static void initialize(void) {
   }
   MPI_Comm_rank(MPI_COMM_WORLD, &state.processRank);
   MPI_Comm_size(MPI_COMM_WORLD, &state.processCount);
+  /* The rank among those of this node, for choosing a GPU: collective, so
+     every rank computes it here, in the same place. */
+  MPI_Comm node;
+  MPI_Comm_split_type(MPI_COMM_WORLD, MPI_COMM_TYPE_SHARED, 0, MPI_INFO_NULL,
+                      &node);
+  MPI_Comm_rank(node, &state.localRank);
+  MPI_Comm_free(&node);
   const char *allOutput = getenv("STENCIL_MPI_ALL_OUTPUT");
   if (state.processRank != 0 && !(allOutput && atoi(allOutput))) {
     if (!freopen("/dev/null", "w", stdout))
@@ -298,6 +313,27 @@ static void copyBox(char *array, const int64_t size[MAX_AXES],
     }
 }
 
+/* Packs (toHost) or unpacks the box of an array in GPU memory; defined by
+ * the GPU runtime (runtime/gpu) a program of a GPU target links. */
+extern void stencil_gpu_copy_box(void *device, const int64_t size[3],
+                                 int64_t elemBytes, const int64_t lower[3],
+                                 const int64_t upper[3], void *host, int toHost)
+    __attribute__((weak));
+
+/* copyBox for the pending exchange's array, on the host or the GPU. */
+static void copyPendingBox(const struct Message *m, int pack) {
+  if (!state.pending.device) {
+    copyBox(state.pending.data, state.pending.size, state.pending.elemBytes,
+            m->lower, m->upper, m->buffer, pack);
+    return;
+  }
+  if (!stencil_gpu_copy_box)
+    fail("a halo exchange of GPU memory in a program without a GPU runtime");
+  stencil_gpu_copy_box(state.pending.data, state.pending.size,
+                       state.pending.elemBytes, m->lower, m->upper, m->buffer,
+                       pack);
+}
+
 static size_t boxBytes(const int64_t lower[MAX_AXES],
                        const int64_t upper[MAX_AXES], int64_t elemBytes) {
   size_t cells = 1;
@@ -363,8 +399,7 @@ static void postAxis(int a) {
         MPI_Irecv(m->buffer, (int)bytes, MPI_BYTE, neighbour, tag, state.layout,
                   request);
       } else {
-        copyBox(state.pending.data, state.pending.size, state.pending.elemBytes,
-                m->lower, m->upper, m->buffer, 1);
+        copyPendingBox(m, 1);
         MPI_Isend(m->buffer, (int)bytes, MPI_BYTE, neighbour, tag, state.layout,
                   request);
         state.messages += 1;
@@ -393,16 +428,15 @@ static void completeAxis(int a) {
   for (int i = 0; i < state.pending.count; ++i) {
     struct Message *m = &state.pending.messages[i];
     if (m->receive)
-      copyBox(state.pending.data, state.pending.size, state.pending.elemBytes,
-              m->lower, m->upper, m->buffer, 0);
+      copyPendingBox(m, 0);
     free(m->buffer);
   }
   state.pending.count = 0;
 }
 
-void stencil_mpi_exchange_begin(int64_t data, int64_t elemBytes, int64_t s0,
-                                int64_t s1, int64_t s2, int64_t w0, int64_t w1,
-                                int64_t w2) {
+static void beginExchange(int device, int64_t data, int64_t elemBytes,
+                          int64_t s0, int64_t s1, int64_t s2, int64_t w0,
+                          int64_t w1, int64_t w2) {
   if (!state.active)
     fail("halo exchange outside a distributed region");
   if (state.pending.active)
@@ -417,6 +451,7 @@ void stencil_mpi_exchange_begin(int64_t data, int64_t elemBytes, int64_t s0,
   hangOnRequest();
   int64_t s[MAX_AXES] = {s0, s1, s2}, w[MAX_AXES] = {w0, w1, w2};
   state.pending.active = 1;
+  state.pending.device = device;
   state.pending.data = (char *)(intptr_t)data;
   state.pending.elemBytes = elemBytes;
   for (int d = 0; d < MAX_AXES; ++d) {
@@ -450,10 +485,29 @@ void stencil_mpi_exchange_end(void) {
   state.pending.active = 0;
 }
 
+void stencil_mpi_exchange_begin(int64_t data, int64_t elemBytes, int64_t s0,
+                                int64_t s1, int64_t s2, int64_t w0, int64_t w1,
+                                int64_t w2) {
+  beginExchange(0, data, elemBytes, s0, s1, s2, w0, w1, w2);
+}
+
 void stencil_mpi_exchange(int64_t data, int64_t elemBytes, int64_t s0,
                           int64_t s1, int64_t s2, int64_t w0, int64_t w1,
                           int64_t w2) {
-  stencil_mpi_exchange_begin(data, elemBytes, s0, s1, s2, w0, w1, w2);
+  beginExchange(0, data, elemBytes, s0, s1, s2, w0, w1, w2);
+  stencil_mpi_exchange_end();
+}
+
+void stencil_mpi_exchange_begin_device(int64_t data, int64_t elemBytes,
+                                       int64_t s0, int64_t s1, int64_t s2,
+                                       int64_t w0, int64_t w1, int64_t w2) {
+  beginExchange(1, data, elemBytes, s0, s1, s2, w0, w1, w2);
+}
+
+void stencil_mpi_exchange_device(int64_t data, int64_t elemBytes, int64_t s0,
+                                 int64_t s1, int64_t s2, int64_t w0, int64_t w1,
+                                 int64_t w2) {
+  beginExchange(1, data, elemBytes, s0, s1, s2, w0, w1, w2);
   stencil_mpi_exchange_end();
 }
 
@@ -610,11 +664,6 @@ void stencil_mpi_end(void) {
 }
 
 int64_t stencil_mpi_local_rank(void) {
-  MPI_Comm node;
-  int rank = 0;
-  MPI_Comm_split_type(MPI_COMM_WORLD, MPI_COMM_TYPE_SHARED, 0, MPI_INFO_NULL,
-                      &node);
-  MPI_Comm_rank(node, &rank);
-  MPI_Comm_free(&node);
-  return rank;
+  initialize();
+  return state.localRank;
 }

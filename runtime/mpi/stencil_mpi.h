@@ -60,6 +60,18 @@ void stencil_mpi_exchange(int64_t data, int64_t elem_bytes, int64_t s0,
                           int64_t s1, int64_t s2, int64_t w0, int64_t w1,
                           int64_t w2);
 
+/* The same for an array in GPU memory (`data` is a device pointer of the
+ * program's GPU runtime): each face is packed on the device into a host
+ * buffer (Vulkan: a transfer into a staging buffer; CUDA/HIP: a 3-D
+ * memcpy), sent from there, and the received faces are unpacked on the
+ * device. The program must link a runtime/gpu runtime. */
+void stencil_mpi_exchange_begin_device(int64_t data, int64_t elem_bytes,
+                                       int64_t s0, int64_t s1, int64_t s2,
+                                       int64_t w0, int64_t w1, int64_t w2);
+void stencil_mpi_exchange_device(int64_t data, int64_t elem_bytes, int64_t s0,
+                                 int64_t s1, int64_t s2, int64_t w0, int64_t w1,
+                                 int64_t w2);
+
 /* Fills the local array at `local` (extents l0 x l1 x l2) with this
  * rank's block plus halo of the global array at `global` (n0 x n1 x n2),
  * which every rank holds at region entry. */
@@ -84,7 +96,8 @@ void stencil_mpi_allreduce(int64_t data, int64_t type, int64_t kind);
  * counters of all ranks to stderr. */
 void stencil_mpi_end(void);
 
-/* The rank of this process among those on its node, for choosing a GPU. */
+/* The rank of this process among those on its node, for choosing a GPU
+ * (the GPU runtimes call it when the program links this runtime). */
 int64_t stencil_mpi_local_rank(void);
 
 #ifdef __cplusplus

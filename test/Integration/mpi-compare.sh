@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
 # mpi-compare.sh MPIRUN PROGRAM.c STEPS DISTRIBUTE K "NP..." [flags...]
+#                [-- stencilcc-only flags...]
 # Builds PROGRAM.c with `stencilcc --mpi -DDISTRIBUTE=... --schedule=k=K`
 # (K may carry more schedule keys: 3,nt=1) and with plain clang -O2
 # (pragmas ignored), runs the first under
@@ -13,11 +14,16 @@ set -euo pipefail
 numdiff=
 if [ "$1" = "--numdiff" ]; then numdiff=$2; shift 2; fi
 mpirun=$1; src=$2; steps=$3; dist=$4; k=$5; nps=$6; shift 6
+common=(); only=()
+while [ $# -gt 0 ]; do
+  if [ "$1" = "--" ]; then shift; only=("$@"); break; fi
+  common+=("$1"); shift
+done
 out=$(mktemp -d)
 trap 'rm -rf "$out"' EXIT
-stencilcc --mpi "$src" "$@" "-DDISTRIBUTE=$dist" "--schedule=k=$k" \
-  -o "$out/stencil"
-clang -O2 -w "$src" "$@" -o "$out/ref" -lm
+stencilcc --mpi "$src" "${common[@]}" "${only[@]}" "-DDISTRIBUTE=$dist" \
+  "--schedule=k=$k" -o "$out/stencil"
+clang -O2 -w "$src" "${common[@]}" -o "$out/ref" -lm
 "$out/ref" $steps | grep -v -e '^time ' -e '/s ' > "$out/ref.txt"
 for np in $nps; do
   STENCIL_MPI_STATS=1 $mpirun -np "$np" "$out/stencil" $steps \

@@ -106,9 +106,11 @@ stencil::buildStencilToGPUPipeline(OpPassManager &pm,
   // sink them back so that kernels take buffers only.
   pm.addNestedPass<func::FuncOp>(createGpuLaunchSinkIndexComputationsPass());
   // Kernels take bare pointers: buffers of run-time shape come as a pointer
-  // and their sizes (rejected for SPIR-V, which binds static shapes).
+  // and their sizes, or, on SPIR-V, which takes buffers only, as a 1-D
+  // runtime array and a buffer of their sizes.
   StencilStaticLaunchOperandsOptions launchOperands;
-  launchOperands.dynamicShapes = target != "vulkan";
+  launchOperands.convention =
+      target == "vulkan" ? "flat-buffer" : "bare-pointer";
   pm.addNestedPass<func::FuncOp>(
       createStencilStaticLaunchOperands(launchOperands));
   pm.addPass(createGpuKernelOutliningPass());
@@ -176,6 +178,8 @@ stencil::buildStencilToGPUPipeline(OpPassManager &pm,
     spirvModules.addPass(createStencilSPIRVNoContraction());
   }
   pm.addPass(createGpuModuleToBinaryPass(binary));
+  if (target == "vulkan")
+    pm.addPass(createStencilStaticLaunchBuffers());
   addGPUHostLowering(pm, /*intersperseSizes=*/target == "vulkan");
   return success();
 }

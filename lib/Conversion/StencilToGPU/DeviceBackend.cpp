@@ -119,6 +119,10 @@ public:
   }
   SmallVector<Value> emitApply(OpBuilder &builder, const ApplyLowering &apply,
                                BoxPartition partition) override;
+  /// The apply's points in the box [lower, upper): one launch, and per
+  /// reduction the box's contributions combined.
+  SmallVector<Value> emitBox(OpBuilder &builder, const ApplyLowering &apply,
+                             ValueRange lower, ValueRange upper);
   bool runsShallowTimeBlocks(const TimeBlockPlan &) const override {
     return false;
   }
@@ -165,10 +169,6 @@ private:
 
 LogicalResult DeviceBackend::checkFunction(func::FuncOp func,
                                            const BufferPlan &plan) {
-  if (StencilDialect::MpiAttrHelper(func.getContext()).isAttrPresent(func))
-    return func.emitOpError(
-        "is distributed across MPI ranks; the GPU lowering runs one rank "
-        "per device only without --mpi for now");
   WalkResult result = func.walk([&](Operation *op) -> WalkResult {
     if (auto load = llvm::dyn_cast<LoadOp>(op)) {
       auto type = llvm::cast<MemRefType>(load.getMemref().getType());
@@ -308,7 +308,49 @@ void DeviceBackend::copyBox(OpBuilder &builder, Location loc, Value source,
 SmallVector<Value> DeviceBackend::emitApply(OpBuilder &builder,
                                             const ApplyLowering &apply,
                                             BoxPartition partition) {
-  assert(!partition && "distributed functions are rejected by checkFunction");
+  if (!partition)
+    return emitBox(builder, apply, apply.lower, apply.upper);
+  // A distributed step's boxes (the interior while the halo travels, then
+  // the slabs around it), each a launch; the boxes may be emitted in
+  // branches, so the reductions' running values are in host memory, made
+  // on entry to the function.
+  ApplyOp op = apply.apply;
+  Location loc = op.getLoc();
+  auto func = op->getParentOfType<func::FuncOp>();
+  OpBuilder atEntry = OpBuilder::atBlockBegin(&func.getBody().front());
+  SmallVector<Value> accumulators;
+  for (auto [kind, init] :
+       llvm::zip_equal(apply.reductions, op.getReduceInits())) {
+    Type type = init.getType();
+    Value memory =
+        memref::AllocaOp::create(atEntry, loc, MemRefType::get({}, type));
+    memref::StoreOp::create(builder, loc,
+                            createReductionIdentity(builder, loc, kind, type),
+                            memory, ValueRange());
+    accumulators.push_back(memory);
+  }
+  partition(
+      builder, apply.lower, apply.upper,
+      [&](OpBuilder &b, ValueRange lower, ValueRange upper) {
+        SmallVector<Value> partials = emitBox(b, apply, lower, upper);
+        for (auto [kind, memory, partial] :
+             llvm::zip_equal(apply.reductions, accumulators, partials)) {
+          Value running = memref::LoadOp::create(b, loc, memory, ValueRange());
+          memref::StoreOp::create(
+              b, loc, createReductionCombine(b, loc, kind, running, partial),
+              memory, ValueRange());
+        }
+      });
+  SmallVector<Value> reduced;
+  for (Value memory : accumulators)
+    reduced.push_back(
+        memref::LoadOp::create(builder, loc, memory, ValueRange()));
+  return reduced;
+}
+
+SmallVector<Value> DeviceBackend::emitBox(OpBuilder &builder,
+                                          const ApplyLowering &apply,
+                                          ValueRange lower, ValueRange upper) {
   ApplyOp op = apply.apply;
   Location loc = op.getLoc();
   SmallVector<int64_t, 3> workGroup =
@@ -318,7 +360,7 @@ SmallVector<Value> DeviceBackend::emitApply(OpBuilder &builder,
   };
   ArrayRef<ReductionKind> kinds = apply.reductions;
   if (kinds.empty()) {
-    emitDeviceBox(builder, loc, workGroup, apply.lower, apply.upper, index,
+    emitDeviceBox(builder, loc, workGroup, lower, upper, index,
                   [&](OpBuilder &b, Location l, ValueRange point) {
                     apply.emitPoint(b, l, point, *this);
                   });
@@ -331,13 +373,13 @@ SmallVector<Value> DeviceBackend::emitApply(OpBuilder &builder,
   // With run-time bounds in fields of run-time extents the count is known
   // on the host only.
   auto fieldType = llvm::cast<FieldType>(op.getOutputs()[0].getType());
-  std::optional<int64_t> maxGroups = getMaxGroupCount(
-      workGroup, apply.lower, apply.upper, fieldType.getShape());
+  std::optional<int64_t> maxGroups =
+      getMaxGroupCount(workGroup, lower, upper, fieldType.getShape());
   SmallVector<Value> partialSizes;
   // A box empty at run time still gets one partial: no zero-size buffers.
   if (!maxGroups)
     partialSizes.push_back(device::buildGroupCount(
-        builder, loc, workGroup, apply.lower, apply.upper, /*minExtent=*/1));
+        builder, loc, workGroup, lower, upper, /*minExtent=*/1));
   SmallVector<Value> devicePartials;
   for (Value init : op.getReduceInits()) {
     auto type = MemRefType::get(
@@ -348,8 +390,8 @@ SmallVector<Value> DeviceBackend::emitApply(OpBuilder &builder,
             .getMemref());
   }
   Value groups = emitDeviceReducingBox(
-      builder, loc, workGroup, apply.lower, apply.upper, index, kinds,
-      devicePartials, [&](OpBuilder &b, Location l, ValueRange point) {
+      builder, loc, workGroup, lower, upper, index, kinds, devicePartials,
+      [&](OpBuilder &b, Location l, ValueRange point) {
         SmallVector<Value> contributions(kinds.size());
         apply.emitPoint(b, l, point, *this,
                         [&](OpBuilder &, Location, unsigned reduction,

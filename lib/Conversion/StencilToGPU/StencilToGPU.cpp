@@ -7,6 +7,7 @@
 
 #include "Stencil/Conversion/StencilToGPU/StencilToGPU.h"
 #include "Stencil/Conversion/Passes.h"
+#include "Stencil/Conversion/StencilToMPI/StencilToMPI.h"
 #include "Stencil/Tuning/TargetDescription.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
@@ -57,10 +58,14 @@ struct ConvertStencilToGPUPass
 
     std::unique_ptr<LoweringBackend> backend =
         createDeviceLoweringBackend(options);
+    // Distributed functions (stencil-distribute): one rank per device, halo
+    // faces packed on the device and sent from host memory.
+    std::unique_ptr<ExchangeLowering> exchanges =
+        createMPIExchangeLowering(/*deviceBuffers=*/true);
     for (auto func : module.getOps<func::FuncOp>()) {
       if (func.isExternal())
         continue;
-      if (failed(lowerFunction(func, *backend, /*exchanges=*/nullptr)))
+      if (failed(lowerFunction(func, *backend, exchanges.get())))
         return signalPassFailure();
     }
   }

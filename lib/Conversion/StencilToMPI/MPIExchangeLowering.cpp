@@ -18,6 +18,7 @@
 #include "Stencil/Support/MPIRuntimeCalls.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 
@@ -26,9 +27,11 @@ using namespace mlir::stencil;
 
 namespace {
 
-/// Calls the MPI runtime's exchange function `name` on `buffer`.
+/// Calls the MPI runtime's exchange function `name` on `buffer`, its
+/// `_device` variant where `buffer` is in GPU memory.
 void emitExchangeCall(OpBuilder &builder, Location loc, ModuleOp module,
-                      StringRef name, Value buffer, ArrayRef<int64_t> widths) {
+                      StringRef name, Value buffer, ArrayRef<int64_t> widths,
+                      bool deviceBuffer) {
   auto type = llvm::cast<MemRefType>(buffer.getType());
   auto constant = [&](int64_t value) -> Value {
     return arith::ConstantIndexOp::create(builder, loc, value);
@@ -43,14 +46,15 @@ void emitExchangeCall(OpBuilder &builder, Location loc, ModuleOp module,
       constant(type.getElementType().getIntOrFloatBitWidth() / 8)};
   llvm::append_range(args, padToThreeAxes(builder, loc, sizes, 1));
   llvm::append_range(args, padToThreeAxes(builder, loc, widthValues, 0));
-  callMPIRuntime(builder, loc, module, name, args);
+  callMPIRuntime(builder, loc, module,
+                 deviceBuffer ? (name + "_device").str() : name.str(), args);
 }
 
 /// The steps of one distributed copy-form loop.
 class MPIStepPartition : public StepPartition {
 public:
-  MPIStepPartition(OpBuilder &builder, IterateOp loop,
-                   const TimeLoopPlan &plan);
+  MPIStepPartition(OpBuilder &builder, IterateOp loop, const TimeLoopPlan &plan,
+                   bool deviceBuffers);
   void emitStep(OpBuilder &builder, Value step, ValueRange lower,
                 ValueRange upper, ValueRange exchanged, BoxFn emitBox) override;
 
@@ -69,6 +73,7 @@ private:
 
   Location loc;
   ModuleOp module;
+  bool deviceBuffers;
   unsigned rank;
   SmallVector<int64_t, 3> radius;
   int64_t depth;
@@ -81,9 +86,9 @@ private:
 } // namespace
 
 MPIStepPartition::MPIStepPartition(OpBuilder &builder, IterateOp loop,
-                                   const TimeLoopPlan &plan)
+                                   const TimeLoopPlan &plan, bool deviceBuffers)
     : loc(loop.getLoc()), module(loop->getParentOfType<ModuleOp>()),
-      exchanges(plan.section->exchanges) {
+      deviceBuffers(deviceBuffers), exchanges(plan.section->exchanges) {
   ApplyOp calc = plan.section->calc;
   rank = calc.getRank();
   radius = getReadExtent(calc).getRadius();
@@ -158,11 +163,11 @@ void MPIStepPartition::emitExchangeStep(OpBuilder &builder, ValueRange lower,
        llvm::zip(ArrayRef(exchanges).drop_back(), exchanged.drop_back())) {
     ExchangeOp op = exchange;
     emitExchangeCall(builder, loc, module, "stencil_mpi_exchange", buffer,
-                     op.getWidths());
+                     op.getWidths(), deviceBuffers);
   }
   ExchangeOp last = exchanges.back();
   emitExchangeCall(builder, loc, module, "stencil_mpi_exchange_begin",
-                   exchanged.back(), last.getWidths());
+                   exchanged.back(), last.getWidths(), deviceBuffers);
   // Points at least a radius away from every neighbour read no halo.
   SmallVector<Value> innerLower, innerUpper;
   for (unsigned axis = 0; axis < rank; ++axis) {
@@ -226,6 +231,9 @@ std::optional<int64_t> getRuntimeTypeCode(Type type) {
 
 class MPIExchangeLowering : public ExchangeLowering {
 public:
+  explicit MPIExchangeLowering(bool deviceBuffers)
+      : deviceBuffers(deviceBuffers) {}
+
   LogicalResult checkFunction(func::FuncOp func) override {
     WalkResult result = func.walk([&](ApplyOp apply) -> WalkResult {
       for (Value init : apply.getReduceInits())
@@ -241,14 +249,15 @@ public:
 
   void emitExchange(OpBuilder &builder, ExchangeOp exchange,
                     Value buffer) override {
-    emitExchangeCall(builder, exchange.getLoc(),
-                     exchange->getParentOfType<ModuleOp>(),
-                     "stencil_mpi_exchange", buffer, exchange.getWidths());
+    emitExchangeCall(
+        builder, exchange.getLoc(), exchange->getParentOfType<ModuleOp>(),
+        "stencil_mpi_exchange", buffer, exchange.getWidths(), deviceBuffers);
   }
 
   std::unique_ptr<StepPartition> planSteps(OpBuilder &builder, IterateOp loop,
                                            const TimeLoopPlan &plan) override {
-    return std::make_unique<MPIStepPartition>(builder, loop, plan);
+    return std::make_unique<MPIStepPartition>(builder, loop, plan,
+                                              deviceBuffers);
   }
 
   Value combineAcrossRanks(OpBuilder &builder, Location loc, ReductionKind kind,
@@ -257,8 +266,14 @@ public:
     Type type = value.getType();
     std::optional<int64_t> typeCode = getRuntimeTypeCode(type);
     assert(typeCode && "checkFunction admits the runtime's types only");
+    // On entry to the function: an alloca in the time loop would grow the
+    // stack by one element per step.
+    auto func = builder.getInsertionBlock()
+                    ->getParent()
+                    ->getParentOfType<func::FuncOp>();
+    OpBuilder atEntry = OpBuilder::atBlockBegin(&func.getBody().front());
     Value memory =
-        memref::AllocaOp::create(builder, loc, MemRefType::get({1}, type));
+        memref::AllocaOp::create(atEntry, loc, MemRefType::get({1}, type));
     Value zero = arith::ConstantIndexOp::create(builder, loc, 0);
     memref::StoreOp::create(builder, loc, value, memory, ValueRange{zero});
     Value address = getBufferAddress(builder, loc, memory);
@@ -271,10 +286,14 @@ public:
                    {address, typeValue, kindValue});
     return memref::LoadOp::create(builder, loc, memory, ValueRange{zero});
   }
+
+private:
+  bool deviceBuffers;
 };
 
 } // namespace
 
-std::unique_ptr<ExchangeLowering> mlir::stencil::createMPIExchangeLowering() {
-  return std::make_unique<MPIExchangeLowering>();
+std::unique_ptr<ExchangeLowering>
+mlir::stencil::createMPIExchangeLowering(bool deviceBuffers) {
+  return std::make_unique<MPIExchangeLowering>(deviceBuffers);
 }

@@ -9,13 +9,6 @@ func.func @strided(%in: memref<8x64xf32, strided<[128, 1]>>) {
 
 // -----
 
-// expected-error @+1 {{is distributed across MPI ranks; the GPU lowering runs one rank per device only without --mpi for now}}
-func.func @distributed(%in: memref<8xf32>) attributes {stencil.mpi} {
-  return
-}
-
-// -----
-
 // Kernels take scalars through one-element buffers of integers or floats.
 func.func @index_scalar(%in: memref<64xf32>, %n: index) {
   %a = stencil.load %in : memref<64xf32> -> !stencil.field<64xf32>

@@ -6,7 +6,8 @@
 // points that read none are computed (seed 001, seed 003), every k steps
 // with a k-deep halo when the schedule's exchange_depth is k (the redundant
 // ring computed in between). Backends call it through lowerFunction
-// (StencilCommon/LoweringBackend.h); convert-stencil-to-loops does.
+// (StencilCommon/LoweringBackend.h); convert-stencil-to-loops and
+// convert-stencil-to-gpu do.
 //
 //===----------------------------------------------------------------------===//
 
@@ -19,7 +20,12 @@
 
 namespace mlir::stencil {
 
-std::unique_ptr<ExchangeLowering> createMPIExchangeLowering();
+/// With `deviceBuffers` (convert-stencil-to-gpu) the exchanged buffers are
+/// in GPU memory: the exchanges call the runtime's `_device` entry points,
+/// which pack and unpack the faces on the device and send them from host
+/// memory.
+std::unique_ptr<ExchangeLowering>
+createMPIExchangeLowering(bool deviceBuffers = false);
 
 } // namespace mlir::stencil
 

@@ -42,15 +42,39 @@ def StencilStaticLaunchOperands
     its first element and its sizes, and rebuilds the row-major memref with
     `memref.reinterpret_cast`. Run before `gpu-kernel-outlining`.
 
-    SPIR-V kernels bind each buffer by its static size, so with
-    `dynamic-shapes=false` (the Vulkan target) such a launch is an error
-    instead.
+    SPIR-V kernels take storage buffers only, and a buffer of run-time
+    length is a 1-D runtime array. With `convention=flat-buffer` (the Vulkan
+    target) the launch gets a 1-D view of the memref's elements instead,
+    and its run-time sizes in a device buffer of `i32` (allocated on entry
+    to the function, filled before the launch); loads, stores and dims
+    inside become row-major accesses of the view. 1-D memrefs are left as
+    they are. `stencil-static-launch-buffers` then gives the launch a
+    static stand-in for `gpu-to-llvm`.
   }];
   let options = [
-    Option<"dynamicShapes", "dynamic-shapes", "bool", /*default=*/"true",
-           "Rewrite launches that use memrefs of run-time shape (false: "
-           "report them)">
+    Option<"convention", "convention", "std::string",
+           /*default=*/"\"bare-pointer\"",
+           "How kernels get memrefs of run-time shape: bare-pointer (a 0-d "
+           "view and the sizes as arguments) or flat-buffer (a 1-D view and "
+           "a device buffer of the sizes)">
   ];
+  let dependentDialects = ["::mlir::arith::ArithDialect",
+                           "::mlir::memref::MemRefDialect"];
+}
+
+def StencilStaticLaunchBuffers
+    : Pass<"stencil-static-launch-buffers", "::mlir::ModuleOp"> {
+  let summary = "Give launches of kernel binaries static stand-ins for "
+                "1-D buffers of run-time length";
+  let description = [{
+    `gpu-to-llvm` with `intersperse-sizes-for-kernels` (the Vulkan runtime
+    binds each buffer by pointer and size) accepts memrefs of static shape
+    only. After `gpu-module-to-binary`, when no `gpu.func` signature is left
+    to match, each `memref<?xT>` operand of a `gpu.launch_func` becomes a
+    `memref<0xT>` view of the same pointer; the Vulkan runtime binds every
+    buffer from its pointer to the end of its allocation, so the kernel's
+    runtime array sees all of it.
+  }];
   let dependentDialects = ["::mlir::memref::MemRefDialect"];
 }
 
