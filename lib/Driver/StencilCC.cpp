@@ -93,7 +93,8 @@ const char *const usage =
     "usage: stencilcc [--target=cpu|cuda|rocm|vulkan] [--device=NAME|FILE] "
     "[--chip=ARCH]\n"
     "                 [--schedule=wg=WxHxD,t=T,k=K,nt=0|1]\n"
-    "                 [--mpi [--mpi-ranks=N]] [--print-schedule]\n"
+    "                 [--mpi [--mpi-ranks=N] [--mpi-devices=NAME,NAME,...]]\n"
+    "                 [--print-schedule]\n"
     "                 [--emit=mlir|llvm|obj|device|device-isa|exe] "
     "[--save-temps] [-v]\n"
     "                 [-I dir] [-D name[=value]] [-U name] [-std=...] "
@@ -113,6 +114,9 @@ struct Options {
   bool mpi = false;
   /// The rank count the exchange-depth model assumes (--mpi-ranks).
   int64_t mpiRanks = 4;
+  /// --mpi-devices: one device description per rank, in rank order; the
+  /// outermost axis is split among them by stencil-tune-split (seed 002).
+  std::vector<std::string> mpiDevices;
   std::string emit = "exe";
   /// The C file whose regions are compiled: the first `.c` input.
   std::string input;
@@ -237,6 +241,20 @@ bool parseArgs(ArrayRef<const char *> args, Options &options, bool &help) {
       if (arg.getAsInteger(10, options.mpiRanks) || options.mpiRanks < 1)
         return usageError("--mpi-ranks=" + arg +
                           ": expected a positive number of ranks");
+    } else if (arg.consume_front("--mpi-devices=")) {
+      SmallVector<StringRef> names;
+      arg.split(names, ',');
+      options.mpiDevices.clear();
+      for (StringRef name : names) {
+        if (name.empty())
+          return usageError("--mpi-devices=" + arg +
+                            ": expected device names or .json files "
+                            "separated by commas");
+        options.mpiDevices.push_back(name.str());
+      }
+      if (options.mpiDevices.size() < 2)
+        return usageError("--mpi-devices=" + arg +
+                          ": a split needs two or more devices, one per rank");
     } else if (arg == "--print-schedule") {
       options.printSchedule = true;
     } else if (arg.consume_front("--emit=")) {
@@ -323,6 +341,8 @@ bool parseArgs(ArrayRef<const char *> args, Options &options, bool &help) {
                      : options.target == "rocm" ? "mi300x"
                                                 : "lavapipe";
 
+  if (!options.mpiDevices.empty() && !options.mpi)
+    return usageError("--mpi-devices needs --mpi");
   if (options.mpi && StringRef(STENCIL_MPI_RUNTIME).empty())
     return error("backend 'mpi' not built: no MPI library was found when "
                  "stencil-mlir was configured (install openmpi-bin "
@@ -415,6 +435,30 @@ bool attachSchedules(ModuleOp module, const Options &options) {
   if (options.schedule.streamingStores.value_or(false) &&
       options.target != "cpu")
     return error("--schedule nt=1: streaming stores are for --target=cpu");
+  // Seed 002's split across unequal devices, one per rank: their shares of
+  // the outermost axis, which stencil-distribute hands to the runtime.
+  if (!options.mpiDevices.empty()) {
+    std::string list = llvm::join(options.mpiDevices, ",");
+    PassManager split(module.getContext());
+    StencilAttachTargetOptions devices;
+    devices.targets.assign(options.mpiDevices.begin(),
+                           options.mpiDevices.end());
+    split.addPass(createStencilAttachTarget(devices));
+    split.addPass(createStencilTuneSplit());
+    ScopedDiagnosticHandler handler(module.getContext(), [&](Diagnostic &diag) {
+      if (diag.getSeverity() == DiagnosticSeverity::Remark) {
+        if (options.verbose)
+          llvm::errs() << "stencilcc: remark: " << diag.str() << "\n";
+        return success();
+      }
+      if (diag.getSeverity() == DiagnosticSeverity::Error)
+        llvm::errs() << "stencilcc: error: --mpi-devices=" << list << ": "
+                     << diag.str() << "\n";
+      return success();
+    });
+    if (failed(split.run(module)))
+      return false;
+  }
   PassManager pm(module.getContext());
   StencilAttachTargetOptions attach;
   attach.targets.push_back(options.device);

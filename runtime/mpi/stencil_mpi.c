@@ -40,6 +40,10 @@ static struct {
   int dims[MAX_AXES], coords[MAX_AXES];
   int below[MAX_AXES], above[MAX_AXES];
   int64_t lower[MAX_AXES], upper[MAX_AXES], offset[MAX_AXES];
+  /* Shares of the devices in rank order (stencil_mpi_split), for the
+   * outermost axis; none: near-equal blocks. */
+  int64_t *shares;
+  int splitCount;
   /* The exchange between _begin and _end. */
   struct {
     int active, axis;
@@ -183,6 +187,54 @@ static void blockOf(int64_t n, int parts, int coord, int64_t *lower,
   *upper = *lower + base + (coord < extra ? 1 : 0);
 }
 
+/* Where block `coord` of a device split starts along internal axis d: the
+ * computed points [computedLower, computedUpper) are shared in proportion
+ * to the shares (the boundary cells outside them go to the first and last
+ * blocks). */
+static int64_t splitBoundary(int d, int coord) {
+  if (coord == 0)
+    return 0;
+  if (coord == state.splitCount)
+    return state.extent[d];
+  int64_t total = 0, before = 0;
+  for (int i = 0; i < state.splitCount; ++i) {
+    total += state.shares[i];
+    if (i < coord)
+      before += state.shares[i];
+  }
+  int64_t points = state.computedUpper[d] - state.computedLower[d];
+  if (points < 0)
+    points = 0;
+  /* Rounded to the nearest point; exact where the shares were computed
+   * for this many points. */
+  return state.computedLower[d] + (points * before + total / 2) / total;
+}
+
+/* The block of coordinate `coord` along internal axis d. */
+static void blockAlong(int d, int coord, int64_t *lower, int64_t *upper) {
+  if (state.splitCount > 0 && d == MAX_AXES - state.axes) {
+    *lower = splitBoundary(d, coord);
+    *upper = splitBoundary(d, coord + 1);
+    return;
+  }
+  blockOf(state.extent[d], state.dims[d], coord, lower, upper);
+}
+
+void stencil_mpi_split(int64_t devices, int64_t index, int64_t share) {
+  if (state.active)
+    fail("a device split was given inside a distributed region");
+  if (devices < 1 || index < 0 || index >= devices || share < 0)
+    fail("stencil_mpi_split: device count, index or share out of range");
+  if (state.splitCount != devices) {
+    free(state.shares);
+    state.shares = calloc((size_t)devices, sizeof(int64_t));
+    if (!state.shares)
+      fail("out of memory for a device split");
+    state.splitCount = (int)devices;
+  }
+  state.shares[index] = share;
+}
+
 void stencil_mpi_begin(int64_t rank, int64_t n0, int64_t n1, int64_t n2,
                        int64_t distributed, int64_t h0, int64_t h1, int64_t h2,
                        int64_t gLower0, int64_t gLower1, int64_t gLower2,
@@ -210,6 +262,20 @@ void stencil_mpi_begin(int64_t rank, int64_t n0, int64_t n1, int64_t n2,
   /* The ranks form a grid over the distributed axes; MPI_Dims_create gives
    * the outermost one the most ranks, which keeps blocks contiguous. */
   int splitDims[MAX_AXES] = {0, 0, 0};
+  if (state.splitCount > 0) {
+    /* One device per rank, along the outermost axis. */
+    if (splitAxes != 1 || !state.distributed[MAX_AXES - state.axes])
+      failOnRank0("a device split divides the outermost axis; distribute "
+                  "only that axis");
+    if (state.splitCount != state.processCount) {
+      char message[256];
+      snprintf(message, sizeof message,
+               "the program was compiled for %d devices (--mpi-devices) but "
+               "runs on %d ranks; start one rank per device",
+               state.splitCount, state.processCount);
+      failOnRank0(message);
+    }
+  }
   if (splitAxes > 0)
     MPI_Dims_create(state.processCount, splitAxes, splitDims);
   int next = 0, periods[MAX_AXES] = {0, 0, 0};
@@ -236,9 +302,30 @@ void stencil_mpi_begin(int64_t rank, int64_t n0, int64_t n1, int64_t n2,
       state.offset[d] = 0;
       continue;
     }
-    /* The thinnest block is n / parts cells: it must hold the halo its
-     * neighbours read from it. */
+    /* The thinnest block is n / parts cells (a split's smallest share):
+     * it must hold the halo its neighbours read from it. */
     int64_t thinnest = state.extent[d] / state.dims[d];
+    if (state.splitCount > 0 && d == MAX_AXES - state.axes) {
+      int thinRank = 0;
+      for (int c = 0; c < state.dims[d]; ++c) {
+        int64_t lo, hi;
+        blockAlong(d, c, &lo, &hi);
+        if (c == 0 || hi - lo < thinnest) {
+          thinnest = hi - lo;
+          thinRank = c;
+        }
+      }
+      if (thinnest < state.halo[d] || thinnest < 1) {
+        char message[256];
+        snprintf(message, sizeof message,
+                 "the device split gives rank %d %lld of the %lld cells "
+                 "along axis 0, fewer than the halo width %lld; leave its "
+                 "device out of --mpi-devices or use a larger grid",
+                 thinRank, (long long)thinnest, (long long)state.extent[d],
+                 (long long)(state.halo[d] > 1 ? state.halo[d] : 1));
+        failOnRank0(message);
+      }
+    }
     if (thinnest < state.halo[d] || thinnest < 1) {
       char message[256];
       snprintf(message, sizeof message,
@@ -250,8 +337,7 @@ void stencil_mpi_begin(int64_t rank, int64_t n0, int64_t n1, int64_t n2,
                (long long)(state.halo[d] > 1 ? state.halo[d] : 1));
       failOnRank0(message);
     }
-    blockOf(state.extent[d], state.dims[d], state.coords[d], &state.lower[d],
-            &state.upper[d]);
+    blockAlong(d, state.coords[d], &state.lower[d], &state.upper[d]);
     int64_t first = state.lower[d] - state.halo[d];
     state.offset[d] = first > 0 ? first : 0;
   }
@@ -518,7 +604,7 @@ static void ownedBox(int process, int64_t lower[MAX_AXES],
   MPI_Cart_coords(state.layout, process, MAX_AXES, coords);
   for (int d = 0; d < MAX_AXES; ++d) {
     if (state.distributed[d]) {
-      blockOf(state.extent[d], state.dims[d], coords[d], &lower[d], &upper[d]);
+      blockAlong(d, coords[d], &lower[d], &upper[d]);
     } else {
       lower[d] = 0;
       upper[d] = state.extent[d];
@@ -651,16 +737,29 @@ void stencil_mpi_end(void) {
         snprintf(halo + usedHalo, sizeof halo - usedHalo, "%s%lld",
                  first ? "" : ",", (long long)state.halo[d]);
       }
+      /* A device split: each rank's rows of the outermost axis. */
+      char split[256] = "";
+      for (int c = 0; c < state.splitCount; ++c) {
+        int64_t lo, hi;
+        size_t used = strlen(split);
+        blockAlong(MAX_AXES - state.axes, c, &lo, &hi);
+        snprintf(split + used, sizeof split - used, "%s%lld",
+                 c == 0 ? " split " : ",", (long long)(hi - lo));
+      }
       fprintf(stderr,
               "stencil-mpi: ranks %d layout %s halo [%s] exchanges %lld "
-              "messages %lld bytes %lld\n",
-              state.processCount, layout, halo, state.exchanges, sum[0],
-              sum[1]);
+              "messages %lld bytes %lld%s\n",
+              state.processCount, layout, halo, state.exchanges, sum[0], sum[1],
+              split);
       fflush(stderr);
     }
   }
   MPI_Comm_free(&state.layout);
   state.active = 0;
+  /* A region gives its split again each time it begins. */
+  free(state.shares);
+  state.shares = NULL;
+  state.splitCount = 0;
 }
 
 int64_t stencil_mpi_local_rank(void) {

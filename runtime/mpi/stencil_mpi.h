@@ -29,6 +29,14 @@ void stencil_mpi_begin(int64_t rank, int64_t n0, int64_t n1, int64_t n2,
                        int64_t g_lower0, int64_t g_lower1, int64_t g_lower2,
                        int64_t g_upper0, int64_t g_upper1, int64_t g_upper2);
 
+/* Before stencil_mpi_begin, once per device (index 0 .. devices - 1, one
+ * rank each): the device's share of the outermost axis (stencil-tune-split,
+ * seed 002). The region's computed points along that axis are divided in
+ * proportion to the shares instead of evenly; the ranks must number
+ * `devices`, and only the outermost axis may be distributed. Cleared by
+ * stencil_mpi_end. */
+void stencil_mpi_split(int64_t devices, int64_t index, int64_t share);
+
 /* This rank's block along `axis`: global indices [lower, upper). */
 int64_t stencil_mpi_block_lower(int64_t axis);
 int64_t stencil_mpi_block_upper(int64_t axis);

@@ -5,7 +5,8 @@
 //
 // - the region begins with `stencil_mpi_begin`, which lays the ranks out
 //   over the distributed axes and fixes each rank's block of the global
-//   index space;
+//   index space (in proportion to a time loop's `stencil.device_split`,
+//   seed 002, when it has one: `stencil_mpi_split` before the begin);
 // - every array gets a local buffer (block plus halo) filled from the global
 //   array, which every rank holds; loads read it, stores write it and are
 //   followed by a gather that puts all blocks back into the global array;
@@ -17,8 +18,8 @@
 //   steps and compute the redundant ring in between.
 //
 // `stencil.exchange` stays: the lowering of exchanges (StencilToMPI, used by
-// `convert-stencil-to-loops`) turns it into runtime calls in functions this
-// pass marks with `stencil.mpi`.
+// `convert-stencil-to-loops` and `convert-stencil-to-gpu`) turns it into
+// runtime calls in functions this pass marks with `stencil.mpi`.
 //
 //===----------------------------------------------------------------------===//
 
@@ -275,6 +276,38 @@ LogicalResult FunctionDistribution::run() {
   for (unsigned axis = 0; axis < rank; ++axis)
     if (decomposition.isDistributed(axis))
       mask |= int64_t(1) << axis;
+  // A split across unequal devices (stencil-tune-split, seed 002) gives the
+  // ranks blocks of the outermost axis in proportion to their shares.
+  DenseI64ArrayAttr split;
+  auto splitHelper = StencilDialect::DeviceSplitAttrHelper(func.getContext());
+  WalkResult splits = func.walk([&](IterateOp iterate) -> WalkResult {
+    DenseI64ArrayAttr shares = splitHelper.getAttr(iterate);
+    if (!shares)
+      return WalkResult::advance();
+    if (mask != 1)
+      return iterate.emitOpError("has a device split (stencil.device_split), "
+                                 "which divides the outermost axis among "
+                                 "the devices; distribute that axis only, "
+                                 "e.g. distribute(block, *)");
+    if (split && split != shares)
+      return iterate.emitOpError("has a device split that differs from "
+                                 "another time loop's in the function");
+    if (llvm::any_of(shares.asArrayRef(),
+                     [](int64_t share) { return share < 0; }) ||
+        llvm::all_of(shares.asArrayRef(),
+                     [](int64_t share) { return share == 0; }))
+      return iterate.emitOpError("has a device split without positive "
+                                 "shares");
+    split = shares;
+    return WalkResult::advance();
+  });
+  if (splits.wasInterrupted())
+    return failure();
+  if (split)
+    for (auto [index, share] : llvm::enumerate(split.asArrayRef()))
+      callMPIRuntime(
+          builder, loc, module, "stencil_mpi_split",
+          {constant(split.size()), constant(index), constant(share)});
   SmallVector<Value> beginArgs = {constant(rank)};
   llvm::append_range(beginArgs, padToThreeAxes(builder, loc, extents, 1));
   beginArgs.push_back(constant(mask));

@@ -225,3 +225,60 @@ func.func @coordinates(%a: memref<64x32xf32>) {
   stencil.store %r to %a : !F to memref<64x32xf32>
   return
 }
+
+// -----
+
+// A split across unequal devices (stencil-tune-split): before the region
+// begins, each device's share of the outermost axis goes to the runtime,
+// which sizes the ranks' blocks by it.
+!F = !stencil.field<64x32xf32, #stencil.decomp<block, *>>
+// CHECK-LABEL: func.func @split(
+// CHECK: call @stencil_mpi_split(%c3_i64, %c0_i64, %c6_i64)
+// CHECK-NEXT: call @stencil_mpi_split(%c3_i64, %c1_i64, %c20_i64)
+// CHECK-NEXT: call @stencil_mpi_split(%c3_i64, %c2_i64, %c36_i64)
+// CHECK: call @stencil_mpi_begin(
+func.func @split(%a: memref<64x32xf32>, %b: memref<64x32xf32>, %steps: index) {
+  %fa = stencil.load %a : memref<64x32xf32> -> !F
+  %fb = stencil.load %b : memref<64x32xf32> -> !F
+  %g = stencil.grid [1, 1] to [63, 31] : !stencil.grid<2>
+  %r:2 = stencil.iterate %steps iter_args(%x = %fa, %y = %fb) : !F, !F attributes {stencil.device_split = array<i64: 6, 20, 36>} {
+    %xe = stencil.exchange %x widths [1, 0] : !F
+    %n = stencil.apply on %g ins(%p = %xe : !F) outs(%y : !F) {
+      %u = stencil.access %p[-1, 0] : !F
+      stencil.return %u : f32
+    }
+    %c = stencil.apply on %g ins(%q = %n : !F) outs(%x : !F) {
+      %v = stencil.access %q[0, 0] : !F
+      stencil.return %v : f32
+    }
+    stencil.yield %c, %n : !F, !F
+  }
+  stencil.store %r#0 to %a : !F to memref<64x32xf32>
+  stencil.store %r#1 to %b : !F to memref<64x32xf32>
+  return
+}
+
+// -----
+
+// The split divides the outermost axis only.
+!F = !stencil.field<64x32xf32, #stencil.decomp<block, block>>
+func.func @split_two_axes(%a: memref<64x32xf32>, %b: memref<64x32xf32>, %steps: index) {
+  %fa = stencil.load %a : memref<64x32xf32> -> !F
+  %fb = stencil.load %b : memref<64x32xf32> -> !F
+  %g = stencil.grid [1, 1] to [63, 31] : !stencil.grid<2>
+  // expected-error @+1 {{has a device split (stencil.device_split), which divides the outermost axis among the devices; distribute that axis only, e.g. distribute(block, *)}}
+  %r:2 = stencil.iterate %steps iter_args(%x = %fa, %y = %fb) : !F, !F attributes {stencil.device_split = array<i64: 6, 20>} {
+    %n = stencil.apply on %g ins(%p = %x : !F) outs(%y : !F) {
+      %u = stencil.access %p[0, 0] : !F
+      stencil.return %u : f32
+    }
+    %c = stencil.apply on %g ins(%q = %n : !F) outs(%x : !F) {
+      %v = stencil.access %q[0, 0] : !F
+      stencil.return %v : f32
+    }
+    stencil.yield %c, %n : !F, !F
+  }
+  stencil.store %r#0 to %a : !F to memref<64x32xf32>
+  stencil.store %r#1 to %b : !F to memref<64x32xf32>
+  return
+}

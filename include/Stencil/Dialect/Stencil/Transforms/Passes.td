@@ -30,13 +30,16 @@ def StencilDistribute : Pass<"stencil-distribute", "ModuleOp"> {
     For each function whose fields carry `#stencil.decomp` (the pragma
     `distribute` clause), produces the program every MPI rank runs
     (docs/MPI.md): `stencil_mpi_begin` lays the ranks out over the
-    distributed axes and fixes each rank's block; every array gets a local
+    distributed axes and fixes each rank's block (sized by a time loop's
+    `stencil.device_split`, passed with `stencil_mpi_split`, where
+    `stencil-tune-split` left one); every array gets a local
     buffer of block plus halo, filled from the global array that every rank
     holds; loads read it; stores write it and are followed by a gather that
     makes the global array whole on every rank; grids are clipped to the
     block in local coordinates; distributed extents of field types become
     `?`. The function is marked `stencil.mpi`, and
-    `convert-stencil-to-loops` then lowers its `stencil.exchange` ops to
+    `convert-stencil-to-loops` or `convert-stencil-to-gpu` then lowers its
+    `stencil.exchange` ops to
     halo exchanges instead of the identity.
 
     A time loop whose schedule has `exchange_depth` k > 1 (seed 001's deep
