@@ -282,31 +282,31 @@ void stencil_gpu_copy_box(void *device, const int64_t size[3],
     return;
   /* Everything before the copy is done (kernels run on other streams). */
   check(API_SYNCHRONIZE(), "waiting for the device before a halo copy");
+  /* The device side is the box in the array, the host side the packed
+   * face; which is source and which destination is all toHost changes. */
+#define DEVICE_SIDE(side)                                                      \
+  copy.side##MemoryType = MEMORY_DEVICE;                                       \
+  copy.side##Device = (DevicePointer)device;                                   \
+  copy.side##XInBytes = lower[2] * elemBytes;                                  \
+  copy.side##Y = lower[1];                                                     \
+  copy.side##Z = lower[0];                                                     \
+  copy.side##Pitch = size[2] * elemBytes;                                      \
+  copy.side##Height = size[1]
+#define HOST_SIDE(side)                                                        \
+  copy.side##MemoryType = MEMORY_HOST;                                         \
+  copy.side##Pitch = run;                                                      \
+  copy.side##Height = upper[1] - lower[1]
   if (toHost) {
-    copy.srcMemoryType = MEMORY_DEVICE;
-    copy.srcDevice = (DevicePointer)device;
-    copy.srcXInBytes = lower[2] * elemBytes;
-    copy.srcY = lower[1];
-    copy.srcZ = lower[0];
-    copy.srcPitch = size[2] * elemBytes;
-    copy.srcHeight = size[1];
-    copy.dstMemoryType = MEMORY_HOST;
+    DEVICE_SIDE(src);
+    HOST_SIDE(dst);
     copy.dstHost = host;
-    copy.dstPitch = run;
-    copy.dstHeight = upper[1] - lower[1];
   } else {
-    copy.srcMemoryType = MEMORY_HOST;
+    HOST_SIDE(src);
+    DEVICE_SIDE(dst);
     copy.srcHost = host;
-    copy.srcPitch = run;
-    copy.srcHeight = upper[1] - lower[1];
-    copy.dstMemoryType = MEMORY_DEVICE;
-    copy.dstDevice = (DevicePointer)device;
-    copy.dstXInBytes = lower[2] * elemBytes;
-    copy.dstY = lower[1];
-    copy.dstZ = lower[0];
-    copy.dstPitch = size[2] * elemBytes;
-    copy.dstHeight = size[1];
   }
+#undef DEVICE_SIDE
+#undef HOST_SIDE
   copy.WidthInBytes = run;
   copy.Height = upper[1] - lower[1];
   copy.Depth = upper[0] - lower[0];

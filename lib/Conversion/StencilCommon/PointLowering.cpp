@@ -134,3 +134,37 @@ SmallVector<int64_t, 3> mlir::stencil::getConstantBounds(ValueRange values) {
   }
   return constants;
 }
+
+ReductionAccumulators::ReductionAccumulators(OpBuilder &allocate,
+                                             OpBuilder &builder, Location loc,
+                                             ArrayRef<ReductionKind> kinds,
+                                             ValueRange inits)
+    : loc(loc), kinds(kinds) {
+  for (auto [kind, init] : llvm::zip_equal(kinds, inits)) {
+    Type type = init.getType();
+    Value cell =
+        memref::AllocaOp::create(allocate, loc, MemRefType::get({}, type));
+    memref::StoreOp::create(builder, loc,
+                            createReductionIdentity(builder, loc, kind, type),
+                            cell, ValueRange());
+    cells.push_back(cell);
+  }
+}
+
+void ReductionAccumulators::combine(OpBuilder &builder,
+                                    ValueRange partials) const {
+  for (auto [kind, cell, partial] : llvm::zip_equal(kinds, cells, partials)) {
+    Value running = memref::LoadOp::create(builder, loc, cell, ValueRange());
+    memref::StoreOp::create(
+        builder, loc,
+        createReductionCombine(builder, loc, kind, running, partial), cell,
+        ValueRange());
+  }
+}
+
+SmallVector<Value> ReductionAccumulators::load(OpBuilder &builder) const {
+  SmallVector<Value> values;
+  for (Value cell : cells)
+    values.push_back(memref::LoadOp::create(builder, loc, cell, ValueRange()));
+  return values;
+}

@@ -311,41 +311,19 @@ SmallVector<Value> DeviceBackend::emitApply(OpBuilder &builder,
   if (!partition)
     return emitBox(builder, apply, apply.lower, apply.upper);
   // A distributed step's boxes (the interior while the halo travels, then
-  // the slabs around it), each a launch; the boxes may be emitted in
-  // branches, so the reductions' running values are in host memory, made
-  // on entry to the function.
+  // the slabs around it), each a launch. The reductions' cells are made on
+  // entry to the function: an alloca in the time loop would grow the stack
+  // every step.
   ApplyOp op = apply.apply;
-  Location loc = op.getLoc();
   auto func = op->getParentOfType<func::FuncOp>();
   OpBuilder atEntry = OpBuilder::atBlockBegin(&func.getBody().front());
-  SmallVector<Value> accumulators;
-  for (auto [kind, init] :
-       llvm::zip_equal(apply.reductions, op.getReduceInits())) {
-    Type type = init.getType();
-    Value memory =
-        memref::AllocaOp::create(atEntry, loc, MemRefType::get({}, type));
-    memref::StoreOp::create(builder, loc,
-                            createReductionIdentity(builder, loc, kind, type),
-                            memory, ValueRange());
-    accumulators.push_back(memory);
-  }
-  partition(
-      builder, apply.lower, apply.upper,
-      [&](OpBuilder &b, ValueRange lower, ValueRange upper) {
-        SmallVector<Value> partials = emitBox(b, apply, lower, upper);
-        for (auto [kind, memory, partial] :
-             llvm::zip_equal(apply.reductions, accumulators, partials)) {
-          Value running = memref::LoadOp::create(b, loc, memory, ValueRange());
-          memref::StoreOp::create(
-              b, loc, createReductionCombine(b, loc, kind, running, partial),
-              memory, ValueRange());
-        }
-      });
-  SmallVector<Value> reduced;
-  for (Value memory : accumulators)
-    reduced.push_back(
-        memref::LoadOp::create(builder, loc, memory, ValueRange()));
-  return reduced;
+  ReductionAccumulators accumulators(atEntry, builder, op.getLoc(),
+                                     apply.reductions, op.getReduceInits());
+  partition(builder, apply.lower, apply.upper,
+            [&](OpBuilder &b, ValueRange lower, ValueRange upper) {
+              accumulators.combine(b, emitBox(b, apply, lower, upper));
+            });
+  return accumulators.load(builder);
 }
 
 SmallVector<Value> DeviceBackend::emitBox(OpBuilder &builder,

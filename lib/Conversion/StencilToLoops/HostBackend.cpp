@@ -279,19 +279,8 @@ SmallVector<Value> HostBackend::emitApply(OpBuilder &builder,
     apply.emitWarning("streaming_stores ignored: ") << reason;
     streaming = false;
   }
-  // The reductions' running values over the boxes of the partition, which
-  // may emit boxes in branches: in memory, starting at the identity.
-  SmallVector<Type> reductionTypes;
-  SmallVector<Value> accumulators;
-  for (auto [kind, init] : llvm::zip_equal(kinds, apply.getReduceInits())) {
-    Type type = init.getType();
-    reductionTypes.push_back(type);
-    Value memory =
-        memref::AllocaOp::create(builder, loc, MemRefType::get({}, type));
-    Value identity = createReductionIdentity(builder, loc, kind, type);
-    memref::StoreOp::create(builder, loc, identity, memory, ValueRange());
-    accumulators.push_back(memory);
-  }
+  ReductionAccumulators accumulators(builder, builder, loc, kinds,
+                                     apply.getReduceInits());
   RowPrefetcher prefetcher(loc, apply, inputBuffers, outputBuffers,
                            options.prefetchDistance,
                            /*prefetchOutputs=*/!streaming);
@@ -330,9 +319,9 @@ SmallVector<Value> HostBackend::emitApply(OpBuilder &builder,
             arith::CeilDivSIOp::create(b, loc, nonNegative, steps[axis]));
         tileCount = arith::MulIOp::create(b, loc, tileCount, tilesAlong.back());
       }
-      for (Type type : reductionTypes)
+      for (Value init : apply.getReduceInits())
         partials.push_back(memref::AllocOp::create(
-            b, loc, MemRefType::get({ShapedType::kDynamic}, type),
+            b, loc, MemRefType::get({ShapedType::kDynamic}, init.getType()),
             ValueRange{tileCount}));
     }
     auto parallel = scf::ParallelOp::create(b, loc, boxLower, boxUpper, steps);
@@ -354,8 +343,9 @@ SmallVector<Value> HostBackend::emitApply(OpBuilder &builder,
       // Combine the tiles' partials in order into the running values.
       Value zero = constant(0), one = constant(1);
       SmallVector<Value> identities;
-      for (auto [kind, type] : llvm::zip_equal(kinds, reductionTypes))
-        identities.push_back(createReductionIdentity(b, loc, kind, type));
+      for (auto [kind, init] : llvm::zip_equal(kinds, apply.getReduceInits()))
+        identities.push_back(
+            createReductionIdentity(b, loc, kind, init.getType()));
       auto tiles = scf::ForOp::create(
           b, loc, zero, tileCount, one, identities,
           [&](OpBuilder &fb, Location fl, Value index, ValueRange sums) {
@@ -369,14 +359,9 @@ SmallVector<Value> HostBackend::emitApply(OpBuilder &builder,
             }
             scf::YieldOp::create(fb, fl, next);
           });
-      for (auto [kind, memory, boxPartial, slots] :
-           llvm::zip_equal(kinds, accumulators, tiles.getResults(), partials)) {
-        Value running = memref::LoadOp::create(b, loc, memory, ValueRange());
-        Value combined =
-            createReductionCombine(b, loc, kind, running, boxPartial);
-        memref::StoreOp::create(b, loc, combined, memory, ValueRange());
+      accumulators.combine(b, tiles.getResults());
+      for (Value slots : partials)
         memref::DeallocOp::create(b, loc, slots);
-      }
       return;
     }
     // The rows, a prefetch ahead, and the points of a row.
@@ -411,11 +396,7 @@ SmallVector<Value> HostBackend::emitApply(OpBuilder &builder,
     partition(builder, lower, upper, emitBox);
   else
     emitBox(builder, lower, upper);
-  SmallVector<Value> reduced;
-  for (Value memory : accumulators)
-    reduced.push_back(
-        memref::LoadOp::create(builder, loc, memory, ValueRange()));
-  return reduced;
+  return accumulators.load(builder);
 }
 
 void HostBackend::emitReducingTile(OpBuilder &builder,

@@ -65,6 +65,25 @@ void forEachRingSlab(OpBuilder &builder, ValueRange outerLower,
 void forEachRingSlabOf(OpBuilder &builder, Location loc, Value buffer,
                        ValueRange lower, ValueRange upper, BoxFn emit);
 
+/// The running values of an apply's reductions over the boxes a partition
+/// hands out, which may come in branches: one memory cell each, starting
+/// at the identity.
+class ReductionAccumulators {
+public:
+  /// Cells made at `allocate`, set to the identities at `builder`.
+  ReductionAccumulators(OpBuilder &allocate, OpBuilder &builder, Location loc,
+                        ArrayRef<ReductionKind> kinds, ValueRange inits);
+  /// Combines each reduction's cell with the box's `partials`.
+  void combine(OpBuilder &builder, ValueRange partials) const;
+  /// The reductions' values over all boxes so far.
+  SmallVector<Value> load(OpBuilder &builder) const;
+
+private:
+  Location loc;
+  SmallVector<ReductionKind> kinds;
+  SmallVector<Value> cells;
+};
+
 /// The bounds of `grid` as index values, outermost axis first.
 void getGridBounds(OpBuilder &builder, Location loc, GridOp grid,
                    SmallVectorImpl<Value> &lower,

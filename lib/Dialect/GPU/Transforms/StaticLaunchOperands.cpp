@@ -38,13 +38,21 @@ SmallVector<Value> getDynamicCaptures(gpu::LaunchOp launch) {
   return dynamic;
 }
 
+/// Kernels index buffers row-major: a layout cannot be passed either way.
+LogicalResult checkRowMajor(gpu::LaunchOp launch, Value memref) {
+  auto type = llvm::cast<MemRefType>(memref.getType());
+  if (type.getLayout().isIdentity())
+    return success();
+  return launch.emitOpError("uses ")
+         << type
+         << ", a memref of run-time shape with a layout; kernels take "
+            "row-major buffers";
+}
+
 LogicalResult passAsBarePointer(gpu::LaunchOp launch, Value memref) {
   auto type = llvm::cast<MemRefType>(memref.getType());
-  if (!type.getLayout().isIdentity())
-    return launch.emitOpError("uses ")
-           << type
-           << ", a memref of run-time shape with a layout; kernels take "
-              "row-major buffers";
+  if (failed(checkRowMajor(launch, memref)))
+    return failure();
   Location loc = launch.getLoc();
   OpBuilder outside(launch);
   SmallVector<OpFoldResult> sizes = memref::getMixedSizes(outside, loc, memref);
@@ -130,11 +138,8 @@ LogicalResult passAsFlatBuffers(func::FuncOp func, gpu::LaunchOp launch,
   unsigned slots = 0;
   for (Value memref : memrefs) {
     auto type = llvm::cast<MemRefType>(memref.getType());
-    if (!type.getLayout().isIdentity())
-      return launch.emitOpError("uses ")
-             << type
-             << ", a memref of run-time shape with a layout; kernels take "
-                "row-major buffers";
+    if (failed(checkRowMajor(launch, memref)))
+      return failure();
     if (type.getRank() > 1)
       slots += type.getNumDynamicDims();
   }
