@@ -6,7 +6,9 @@
 # every lit test against each build. The g++ suite also compares the IR both
 # builds emit for every example and test input (scripts/compare-builds.sh):
 # it must not depend on the compiler. Then each fuzz target runs 60 s
-# (scripts/fuzz.sh, docs/Fuzzing.md).
+# (scripts/fuzz.sh, docs/Fuzzing.md). The g++ build is also installed, moved,
+# used by a downstream CMake project and packaged as a .deb
+# (scripts/test-install.sh, docs/Install.md), counted as one test.
 #   scripts/test.sh            everything
 #   scripts/test.sh --no-asan  the clang-22 build without sanitizers, no fuzzing
 set -euo pipefail
@@ -60,6 +62,12 @@ export UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1
 
 run_suite "$gcc_build" --param "other_build=$clang_build/bin" || status=1
 run_suite "$clang_build" || status=1
+if "$root/scripts/test-install.sh" "$gcc_build"; then
+  passed=$((passed + 1))
+else
+  failed=$((failed + 1))
+  status=1
+fi
 if [ "$asan" = 1 ]; then
   STENCIL_FUZZ_BUILD="$clang_build" "$root/scripts/fuzz.sh" 60 || status=1
 fi

@@ -2,6 +2,7 @@
 # lit configuration for the stencil-mlir test suite.
 
 import os
+import shutil
 import platform
 
 import lit.formats
@@ -13,7 +14,8 @@ config.suffixes = [".mlir", ".test", ".c"]
 config.test_source_root = os.path.dirname(__file__)
 config.test_exec_root = os.path.join(config.stencil_obj_root, "test")
 config.excludes = ["CMakeLists.txt", "lit.cfg.py", "lit.site.cfg.py", "lib", "Inputs", "README.md",
-                   "compare.sh", "mpi-compare.sh", "corpus", "crashes"]
+                   "compare.sh", "mpi-compare.sh", "corpus", "crashes",
+                   "downstream"]
 
 llvm_config.use_default_substitutions()
 llvm_config.with_environment("PATH", config.llvm_tools_dir, append_path=True)
@@ -24,8 +26,8 @@ config.substitutions.append(
     ("%examples", os.path.join(config.stencil_src_root, "examples")))
 
 llvm_config.add_tool_substitutions(
-    ["stencil-opt", "stencil-translate", "stencilcc",
-     "stencil-translate-fuzzer", "stencil-opt-fuzzer",
+    ["stencil-opt", "stencil-translate", "stencilcc", "stencil-lsp-server",
+     "stencil-reduce", "stencil-translate-fuzzer", "stencil-opt-fuzzer",
      "stencil-schedule-fuzzer"],
     [config.stencil_tools_dir])
 # Scripts under test/ call the tools by name.
@@ -33,8 +35,21 @@ llvm_config.with_environment("PATH", config.stencil_tools_dir,
                              append_path=True)
 config.substitutions.append(
     ("%clang", os.path.join(config.llvm_tools_dir, "clang")))
-llvm_config.add_tool_substitutions(["mlir-translate"], [config.llvm_tools_dir])
+llvm_config.add_tool_substitutions(["mlir-translate", "mlir-opt"],
+                                  [config.llvm_tools_dir])
 config.substitutions.append(("%stencil_tools_dir", config.stencil_tools_dir))
+
+# StencilPlugin.so in upstream mlir-opt. Not under ASan: the sanitizer's
+# runtime must come first in the process, and mlir-opt is not instrumented.
+stencil_plugin = os.path.join(config.stencil_obj_root, "lib", "StencilPlugin.so")
+config.substitutions.append(("%stencil_plugin", stencil_plugin))
+if (not config.stencil_asan and os.path.exists(stencil_plugin) and
+        os.path.exists(os.path.join(config.llvm_tools_dir, "mlir-opt"))):
+    config.available_features.add("plugin")
+
+# groff renders the manual page (groff-base, scripts/install-deps.sh).
+if shutil.which("groff"):
+    config.available_features.add("groff")
 
 # The host's architecture, for tests of x86-64 specifics (code models).
 if platform.machine() in ("x86_64", "AMD64"):
@@ -49,7 +64,6 @@ if other_build:
     config.substitutions.append(("%other_build_bin", other_build))
 
 # MPI integration tests need mpirun and the runtime's MPI part.
-import shutil
 if shutil.which("mpirun") and os.path.exists(
         os.path.join(config.stencil_obj_root, "lib",
                      "libstencil_mpi_runtime.a")):

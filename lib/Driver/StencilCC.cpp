@@ -15,6 +15,8 @@
 #include "Stencil/Dialect/Stencil/IR/StencilOps.h"
 #include "Stencil/Dialect/Stencil/Transforms/Passes.h"
 #include "Stencil/InitAllDialects.h"
+#include "Stencil/Support/InstallPaths.h"
+#include "Stencil/Support/ToolVersion.h"
 #include "Stencil/Tuning/Passes.h"
 #include "Stencil/Tuning/TargetDescription.h"
 
@@ -49,6 +51,8 @@
 #ifndef STENCIL_CLANG_PATH
 #define STENCIL_CLANG_PATH "clang"
 #endif
+// The runtime archives and the ROCm toolkit below are paths relative to the
+// install prefix (resolveInstallPath), unless absolute (a system toolkit).
 // Set by CMake: the archive with the run-time checks (runtime/common).
 #ifndef STENCIL_SUPPORT_RUNTIME
 #define STENCIL_SUPPORT_RUNTIME ""
@@ -90,7 +94,8 @@ using namespace mlir::stencil;
 namespace {
 
 const char *const usage =
-    "usage: stencilcc [--target=cpu|cuda|rocm|vulkan] [--device=NAME|FILE] "
+    "usage: stencilcc [--help] [--version]\n"
+    "                 [--target=cpu|cuda|rocm|vulkan] [--device=NAME|FILE] "
     "[--chip=ARCH]\n"
     "                 [--schedule=wg=WxHxD,t=T,k=K,nt=0|1]\n"
     "                 [--mpi [--mpi-ranks=N] [--mpi-devices=NAME,NAME,...]]\n"
@@ -210,7 +215,8 @@ std::string getDefaultChip(StringRef target, StringRef device) {
   return target == "cuda" ? "sm_80" : "gfx90a";
 }
 
-bool parseArgs(ArrayRef<const char *> args, Options &options, bool &help) {
+bool parseArgs(ArrayRef<const char *> args, Options &options, bool &help,
+               bool &version) {
   for (size_t i = 0; i < args.size(); ++i) {
     StringRef arg = args[i];
     auto value = [&](StringRef flag) -> std::optional<std::string> {
@@ -223,6 +229,10 @@ bool parseArgs(ArrayRef<const char *> args, Options &options, bool &help) {
     };
     if (arg == "--help" || arg == "-h") {
       help = true;
+      return true;
+    }
+    if (arg == "--version") {
+      version = true;
       return true;
     }
     if (arg.consume_front("--target=")) {
@@ -536,11 +546,26 @@ std::optional<std::string> getPreferredVectorWidth(const Options &options) {
 
 } // namespace
 
+void mlir::stencil::printVersion(raw_ostream &os) {
+  printToolVersion(os);
+  os << "  backends: cpu";
+  for (StringRef target : {"cuda", "rocm", "vulkan"})
+    if (*getGPUBackend(target).runtime)
+      os << ", " << target;
+  if (*STENCIL_MPI_RUNTIME)
+    os << ", mpi";
+  os << "\n";
+}
+
 int mlir::stencil::runStencilCC(ArrayRef<const char *> args) {
   Options options;
-  bool help = false;
-  if (!parseArgs(args, options, help))
+  bool help = false, version = false;
+  if (!parseArgs(args, options, help, version))
     return 1;
+  if (version) {
+    printVersion(llvm::outs());
+    return 0;
+  }
   if (help) {
     llvm::outs() << "stencilcc: compile a C program with #pragma stencil "
                     "regions into an executable\n"
@@ -669,7 +694,8 @@ int mlir::stencil::runStencilCC(ArrayRef<const char *> args) {
       gpuOptions.chip = options.chip.empty()
                             ? getDefaultChip(options.target, options.device)
                             : options.chip;
-      gpuOptions.toolkit = getGPUBackend(options.target).toolkit;
+      gpuOptions.toolkit =
+          resolveInstallPath(getGPUBackend(options.target).toolkit);
       // PTX or AMD assembly instead of the binary the executable embeds.
       if (options.emit == "device-isa" && options.target != "vulkan")
         gpuOptions.format = "isa";
@@ -781,7 +807,7 @@ int mlir::stencil::runStencilCC(ArrayRef<const char *> args) {
   if (gpuTarget) {
     // The GPU runtime (runtime/gpu) and the driver library it calls.
     const GPUBackend &backend = getGPUBackend(options.target);
-    command.push_back(backend.runtime);
+    command.push_back(resolveInstallPath(backend.runtime));
     SmallVector<StringRef> libraries;
     StringRef(backend.libraries).split(libraries, ' ', -1, false);
     for (StringRef library : libraries)
@@ -792,15 +818,15 @@ int mlir::stencil::runStencilCC(ArrayRef<const char *> args) {
     // libomp's own start-up (1.5-1.9 ms here) before main instead of in the
     // first call of a region: runtime/cpu/stencil_openmp.c. Its constructor
     // is all the archive member has, so `-u` pulls it in.
-    command.insert(command.end(),
-                   {"-Wl,-u,stencil_openmp_start", STENCIL_OPENMP_RUNTIME});
+    command.insert(command.end(), {"-Wl,-u,stencil_openmp_start",
+                                   resolveInstallPath(STENCIL_OPENMP_RUNTIME)});
   }
   if (imported.numRegions > 0 && !StringRef(STENCIL_SUPPORT_RUNTIME).empty())
-    command.push_back(STENCIL_SUPPORT_RUNTIME);
+    command.push_back(resolveInstallPath(STENCIL_SUPPORT_RUNTIME));
   if (options.mpi) {
     // The MPI runtime and the MPI library it calls; its constructor starts
     // MPI before main.
-    command.push_back(STENCIL_MPI_RUNTIME);
+    command.push_back(resolveInstallPath(STENCIL_MPI_RUNTIME));
     SmallVector<StringRef> libraries;
     StringRef(STENCIL_MPI_LIBRARIES).split(libraries, ' ', -1, false);
     for (StringRef library : libraries)

@@ -1,6 +1,7 @@
 //===- TargetDescription.cpp - Device descriptions, JSON and DLTI ---------===//
 
 #include "Stencil/Tuning/TargetDescription.h"
+#include "Stencil/Support/InstallPaths.h"
 
 #include "mlir/Dialect/DLTI/DLTI.h"
 #include "mlir/IR/Builders.h"
@@ -265,7 +266,7 @@ FailureOr<TargetDescription> mlir::stencil::loadTargetDescription(
   SmallVector<StringRef> builtIn;
   StringRef(STENCIL_TARGETS_DIRS).split(builtIn, ':', -1, false);
   for (StringRef dir : builtIn)
-    dirs.push_back(dir.str());
+    dirs.push_back(resolveInstallPath(dir));
   std::vector<std::string> known;
   for (const std::string &dir : dirs) {
     SmallString<256> path(dir);

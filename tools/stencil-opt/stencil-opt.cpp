@@ -8,6 +8,7 @@
 
 #include "Stencil/InitAllDialects.h"
 #include "Stencil/InitAllPasses.h"
+#include "Stencil/Support/ToolVersion.h"
 
 #include "mlir/Tools/mlir-opt/MlirOptMain.h"
 
@@ -20,6 +21,7 @@ int main(int argc, char **argv) {
   mlir::stencil::registerAllDialects(registry);
   mlir::stencil::registerAllPasses();
   mlir::stencil::test::registerTestPasses();
+  llvm::cl::AddExtraVersionPrinter(mlir::stencil::printToolVersion);
   return mlir::asMainReturnCode(mlir::MlirOptMain(
       argc, argv, "stencil-mlir optimizer driver\n", registry));
 }

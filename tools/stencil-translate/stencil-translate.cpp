@@ -11,6 +11,7 @@
 
 #include "Stencil/Conversion/ImportPragmaC/ImportPragmaC.h"
 #include "Stencil/InitAllDialects.h"
+#include "Stencil/Support/ToolVersion.h"
 
 #include "mlir/IR/AsmState.h"
 #include "mlir/IR/MLIRContext.h"
@@ -77,6 +78,7 @@ int main(int argc, char **argv) {
   mlir::registerAsmPrinterCLOptions();
   mlir::registerMLIRContextCLOptions();
   cl::HideUnrelatedOptions({&category, &getColorCategory()});
+  cl::AddExtraVersionPrinter(mlir::stencil::printToolVersion);
   cl::ParseCommandLineOptions(
       argc, argv,
       "stencil-translate: import C with #pragma stencil directives into the "

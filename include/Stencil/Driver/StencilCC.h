@@ -4,6 +4,7 @@
 #define STENCIL_DRIVER_STENCILCC_H
 
 #include "llvm/ADT/ArrayRef.h"
+#include "llvm/Support/raw_ostream.h"
 
 namespace mlir::stencil {
 
@@ -11,6 +12,10 @@ namespace mlir::stencil {
 /// returns the process exit status. See `stencilcc --help` and
 /// docs/stencilcc.md.
 int runStencilCC(llvm::ArrayRef<const char *> args);
+
+/// What `stencilcc --version` prints: printToolVersion and the backends
+/// built.
+void printVersion(llvm::raw_ostream &os);
 
 } // namespace mlir::stencil
 
