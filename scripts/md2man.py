@@ -11,6 +11,7 @@ bulleted lists, tables (kept as preformatted text), `code`, **bold**,
 The first heading's text after a colon becomes the NAME line.
 """
 import argparse
+import os
 import re
 import sys
 
@@ -109,6 +110,7 @@ def main():
     with open(args.input, encoding="utf-8") as f:
         lines = f.read().splitlines()
     page = convert(lines, args.name, args.section, args.version)
+    os.makedirs(os.path.dirname(os.path.abspath(args.output)), exist_ok=True)
     with open(args.output, "w", encoding="utf-8") as f:
         f.write(page)
     return 0

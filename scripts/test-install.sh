@@ -14,20 +14,36 @@
 #   scripts/test-install.sh [BUILD_DIR]      (default: build-gcc)
 set -euo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
-build="$(cd "${1:-$root/build-gcc}" && pwd)"
-work="$(mktemp -d)"
+root="$(cd "$root" && pwd -P)"
+build="$(cd "${1:-$root/build-gcc}" && pwd -P)"
+work="$(cd "$(mktemp -d)" && pwd -P)"
 trap 'rm -rf "$work"' EXIT
 fail() { echo "test-install: FAIL: $*" >&2; exit 1; }
 trap 'echo "test-install: FAIL: line $LINENO" >&2' ERR
 step() { echo "test-install: $*"; }
 
-cmake --install "$build" --prefix "$work/first" > "$work/install.log"
+cmake --install "$build" --prefix "$work/first" > "$work/install.log" 2>&1 ||
+  { cat "$work/install.log"; fail "cmake --install failed"; }
 mv "$work/first" "$work/moved"
 prefix="$work/moved"
 for tool in stencilcc stencil-opt stencil-translate stencil-lsp-server \
   stencil-reduce; do
   [ -x "$prefix/bin/$tool" ] || fail "bin/$tool not installed"
+  # Its run path: the prefix's lib/ and the system's LLVM, nothing else.
+  if readelf -d "$prefix/bin/$tool" | grep -F -e "$build" -e "$root" > /dev/null; then
+    fail "bin/$tool has a run path into the build or source tree"
+  fi
 done
+# Nothing installed that is read at run time names the trees: the CMake
+# package, the links of the ROCm toolkit, the target descriptions.
+if grep -rlF -e "$build" -e "$root" "$prefix/lib/cmake" "$prefix/share" \
+  > "$work/leaks"; then
+  fail "installed files name the build or source tree: $(head -3 "$work/leaks")"
+fi
+if find "$prefix" -type l -lname "$build*" -o -type l -lname "$root*" |
+  grep -q .; then
+  fail "installed links point into the build or source tree"
+fi
 
 # 1. The moved compiler, against the build tree's.
 cd "$work"
@@ -37,10 +53,10 @@ cd "$work"
   2> moved.log
 ./heat2d-moved 20 | grep checksum > moved.out
 cmp ref.out moved.out || fail "moved install: heat2d checksum differs"
-if grep -q "$build" moved.log; then
-  fail "moved install still uses the build tree: $(grep -m1 "$build" moved.log)"
+if grep -F "$build" moved.log > leak.log; then
+  fail "moved install still uses the build tree: $(head -1 leak.log)"
 fi
-"$prefix/bin/stencilcc" --version | grep -q "installed in $prefix" ||
+"$prefix/bin/stencilcc" --version | grep -qxF "  installed in $prefix" ||
   fail "stencilcc --version does not name the moved prefix"
 if "$prefix/bin/stencilcc" --version | grep -q vulkan &&
   ls /usr/share/vulkan/icd.d/*.json > /dev/null 2>&1; then
@@ -60,9 +76,11 @@ cmake -G Ninja -S "$root/test/downstream" -B downstream \
 ninja -C downstream > downstream-build.log 2>&1 ||
   { cat downstream-build.log; fail "downstream project does not build"; }
 heat2d="$root/examples/mlir/heat2d.mlir"
-downstream/stencil-downstream "$heat2d" c2070 > downstream.out 2> /dev/null
+downstream/stencil-downstream "$heat2d" c2070 > downstream.out \
+  2> downstream.err || { cat downstream.err; fail "downstream tool failed"; }
 "$prefix/bin/stencil-opt" "$heat2d" --stencil-attach-target=targets=c2070 \
-  --stencil-tune-workgroup > stencil-opt.out 2> /dev/null
+  --stencil-tune-workgroup > stencil-opt.out 2> stencil-opt.err ||
+  { cat stencil-opt.err; fail "installed stencil-opt failed"; }
 diff -B downstream.out stencil-opt.out > /dev/null ||
   fail "downstream tool and stencil-opt disagree"
 grep -q "#stencil.schedule<wg = " downstream.out ||
@@ -75,10 +93,13 @@ if [ -x "$mlir_opt" ]; then
   "$mlir_opt" --load-dialect-plugin="$prefix/lib/StencilPlugin.so" \
     --load-pass-plugin="$prefix/lib/StencilPlugin.so" "$heat2d" \
     --pass-pipeline='builtin.module(stencil-attach-target{targets=c2070},stencil-tune-workgroup)' \
-    > plugin.out 2> /dev/null || fail "mlir-opt with StencilPlugin.so failed"
+    > plugin.out 2> plugin.err ||
+    { cat plugin.err; fail "mlir-opt with StencilPlugin.so failed"; }
   diff -B plugin.out stencil-opt.out > /dev/null ||
     fail "mlir-opt with the plugin and stencil-opt disagree"
   step "mlir-opt loads the installed StencilPlugin.so"
+else
+  step "SKIPPED: no $mlir_opt (mlir-22-tools) for the plugin"
 fi
 
 # 4. The Debian package.

@@ -107,4 +107,7 @@ if config.rocm_toolkit:
     # ocml/ockl linked in: kernels calling them become complete objects.
     if config.rocm_device_libs:
         config.available_features.add("amdgpu-device-libs")
-    config.substitutions.append(("%rocm_toolkit", config.rocm_toolkit))
+    # Relative to the prefix when CMake made it (share/stencil-mlir/...).
+    config.substitutions.append(
+        ("%rocm_toolkit",
+         os.path.join(config.stencil_obj_root, config.rocm_toolkit)))

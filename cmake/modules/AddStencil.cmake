@@ -8,8 +8,8 @@ function(add_stencil_library name)
     $<INSTALL_INTERFACE:${CMAKE_INSTALL_INCLUDEDIR}>)
   install(TARGETS ${name}
     EXPORT StencilMLIRTargets
-    ARCHIVE DESTINATION ${CMAKE_INSTALL_LIBDIR} COMPONENT stencil-dev
-    LIBRARY DESTINATION ${CMAKE_INSTALL_LIBDIR} COMPONENT stencil-dev)
+    ARCHIVE DESTINATION lib COMPONENT stencil-dev
+    LIBRARY DESTINATION lib COMPONENT stencil-dev)
   set_property(GLOBAL APPEND PROPERTY STENCIL_EXPORTED_LIBRARIES ${name})
 endfunction()
 

@@ -20,8 +20,19 @@ set(CPACK_DEBIAN_PACKAGE_SECTION devel)
 # runs and links every executable with (clang-22, libomp).
 set(CPACK_DEBIAN_PACKAGE_DEPENDS
   "libmlir-22, libclang-cpp22, libllvm22, clang-22, libomp-22-dev")
+# share/stencil-mlir/rocm-toolkit links to Debian's ld.lld and device
+# libraries when it was made from them: they must be there.
+set(stencil_recommends "")
+if(STENCIL_ROCM_TOOLKIT STREQUAL "share/stencil-mlir/rocm-toolkit")
+  string(APPEND CPACK_DEBIAN_PACKAGE_DEPENDS ", lld-22")
+  if(STENCIL_ROCM_DEVICE_LIBS)
+    string(APPEND CPACK_DEBIAN_PACKAGE_DEPENDS ", rocm-device-libs")
+  endif()
+else()
+  set(stencil_recommends ", lld-22, rocm-device-libs")
+endif()
 # The CMake package and plugin need the MLIR/Clang development files; the
 # other targets need their SDKs (runtime/README.md).
 set(CPACK_DEBIAN_PACKAGE_RECOMMENDS
-  "libmlir-22-dev, libclang-22-dev, mlir-22-tools, openmpi-bin, libopenmpi-dev, libvulkan-dev, mesa-vulkan-drivers, lld-22, rocm-device-libs")
+  "libmlir-22-dev, libclang-22-dev, mlir-22-tools, openmpi-bin, libopenmpi-dev, libvulkan-dev, mesa-vulkan-drivers${stencil_recommends}")
 include(CPack)
