@@ -28,16 +28,22 @@ static std::string getSharedObjectPath() {
   return std::string(path);
 }
 
-std::string mlir::stencil::getInstallPrefix() {
-  // A plugin lies in P/lib, a tool in P/bin. For the executable this reads
-  // /proc/self/exe, which names the file after symbolic links are resolved:
-  // a `stencilcc` linked into /usr/local/bin still finds its own prefix.
+/// A plugin lies in P/lib, a tool in P/bin. For the executable this reads
+/// /proc/self/exe, which names the file after symbolic links are resolved:
+/// a `stencilcc` linked into /usr/local/bin still finds its own prefix.
+static std::string findInstallPrefix() {
   std::string binary = getSharedObjectPath();
   if (binary.empty())
     binary = sys::fs::getMainExecutable(nullptr, nullptr);
   if (binary.empty())
     return {};
   return sys::path::parent_path(sys::path::parent_path(binary)).str();
+}
+
+std::string mlir::stencil::getInstallPrefix() {
+  // The binary does not move while it runs: ask the system once.
+  static const std::string prefix = findInstallPrefix();
+  return prefix;
 }
 
 std::string mlir::stencil::resolveInstallPath(StringRef path) {

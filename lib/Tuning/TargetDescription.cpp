@@ -15,8 +15,8 @@
 #include <fstream>
 #include <thread>
 
-#ifndef STENCIL_TARGETS_DIRS
-#define STENCIL_TARGETS_DIRS ""
+#ifndef STENCIL_INSTALLED_TARGETS_DIR
+#define STENCIL_INSTALLED_TARGETS_DIR ""
 #endif
 
 using namespace mlir;
@@ -263,10 +263,8 @@ FailureOr<TargetDescription> mlir::stencil::loadTargetDescription(
   SmallVector<std::string> dirs(searchDirs.begin(), searchDirs.end());
   if (const char *env = std::getenv("STENCIL_TARGETS_DIR"))
     dirs.push_back(env);
-  SmallVector<StringRef> builtIn;
-  StringRef(STENCIL_TARGETS_DIRS).split(builtIn, ':', -1, false);
-  for (StringRef dir : builtIn)
-    dirs.push_back(resolveInstallPath(dir));
+  if (*STENCIL_INSTALLED_TARGETS_DIR)
+    dirs.push_back(resolveInstallPath(STENCIL_INSTALLED_TARGETS_DIR));
   std::vector<std::string> known;
   for (const std::string &dir : dirs) {
     SmallString<256> path(dir);
