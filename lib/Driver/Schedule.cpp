@@ -3,9 +3,11 @@
 #include "Stencil/Driver/Schedule.h"
 
 #include "Stencil/Dialect/Stencil/IR/StencilOps.h"
+#include "Stencil/Tuning/KernelProfile.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "llvm/ADT/Twine.h"
+#include "llvm/Support/raw_ostream.h"
 
 #include <limits>
 
@@ -81,23 +83,86 @@ static GridOp getRegionGrid(func::FuncOp func) {
   return grid;
 }
 
+std::string RegionSchedule::getKeys() const {
+  std::string keys = "wg=";
+  llvm::raw_string_ostream os(keys);
+  llvm::interleave(workGroup, os, "x");
+  os << ",t=" << timeBlock << ",nt=" << (streamingStores ? 1 : 0);
+  return keys;
+}
+
+ScheduleOverrides RegionSchedule::getOverrides() const {
+  ScheduleOverrides overrides;
+  overrides.workGroup = workGroup;
+  overrides.timeBlock = timeBlock;
+  overrides.streamingStores = streamingStores;
+  return overrides;
+}
+
+/// A region of `module`: its calc grid and time loop, or nulls.
+static std::pair<GridOp, IterateOp> getScheduledRegion(func::FuncOp func) {
+  GridOp grid = getRegionGrid(func);
+  IterateOp iterate;
+  func.walk([&](IterateOp op) { iterate = op; });
+  if (!grid || !iterate || !iterate.getScheduleAttr())
+    return {};
+  return {grid, iterate};
+}
+
+/// The grid's extent in IR order (outermost first); INT64_MAX where known
+/// only at run time.
+static SmallVector<int64_t, 3> getExtent(GridOp grid) {
+  SmallVector<int64_t, 3> extent;
+  for (unsigned axis = 0; axis < grid.getRank(); ++axis)
+    extent.push_back(grid.getStaticExtent(axis).value_or(
+        std::numeric_limits<int64_t>::max()));
+  return extent;
+}
+
+SmallVector<RegionSchedule> mlir::stencil::getRegionSchedules(ModuleOp module) {
+  SmallVector<RegionSchedule> schedules;
+  for (auto func : module.getOps<func::FuncOp>()) {
+    auto [grid, iterate] = getScheduledRegion(func);
+    if (!grid)
+      continue;
+    ScheduleAttr schedule = iterate.getScheduleAttr();
+    FailureOr<KernelProfile> profile = profileTimeLoop(iterate);
+    schedules.push_back(
+        {func.getName().str(),
+         SmallVector<int64_t, 3>(llvm::reverse(schedule.getWg())),
+         schedule.getTimeBlock(), schedule.getExchangeDepth(),
+         schedule.getStreamingStores(),
+         SmallVector<int64_t, 3>(llvm::reverse(getExtent(grid))),
+         succeeded(profile) && profile->canBlockInTime()});
+  }
+  return schedules;
+}
+
 LogicalResult mlir::stencil::applyScheduleOverrides(
     ModuleOp module, const ScheduleOverrides &overrides,
     std::optional<int64_t> distributedTimeBlock,
     SmallVectorImpl<RegionSchedule> &chosen, std::string &message) {
+  return applyScheduleOverrides(
+      module, [&](StringRef) { return &overrides; }, distributedTimeBlock,
+      chosen, message);
+}
+
+LogicalResult mlir::stencil::applyScheduleOverrides(
+    ModuleOp module,
+    function_ref<const ScheduleOverrides *(StringRef region)> overridesFor,
+    std::optional<int64_t> distributedTimeBlock,
+    SmallVectorImpl<RegionSchedule> &chosen, std::string &message) {
+  const ScheduleOverrides none;
   for (auto func : module.getOps<func::FuncOp>()) {
-    GridOp grid = getRegionGrid(func);
-    IterateOp iterate;
-    func.walk([&](IterateOp op) { iterate = op; });
-    if (!grid || !iterate || !iterate.getScheduleAttr())
+    auto [grid, iterate] = getScheduledRegion(func);
+    if (!grid)
       continue;
+    const ScheduleOverrides *given = overridesFor(func.getName());
+    const ScheduleOverrides &overrides = given ? *given : none;
     unsigned rank = grid.getRank();
     // Extents known only at run time are not checked here: the program
     // checks its bounds on entry.
-    SmallVector<int64_t, 3> extent;
-    for (unsigned axis = 0; axis < rank; ++axis)
-      extent.push_back(grid.getStaticExtent(axis).value_or(
-          std::numeric_limits<int64_t>::max()));
+    SmallVector<int64_t, 3> extent = getExtent(grid);
     ScheduleAttr tuned = iterate.getScheduleAttr();
     // IR order is outermost first; the seed's (W, H, D) innermost first.
     SmallVector<int64_t, 3> wg(tuned.getWg());
@@ -129,7 +194,8 @@ LogicalResult mlir::stencil::applyScheduleOverrides(
         module.getContext(), wg, timeBlock, exchangeDepth, streamingStores));
     chosen.push_back({func.getName().str(),
                       SmallVector<int64_t, 3>(llvm::reverse(wg)), timeBlock,
-                      exchangeDepth, streamingStores});
+                      exchangeDepth, streamingStores,
+                      SmallVector<int64_t, 3>(llvm::reverse(extent))});
   }
   return success();
 }

@@ -8,6 +8,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "Stencil/Driver/StencilCC.h"
+#include "Stencil/Driver/Autotune.h"
 #include "Stencil/Driver/Schedule.h"
 
 #include "Stencil/Conversion/ImportPragmaC/ImportPragmaC.h"
@@ -35,8 +36,10 @@
 #include "llvm/IR/LLVMContext.h"
 #include "llvm/IR/Module.h"
 #include "llvm/Support/FileSystem.h"
+#include "llvm/Support/Format.h"
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/Path.h"
+#include "llvm/Support/Process.h"
 #include "llvm/Support/Program.h"
 #include "llvm/Support/Signals.h"
 #include "llvm/Support/WithColor.h"
@@ -44,6 +47,7 @@
 #include "llvm/TargetParser/Host.h"
 #include "llvm/TargetParser/Triple.h"
 
+#include <chrono>
 #include <cstdlib>
 #include <limits>
 #include <optional>
@@ -97,7 +101,8 @@ const char *const usage =
     "usage: stencilcc [--help] [--version]\n"
     "                 [--target=cpu|cuda|rocm|vulkan] [--device=NAME|FILE] "
     "[--chip=ARCH]\n"
-    "                 [--schedule=wg=WxHxD,t=T,k=K,nt=0|1]\n"
+    "                 [--schedule=wg=WxHxD,t=T,k=K,nt=0|1 | --schedule=cache]\n"
+    "                 [--autotune[=SECONDS] [--autotune-args='ARGS']]\n"
     "                 [--mpi [--mpi-ranks=N] [--mpi-devices=NAME,NAME,...]]\n"
     "                 [--print-schedule]\n"
     "                 [--emit=mlir|llvm|obj|device|device-isa|exe] "
@@ -114,6 +119,13 @@ struct Options {
   std::string chip;
   /// From --schedule: keys that replace the tuned schedule.
   ScheduleOverrides schedule;
+  /// --schedule=cache: each region's schedule from the autotuner's cache.
+  bool scheduleFromCache = false;
+  /// --autotune[=SECONDS]: the search's budget.
+  std::optional<double> autotuneSeconds;
+  /// --autotune-args=: what the program gets on each tuning run.
+  std::vector<std::string> autotuneArgs;
+  bool autotuneArgsGiven = false;
   bool printSchedule = false;
   /// --mpi: distributed regions run across MPI ranks.
   bool mpi = false;
@@ -241,10 +253,32 @@ bool parseArgs(ArrayRef<const char *> args, Options &options, bool &help,
       options.device = arg.str();
     } else if (arg.consume_front("--chip=")) {
       options.chip = arg.str();
+    } else if (arg == "--schedule=cache") {
+      options.scheduleFromCache = true;
     } else if (arg.consume_front("--schedule=")) {
       std::string message;
+      if (llvm::is_contained(llvm::split(arg, ','), "cache"))
+        return usageError("--schedule=" + arg +
+                          ": 'cache' takes each region's whole schedule "
+                          "from the cache and stands alone");
       if (failed(parseScheduleOverrides(arg, options.schedule, message)))
         return usageError(message);
+    } else if (arg == "--autotune") {
+      options.autotuneSeconds = 60;
+    } else if (arg.consume_front("--autotune=")) {
+      double seconds;
+      if (arg.getAsDouble(seconds) || !(seconds >= 1 && seconds <= 86400))
+        return usageError("--autotune=" + arg +
+                          ": expected the search's budget in seconds, 1 "
+                          "to 86400");
+      options.autotuneSeconds = seconds;
+    } else if (arg.consume_front("--autotune-args=")) {
+      // Split at white space; the arguments of a benchmark, not a shell
+      // line.
+      SmallVector<StringRef> words;
+      arg.split(words, ' ', -1, /*KeepEmpty=*/false);
+      options.autotuneArgs.assign(words.begin(), words.end());
+      options.autotuneArgsGiven = true;
     } else if (arg == "--mpi") {
       options.mpi = true;
     } else if (arg.consume_front("--mpi-ranks=")) {
@@ -353,6 +387,27 @@ bool parseArgs(ArrayRef<const char *> args, Options &options, bool &help,
 
   if (!options.mpiDevices.empty() && !options.mpi)
     return usageError("--mpi-devices needs --mpi");
+  if (options.autotuneArgsGiven && !options.autotuneSeconds)
+    return usageError("--autotune-args needs --autotune");
+  if (options.autotuneSeconds) {
+    if (!options.schedule.empty() || options.scheduleFromCache)
+      return usageError("--autotune searches the schedule itself; drop "
+                        "--schedule");
+    if (options.emit != "exe")
+      return usageError("--autotune times executables; it cannot be "
+                        "combined with --emit=" +
+                        options.emit);
+    if (options.mpi)
+      return usageError("--autotune runs one process; tune without --mpi "
+                        "(on-node schedules carry over) and use "
+                        "--schedule=cache with --mpi");
+    if (options.target == "cpu" && options.device != "host")
+      return usageError("--autotune times the program on this machine; "
+                        "--device=" +
+                        options.device +
+                        " describes another (drop --device to tune for the "
+                        "host)");
+  }
   if (options.mpi && StringRef(STENCIL_MPI_RUNTIME).empty())
     return error("backend 'mpi' not built: no MPI library was found when "
                  "stencil-mlir was configured (install openmpi-bin "
@@ -438,10 +493,27 @@ void removeInterruptedTempDir() {
   std::_Exit(130);
 }
 
+/// `--print-schedule`: one JSON object per region; `source` says where its
+/// schedule came from.
+void printSchedules(ArrayRef<RegionSchedule> chosen, const Options &options,
+                    function_ref<StringRef(StringRef region)> source) {
+  for (const RegionSchedule &schedule : chosen) {
+    llvm::outs() << "{\"region\": \"" << schedule.region << "\", \"device\": \""
+                 << options.device << "\", \"wg\": [";
+    llvm::interleaveComma(schedule.workGroup, llvm::outs());
+    llvm::outs() << "], \"time_block\": " << schedule.timeBlock
+                 << ", \"exchange_depth\": " << schedule.exchangeDepth
+                 << ", \"streaming_stores\": "
+                 << (schedule.streamingStores ? "true" : "false")
+                 << ", \"source\": \"" << source(schedule.region) << "\"}\n";
+  }
+}
+
 /// Chooses each region's schedule: the tuning passes' choice for
-/// --device, then the keys --schedule gives. Rejects schedules the region
-/// cannot run.
-bool attachSchedules(ModuleOp module, const Options &options) {
+/// --device, then the keys --schedule gives or the schedules the autotuner
+/// cached. Rejects schedules the region cannot run.
+bool attachSchedules(ModuleOp module, const Options &options,
+                     const llvm::StringMap<std::string> &hashes) {
   if (options.schedule.streamingStores.value_or(false) &&
       options.target != "cpu")
     return error("--schedule nt=1: streaming stores are for --target=cpu");
@@ -491,29 +563,58 @@ bool attachSchedules(ModuleOp module, const Options &options) {
   if (failed(pm.run(module)))
     return false;
 
+  // --schedule=cache: what --autotune measured for these regions on this
+  // device; regions it has not measured keep the tuned schedule.
+  llvm::StringMap<ScheduleOverrides> cached;
+  if (options.scheduleFromCache) {
+    ScheduleCache cache;
+    std::string message;
+    std::string path = ScheduleCache::getDefaultPath();
+    if (path.empty())
+      return error("--schedule=cache: no cache directory (set HOME, "
+                   "XDG_CACHE_HOME or STENCIL_CACHE_DIR)");
+    if (failed(cache.load(path, message)))
+      return error("--schedule=cache: " + message);
+    std::string device = getAutotuneDeviceKey(options.target, options.device);
+    for (const RegionSchedule &region : getRegionSchedules(module)) {
+      const ScheduleCache::Entry *entry =
+          cache.lookup(hashes.lookup(region.region), device);
+      if (!entry) {
+        llvm::errs() << "stencilcc: note: no cached schedule for region '"
+                     << region.region << "' on " << device
+                     << "; using the tuned one (stencilcc --autotune "
+                        "measures one)\n";
+        continue;
+      }
+      cached[region.region] = entry->schedule.getOverrides();
+      if (options.verbose)
+        llvm::errs() << "stencilcc: remark: region '" << region.region
+                     << "': schedule " << entry->schedule.getKeys() << " from "
+                     << path << "\n";
+    }
+  }
+
   // Across ranks, communication-avoiding steps come from the exchange
   // depth; on-node time blocking is not combined with exchanges yet.
   SmallVector<RegionSchedule> chosen;
   std::string message;
-  if (failed(applyScheduleOverrides(module, options.schedule,
+  auto overridesFor = [&](StringRef region) -> const ScheduleOverrides * {
+    if (!options.scheduleFromCache)
+      return &options.schedule;
+    auto found = cached.find(region);
+    return found == cached.end() ? nullptr : &found->second;
+  };
+  if (failed(applyScheduleOverrides(module, overridesFor,
                                     options.mpi ? std::optional<int64_t>(1)
                                                 : std::nullopt,
                                     chosen, message)))
     return error(message);
-  if (!options.printSchedule)
-    return true;
-  for (const RegionSchedule &schedule : chosen) {
-    llvm::outs() << "{\"region\": \"" << schedule.region << "\", \"device\": \""
-                 << options.device << "\", \"wg\": [";
-    llvm::interleaveComma(schedule.workGroup, llvm::outs());
-    llvm::outs() << "], \"time_block\": " << schedule.timeBlock
-                 << ", \"exchange_depth\": " << schedule.exchangeDepth
-                 << ", \"streaming_stores\": "
-                 << (schedule.streamingStores ? "true" : "false")
-                 << ", \"source\": \""
-                 << (options.schedule.empty() ? "tuned" : "tuned+--schedule")
-                 << "\"}\n";
-  }
+  if (options.printSchedule && !options.autotuneSeconds)
+    printSchedules(chosen, options, [&](StringRef region) {
+      return cached.count(region)       ? "cache"
+             : options.schedule.empty() ? "tuned"
+                                        : "tuned+--schedule";
+    });
   return true;
 }
 
@@ -544,6 +645,295 @@ std::optional<std::string> getPreferredVectorWidth(const Options &options) {
   return std::to_string(detectHostTarget().simdWidth * 32);
 }
 
+/// Lowers the scheduled regions of `module` for --target, in place; false
+/// after a diagnostic.
+bool lowerRegions(ModuleOp module, const Options &options) {
+  PassManager pm(module.getContext());
+  if (options.mpi)
+    pm.addPass(createStencilDistribute());
+  if (options.target != "cpu") {
+    StencilToGPUPipelineOptions gpuOptions;
+    gpuOptions.target = options.target;
+    gpuOptions.chip = options.chip.empty()
+                          ? getDefaultChip(options.target, options.device)
+                          : options.chip;
+    gpuOptions.toolkit =
+        resolveInstallPath(getGPUBackend(options.target).toolkit);
+    // PTX or AMD assembly instead of the binary the executable embeds.
+    if (options.emit == "device-isa" && options.target != "vulkan")
+      gpuOptions.format = "isa";
+    (void)buildStencilToGPUPipeline(pm, gpuOptions);
+  } else {
+    buildStencilToCPUPipeline(pm, StencilToCPUPipelineOptions());
+  }
+  return succeeded(pm.run(module));
+}
+
+/// The lowered regions as LLVM IR text, the functions named in
+/// `timedRegions` timed for --autotune; nullopt after a diagnostic.
+std::optional<std::string>
+translateRegions(ModuleOp module, const Options &options,
+                 ArrayRef<std::string> timedRegions = {}) {
+  llvm::LLVMContext llvmContext;
+  std::unique_ptr<llvm::Module> llvmModule =
+      translateModuleToLLVMIR(module, llvmContext, options.input);
+  if (!llvmModule) {
+    error("internal error: the lowered regions do not translate to LLVM "
+          "IR");
+    return std::nullopt;
+  }
+  if (options.target == "cpu") {
+    std::optional<std::string> width = getPreferredVectorWidth(options);
+    if (!width)
+      return std::nullopt;
+    // clang applies -mprefer-vector-width only to the code it compiles
+    // from C, not to IR, so the regions carry it as a function attribute.
+    if (!width->empty())
+      for (llvm::Function &function : *llvmModule)
+        if (!function.isDeclaration())
+          function.addFnAttr("prefer-vector-width", *width);
+  }
+  instrumentRegionTiming(*llvmModule, timedRegions);
+  std::string irText;
+  llvm::raw_string_ostream irStream(irText);
+  llvmModule->print(irStream, nullptr);
+  return irText;
+}
+
+/// Compiles the regions' LLVM IR at `irPath` to an object.
+bool compileRegionIR(const Options &options, StringRef irPath,
+                     StringRef objectPath) {
+  // The regions are compiled for this machine, like the -march=native
+  // baselines they are measured against; a user -march overrides it.
+  std::vector<std::string> command = {STENCIL_CLANG_PATH, "-c", "-O3",
+                                      "-Wno-override-module"};
+  if (llvm::none_of(options.hostArgs, isCPUChoice))
+    command.push_back("-march=native");
+  llvm::copy_if(options.hostArgs, std::back_inserter(command), isCPUChoice);
+  command.insert(command.end(),
+                 {"-x", "ir", irPath.str(), "-o", objectPath.str()});
+  return run(options, command);
+}
+
+/// Compiles the host program (the C file with each region replaced by a
+/// call, or the file itself when it has no region) and links it with the
+/// regions' object (`objectPath`, empty when none) and the runtimes into
+/// `output`.
+bool linkProgram(const Options &options, const PragmaCImportResult &imported,
+                 StringRef hostPath, StringRef objectPath, StringRef output) {
+  SmallString<128> sourceDir(options.input);
+  llvm::sys::path::remove_filename(sourceDir);
+  if (sourceDir.empty())
+    sourceDir = ".";
+  std::vector<std::string> command = {STENCIL_CLANG_PATH};
+  bool userOpt = llvm::any_of(options.hostArgs, [](const std::string &a) {
+    return StringRef(a).starts_with("-O");
+  });
+  if (!userOpt)
+    command.push_back("-O2");
+  // Static arrays past 2 GiB in all (two 1024^3 float grids) overflow the
+  // small code model's 32-bit relocations at link time. The medium model
+  // moves objects above 64 KiB to .lbss/.ldata with 64-bit addresses and
+  // leaves the rest as it was; the regions take pointers, so their code
+  // does not change.
+  bool userCodeModel = llvm::any_of(options.hostArgs, [](const std::string &a) {
+    return StringRef(a).starts_with("-mcmodel");
+  });
+  if (!userCodeModel && llvm::Triple(llvm::sys::getProcessTriple()).getArch() ==
+                            llvm::Triple::x86_64)
+    command.push_back("-mcmodel=medium");
+  command.push_back("-iquote" + std::string(sourceDir));
+  llvm::append_range(command, options.preprocessorArgs);
+  llvm::append_range(command, options.hostArgs);
+  command.push_back(imported.numRegions > 0 ? hostPath.str() : options.input);
+  llvm::append_range(command, options.linkArgs);
+  if (!objectPath.empty())
+    command.push_back(objectPath.str());
+  bool gpuTarget = options.target != "cpu";
+  if (gpuTarget) {
+    // The GPU runtime (runtime/gpu) and the driver library it calls.
+    const GPUBackend &backend = getGPUBackend(options.target);
+    command.push_back(resolveInstallPath(backend.runtime));
+    SmallVector<StringRef> libraries;
+    StringRef(backend.libraries).split(libraries, ' ', -1, false);
+    for (StringRef library : libraries)
+      command.push_back(library.str());
+  }
+  if (!gpuTarget && imported.numRegions > 0 &&
+      !StringRef(STENCIL_OPENMP_RUNTIME).empty()) {
+    // libomp's own start-up (1.5-1.9 ms here) before main instead of in the
+    // first call of a region: runtime/cpu/stencil_openmp.c. Its constructor
+    // is all the archive member has, so `-u` pulls it in.
+    command.insert(command.end(), {"-Wl,-u,stencil_openmp_start",
+                                   resolveInstallPath(STENCIL_OPENMP_RUNTIME)});
+  }
+  if (imported.numRegions > 0 && !StringRef(STENCIL_SUPPORT_RUNTIME).empty())
+    command.push_back(resolveInstallPath(STENCIL_SUPPORT_RUNTIME));
+  if (options.mpi) {
+    // The MPI runtime and the MPI library it calls; its constructor starts
+    // MPI before main.
+    command.push_back(resolveInstallPath(STENCIL_MPI_RUNTIME));
+    SmallVector<StringRef> libraries;
+    StringRef(STENCIL_MPI_LIBRARIES).split(libraries, ' ', -1, false);
+    for (StringRef library : libraries)
+      command.push_back(library.str());
+  }
+  command.insert(command.end(), {"-fopenmp", "-lm", "-o", output.str()});
+  return run(options, command);
+}
+
+/// --autotune: searches each region's schedule around the static one
+/// (Driver/Autotune.h), stores the best in the cache and sets it on
+/// `module`. False after an error.
+bool autotuneSchedules(ModuleOp module, const Options &options,
+                       const PragmaCImportResult &imported,
+                       const llvm::StringMap<std::string> &hashes,
+                       StringRef tempDir, StringRef hostPath) {
+  SmallVector<RegionSchedule> regions = getRegionSchedules(module);
+  if (regions.empty())
+    return error("--autotune: '" + options.input +
+                 "' has no #pragma stencil region to tune");
+  SmallVector<std::string> names;
+  for (const RegionSchedule &region : regions)
+    names.push_back(region.region);
+
+  // Candidates are built as the program is, quietly, with timed regions.
+  Options quiet = options;
+  quiet.verbose = false;
+  MLIRContext *context = module.getContext();
+  auto build = [&](ArrayRef<RegionSchedule> schedules, StringRef path,
+                   std::string &failure) {
+    OwningOpRef<ModuleOp> candidate = module.clone();
+    llvm::StringMap<ScheduleOverrides> overrides;
+    for (const RegionSchedule &schedule : schedules)
+      overrides[schedule.region] = schedule.getOverrides();
+    SmallVector<RegionSchedule> chosen;
+    if (failed(applyScheduleOverrides(
+            *candidate,
+            [&](StringRef region) -> const ScheduleOverrides * {
+              auto found = overrides.find(region);
+              return found == overrides.end() ? nullptr : &found->second;
+            },
+            std::nullopt, chosen, failure)))
+      return false;
+    // A candidate's diagnostics say why it does not build; they are the
+    // table's, not the user's.
+    ScopedDiagnosticHandler capture(context, [&](Diagnostic &diag) {
+      if (diag.getSeverity() == DiagnosticSeverity::Error && failure.empty())
+        failure = diag.str();
+      return success();
+    });
+    if (!lowerRegions(*candidate, quiet)) {
+      if (failure.empty())
+        failure = "the lowering failed";
+      return false;
+    }
+    std::optional<std::string> ir = translateRegions(*candidate, quiet, names);
+    std::string irPath = (path + ".ll").str(), objectPath = (path + ".o").str();
+    if (!ir || !writeFile(irPath, *ir) ||
+        !compileRegionIR(quiet, irPath, objectPath) ||
+        !linkProgram(quiet, imported, hostPath, objectPath, path)) {
+      failure = "clang failed";
+      return false;
+    }
+    return true;
+  };
+
+  AutotuneOptions tuneOptions;
+  tuneOptions.budgetSeconds = *options.autotuneSeconds;
+  tuneOptions.runArgs = options.autotuneArgs;
+  tuneOptions.progress = llvm::sys::Process::StandardErrIsDisplayed();
+  tuneOptions.cpu = options.target == "cpu";
+  FailureOr<SmallVector<TargetDescription>> devices =
+      readAttachedTargets(module);
+  if (!tuneOptions.cpu && succeeded(devices) && !devices->empty())
+    tuneOptions.maxWorkGroupSize = devices->front().maxWorkGroupSize;
+  SmallString<128> workDir(tempDir);
+  llvm::sys::path::append(workDir, "autotune");
+  if (std::error_code ec = llvm::sys::fs::create_directories(workDir))
+    return error("cannot create '" + workDir + "': " + ec.message());
+  auto start = std::chrono::steady_clock::now();
+  SmallVector<RegionTuning> tunings;
+  std::string message;
+  if (failed(autotune(regions, build, workDir, tuneOptions, tunings, message)))
+    return error("--autotune: " + message);
+  double seconds =
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - start)
+          .count();
+
+  std::string device = getAutotuneDeviceKey(options.target, options.device);
+  std::string cachePath = ScheduleCache::getDefaultPath();
+  ScheduleCache cache;
+  if (!cachePath.empty() && failed(cache.load(cachePath, message))) {
+    // The search's result is worth more than an unreadable cache.
+    llvm::WithColor::warning(llvm::errs(), "stencilcc")
+        << message << "; replacing it\n";
+  }
+  llvm::StringMap<ScheduleOverrides> best;
+  for (const RegionTuning &tuning : tunings) {
+    const RegionSchedule &name = tuning.tuned;
+    if (options.verbose)
+      printAutotuneTable(llvm::errs(), tuning);
+    if (!tuning.ran) {
+      llvm::errs() << "stencilcc: autotune: region '" << name.region
+                   << "' did not run"
+                   << (options.autotuneArgs.empty()
+                           ? std::string()
+                           : " with arguments '" +
+                                 llvm::join(options.autotuneArgs, " ") + "'")
+                   << "; it keeps its static schedule\n";
+      continue;
+    }
+    const CandidateTiming &chosen = tuning.candidates[tuning.best];
+    const CandidateTiming &tuned = tuning.candidates.front();
+    size_t timed =
+        llvm::count_if(tuning.candidates, [](const CandidateTiming &candidate) {
+          return !candidate.seconds.empty();
+        });
+    llvm::errs() << "stencilcc: autotune: region '" << name.region
+                 << "': " << chosen.schedule.getKeys();
+    if (tuning.best == 0)
+      llvm::errs() << " (the static choice) was fastest";
+    else
+      llvm::errs() << llvm::format(" is %.2fx the static ",
+                                   tuned.getMedian() / chosen.getMedian())
+                   << tuned.schedule.getKeys();
+    llvm::errs() << llvm::format(
+        " (median of %zu runs, spread %.1f%%; %zu of %zu candidates timed "
+        "in %.0f s)\n",
+        chosen.seconds.size(), chosen.getSpread() * 100, timed,
+        tuning.candidates.size(), seconds);
+    best[name.region] = chosen.schedule.getOverrides();
+    auto hash = hashes.find(name.region);
+    if (hash == hashes.end())
+      continue;
+    cache.store({name.region, hash->second, device, chosen.schedule,
+                 chosen.getMedian(), tuned.getMedian(),
+                 llvm::join(options.autotuneArgs, " ")});
+  }
+  if (!cachePath.empty()) {
+    if (failed(cache.save(message)))
+      llvm::WithColor::warning(llvm::errs(), "stencilcc") << message << "\n";
+    else
+      llvm::errs() << "stencilcc: autotune: saved to " << cachePath
+                   << " (use it with --schedule=cache)\n";
+  }
+
+  SmallVector<RegionSchedule> chosen;
+  if (failed(applyScheduleOverrides(
+          module,
+          [&](StringRef region) -> const ScheduleOverrides * {
+            auto found = best.find(region);
+            return found == best.end() ? nullptr : &found->second;
+          },
+          std::nullopt, chosen, message)))
+    return error(message);
+  if (options.printSchedule)
+    printSchedules(chosen, options, [&](StringRef region) {
+      return best.count(region) ? "autotune" : "tuned";
+    });
+  return true;
+}
 } // namespace
 
 void mlir::stencil::printVersion(raw_ostream &os) {
@@ -612,7 +1002,12 @@ int mlir::stencil::runStencilCC(ArrayRef<const char *> args) {
   PragmaCImportResult imported;
   if (failed(importPragmaC(options.input, importOptions, &context, imported)))
     return 1;
-  if (!attachSchedules(*imported.module, options))
+  // What the schedule cache knows the regions by, taken before any
+  // schedule is attached.
+  llvm::StringMap<std::string> hashes;
+  if (options.scheduleFromCache || options.autotuneSeconds)
+    hashes = hashRegions(*imported.module);
+  if (!attachSchedules(*imported.module, options, hashes))
     return 1;
   // The CPU backend compiles for CPU descriptions, the GPU backends for
   // GPU descriptions; others' schedules can still be printed or emitted.
@@ -672,38 +1067,30 @@ int mlir::stencil::runStencilCC(ArrayRef<const char *> args) {
     llvm::sys::path::append(path, name);
     return std::string(path);
   };
-  std::string clang = STENCIL_CLANG_PATH;
+  // The host program: the C file with each region replaced by a call, with
+  // `#line` so diagnostics name the original file (line numbers are kept).
+  std::string hostPath = tempPath("host.c");
+  if (imported.numRegions > 0 &&
+      !writeFile(hostPath, "#line 1 \"" + options.input + "\"\n" +
+                               imported.rewrittenSource))
+    return 1;
   std::string objectPath;
 
   if (imported.numRegions > 0) {
-    PassManager pm(&context);
     bool anyDistributed = false;
     imported.module->walk([&](LoadOp load) {
       anyDistributed |= load.getResult().getType().isDistributed();
     });
-    if (options.mpi)
-      pm.addPass(createStencilDistribute());
-    else if (anyDistributed)
+    if (anyDistributed && !options.mpi)
       llvm::errs() << "stencilcc: note: '" << options.input
                    << "' distributes its arrays (#pragma stencil "
                       "distribute); compiled to run as one process. Use "
                       "--mpi to run it across MPI ranks\n";
-    if (gpuTarget) {
-      StencilToGPUPipelineOptions gpuOptions;
-      gpuOptions.target = options.target;
-      gpuOptions.chip = options.chip.empty()
-                            ? getDefaultChip(options.target, options.device)
-                            : options.chip;
-      gpuOptions.toolkit =
-          resolveInstallPath(getGPUBackend(options.target).toolkit);
-      // PTX or AMD assembly instead of the binary the executable embeds.
-      if (options.emit == "device-isa" && options.target != "vulkan")
-        gpuOptions.format = "isa";
-      (void)buildStencilToGPUPipeline(pm, gpuOptions);
-    } else {
-      buildStencilToCPUPipeline(pm, StencilToCPUPipelineOptions());
-    }
-    if (failed(pm.run(*imported.module)))
+    if (options.autotuneSeconds &&
+        !autotuneSchedules(*imported.module, options, imported, hashes, tempDir,
+                           hostPath))
+      return 1;
+    if (!lowerRegions(*imported.module, options))
       return 1;
     if (StringRef(options.emit).starts_with("device")) {
       // The kernels' binary: PTX or cubin, AMD code object, SPIR-V.
@@ -718,122 +1105,35 @@ int mlir::stencil::runStencilCC(ArrayRef<const char *> args) {
       }
       return writeFile(options.output, binary) ? 0 : 1;
     }
-    llvm::LLVMContext llvmContext;
-    std::unique_ptr<llvm::Module> llvmModule =
-        translateModuleToLLVMIR(*imported.module, llvmContext, options.input);
-    if (!llvmModule) {
-      error("internal error: the lowered regions do not translate to LLVM "
-            "IR");
+    std::optional<std::string> irText =
+        translateRegions(*imported.module, options);
+    if (!irText)
       return 1;
-    }
-    if (!gpuTarget) {
-      std::optional<std::string> width = getPreferredVectorWidth(options);
-      if (!width)
-        return 1;
-      // clang applies -mprefer-vector-width only to the code it compiles
-      // from C, not to IR, so the regions carry it as a function attribute.
-      if (!width->empty())
-        for (llvm::Function &function : *llvmModule)
-          if (!function.isDeclaration())
-            function.addFnAttr("prefer-vector-width", *width);
-    }
-    std::string irText;
-    llvm::raw_string_ostream irStream(irText);
-    llvmModule->print(irStream, nullptr);
     if (options.emit == "llvm") {
       if (options.output == "-") {
-        llvm::outs() << irText;
+        llvm::outs() << *irText;
         return 0;
       }
-      return writeFile(options.output, irText) ? 0 : 1;
+      return writeFile(options.output, *irText) ? 0 : 1;
     }
     std::string irPath = tempPath("regions.ll");
     objectPath = options.emit == "obj" ? options.output : tempPath("regions.o");
-    if (!writeFile(irPath, irText))
+    if (!writeFile(irPath, *irText))
       return 1;
-    // The regions are compiled for this machine, like the -march=native
-    // baselines they are measured against; a user -march overrides it.
-    std::vector<std::string> command = {clang, "-c", "-O3",
-                                        "-Wno-override-module"};
-    if (llvm::none_of(options.hostArgs, isCPUChoice))
-      command.push_back("-march=native");
-    llvm::copy_if(options.hostArgs, std::back_inserter(command), isCPUChoice);
-    command.insert(command.end(), {"-x", "ir", irPath, "-o", objectPath});
-    if (!run(options, command))
+    if (!compileRegionIR(options, irPath, objectPath))
       return error("compiling the lowered regions failed"), 1;
     if (options.emit == "obj")
       return 0;
   } else if (options.emit != "exe") {
     error("'" + options.input + "' has no #pragma stencil region to emit");
     return 1;
+  } else if (options.autotuneSeconds) {
+    error("--autotune: '" + options.input +
+          "' has no #pragma stencil region to tune");
+    return 1;
   }
 
-  // The host program: the C file with each region replaced by a call, with
-  // `#line` so diagnostics name the original file (line numbers are kept).
-  std::string hostPath = tempPath("host.c");
-  std::string source =
-      imported.numRegions > 0 ? imported.rewrittenSource : std::string();
-  if (imported.numRegions > 0 &&
-      !writeFile(hostPath, "#line 1 \"" + options.input + "\"\n" + source))
-    return 1;
-  SmallString<128> sourceDir(options.input);
-  llvm::sys::path::remove_filename(sourceDir);
-  if (sourceDir.empty())
-    sourceDir = ".";
-  std::vector<std::string> command = {clang};
-  bool userOpt = llvm::any_of(options.hostArgs, [](const std::string &a) {
-    return StringRef(a).starts_with("-O");
-  });
-  if (!userOpt)
-    command.push_back("-O2");
-  // Static arrays past 2 GiB in all (two 1024^3 float grids) overflow the
-  // small code model's 32-bit relocations at link time. The medium model
-  // moves objects above 64 KiB to .lbss/.ldata with 64-bit addresses and
-  // leaves the rest as it was; the regions take pointers, so their code
-  // does not change.
-  bool userCodeModel = llvm::any_of(options.hostArgs, [](const std::string &a) {
-    return StringRef(a).starts_with("-mcmodel");
-  });
-  if (!userCodeModel && llvm::Triple(llvm::sys::getProcessTriple()).getArch() ==
-                            llvm::Triple::x86_64)
-    command.push_back("-mcmodel=medium");
-  command.push_back("-iquote" + std::string(sourceDir));
-  llvm::append_range(command, options.preprocessorArgs);
-  llvm::append_range(command, options.hostArgs);
-  command.push_back(imported.numRegions > 0 ? hostPath : options.input);
-  llvm::append_range(command, options.linkArgs);
-  if (!objectPath.empty())
-    command.push_back(objectPath);
-  if (gpuTarget) {
-    // The GPU runtime (runtime/gpu) and the driver library it calls.
-    const GPUBackend &backend = getGPUBackend(options.target);
-    command.push_back(resolveInstallPath(backend.runtime));
-    SmallVector<StringRef> libraries;
-    StringRef(backend.libraries).split(libraries, ' ', -1, false);
-    for (StringRef library : libraries)
-      command.push_back(library.str());
-  }
-  if (!gpuTarget && imported.numRegions > 0 &&
-      !StringRef(STENCIL_OPENMP_RUNTIME).empty()) {
-    // libomp's own start-up (1.5-1.9 ms here) before main instead of in the
-    // first call of a region: runtime/cpu/stencil_openmp.c. Its constructor
-    // is all the archive member has, so `-u` pulls it in.
-    command.insert(command.end(), {"-Wl,-u,stencil_openmp_start",
-                                   resolveInstallPath(STENCIL_OPENMP_RUNTIME)});
-  }
-  if (imported.numRegions > 0 && !StringRef(STENCIL_SUPPORT_RUNTIME).empty())
-    command.push_back(resolveInstallPath(STENCIL_SUPPORT_RUNTIME));
-  if (options.mpi) {
-    // The MPI runtime and the MPI library it calls; its constructor starts
-    // MPI before main.
-    command.push_back(resolveInstallPath(STENCIL_MPI_RUNTIME));
-    SmallVector<StringRef> libraries;
-    StringRef(STENCIL_MPI_LIBRARIES).split(libraries, ' ', -1, false);
-    for (StringRef library : libraries)
-      command.push_back(library.str());
-  }
-  command.insert(command.end(), {"-fopenmp", "-lm", "-o", options.output});
-  if (!run(options, command))
+  if (!linkProgram(options, imported, hostPath, objectPath, options.output))
     return error("compiling the host program failed"), 1;
   return 0;
 }

@@ -47,7 +47,21 @@ struct RegionSchedule {
   int64_t timeBlock;
   int64_t exchangeDepth;
   bool streamingStores;
+  /// The grid's extent in seed order; INT64_MAX along axes known only at
+  /// run time.
+  SmallVector<int64_t, 3> extent;
+  /// Whether the region's lowering honours a time block above 1
+  /// (KernelProfile::canBlockInTime).
+  bool timeBlockable = true;
+
+  /// The schedule as `--schedule` keys: `wg=2046x256,t=16,nt=0`.
+  std::string getKeys() const;
+  /// The keys that make a region run this schedule.
+  ScheduleOverrides getOverrides() const;
 };
+
+/// The schedule each region of `module` has, in module order.
+SmallVector<RegionSchedule> getRegionSchedules(ModuleOp module);
 
 /// Replaces the tuned schedule of every region's time loop with the keys
 /// `overrides` gives. `distributedTimeBlock` is the time-block depth of
@@ -60,6 +74,15 @@ applyScheduleOverrides(ModuleOp module, const ScheduleOverrides &overrides,
                        std::optional<int64_t> distributedTimeBlock,
                        SmallVectorImpl<RegionSchedule> &chosen,
                        std::string &message);
+
+/// The same with keys chosen per region (`overridesFor` returns null for a
+/// region that keeps its tuned schedule): the autotuner's candidates and
+/// the schedules `--schedule=cache` finds.
+LogicalResult applyScheduleOverrides(
+    ModuleOp module,
+    function_ref<const ScheduleOverrides *(StringRef region)> overridesFor,
+    std::optional<int64_t> distributedTimeBlock,
+    SmallVectorImpl<RegionSchedule> &chosen, std::string &message);
 
 } // namespace mlir::stencil
 

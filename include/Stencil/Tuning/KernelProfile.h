@@ -55,6 +55,12 @@ struct KernelProfile {
   /// The applies of a step that compute (not point copies), run in order.
   unsigned numSweeps = 0;
 
+  /// Whether the lowerings can compute several steps per sweep (T > 1):
+  /// the calc/copy form, carrying no value from step to step.
+  bool canBlockInTime() const {
+    return isCopyForm && !carriesScalars && !carriesStepValue;
+  }
+
   /// For remarks: how the extents were found, when they were estimated
   /// ("" otherwise).
   std::string describeEstimate() const;
