@@ -42,8 +42,8 @@ for name in "${programs[@]}"; do
   # Each region's table: the static and the best rows.
   awk -v name="$name" '
     /^stencilcc: autotune: region .*'"'"'$/ { region = $4 }
-    /^  wg=/ && /static/ { static = $1; sms = $2; sspread = $3 }
-    /^  wg=/ && /best/ { best = $1; bms = $2; bspread = $3 }
+    /^  wg=/ && /\[static(, best)?\]/ { static = $1; sms = $2; sspread = $3 }
+    /^  wg=/ && /\[(static, )?best\]/ { best = $1; bms = $2; bspread = $3 }
     /^stencilcc: autotune: region .*: / && sms != "" {
       label = name; if (regions++) label = name "/" regions
       printf "%-14s %-26s %10.3f %-26s %10.3f %8s %6.1f%%\n", label, static, sms, best, bms, sspread "/" bspread, 100 * bms / sms

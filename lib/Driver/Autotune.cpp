@@ -5,6 +5,7 @@
 #include "Stencil/Dialect/Stencil/IR/StencilOps.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "llvm/ADT/ScopeExit.h"
 #include "llvm/ADT/SmallPtrSet.h"
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/IR/IRBuilder.h"
@@ -162,6 +163,8 @@ mlir::stencil::proposeWorkGroups(const RegionSchedule &base,
 
 void mlir::stencil::instrumentRegionTiming(llvm::Module &module,
                                            ArrayRef<std::string> regions) {
+  if (regions.empty())
+    return;
   llvm::LLVMContext &context = module.getContext();
   llvm::Type *f64 = llvm::Type::getDoubleTy(context);
   llvm::Type *i32 = llvm::Type::getInt32Ty(context);
@@ -259,6 +262,8 @@ private:
   void drawProgress(StringRef what);
   /// Runs a batch of programs, the incumbents' first, in rounds.
   void runRounds(ArrayRef<Executable *> batch, double stageEnd);
+  /// Records that a run of `executable` failed.
+  void markFailed(Executable &executable, StringRef failure);
   /// Makes each region's fastest candidate its incumbent.
   void chooseIncumbents();
   /// Spends the budget left on more runs of the closest contenders.
@@ -331,8 +336,13 @@ bool Search::runExecutable(Executable &executable, std::string &failure) {
     argv.push_back(arg);
   std::optional<StringRef> redirects[] = {StringRef(""), StringRef(""),
                                           StringRef(errors)};
-  // A candidate far slower than the runs so far is not worth waiting for.
-  unsigned wait = runs == 0 ? 0 : unsigned(std::max(30.0, 10 * runSeconds));
+  // The first run may take the budget; later ones, ten times the slowest
+  // run so far (a candidate that slow is not worth waiting for) within
+  // what is left of the budget.
+  double left = std::max(0.0, options.budgetSeconds - elapsed());
+  unsigned wait = runs == 0 ? unsigned(std::max(60.0, options.budgetSeconds))
+                            : unsigned(std::ceil(std::min(
+                                  std::max(30.0, 10 * runSeconds), left + 10)));
   drawProgress("running");
   auto runStart = std::chrono::steady_clock::now();
   std::string error;
@@ -346,8 +356,10 @@ bool Search::runExecutable(Executable &executable, std::string &failure) {
     std::string firstLine;
     if (auto text = llvm::MemoryBuffer::getFile(errors))
       firstLine = (*text)->getBuffer().split('\n').first.str();
-    failure = status == -2 ? "ran longer than " + std::to_string(wait) + " s"
-              : status < 0 ? "did not run: " + error
+    // -2 is a crash or the time limit; the limit leaves no message.
+    bool timedOut = status == -2 && wall + 0.5 >= wait;
+    failure = timedOut     ? "ran longer than " + std::to_string(wait) + " s"
+              : status < 0 ? "did not finish: " + error
                            : "exited with status " + std::to_string(status) +
                                  (firstLine.empty() ? "" : ": " + firstLine);
     return false;
@@ -378,15 +390,26 @@ bool Search::runExecutable(Executable &executable, std::string &failure) {
   return true;
 }
 
+void Search::markFailed(Executable &executable, StringRef failure) {
+  // Any failed run disqualifies every schedule the program carries: a
+  // schedule that crashes now and then must not be compiled in.
+  executable.failed = true;
+  for (auto [region, pick] : llvm::enumerate(executable.picks))
+    results[region].candidates[pick].failure = failure.str();
+}
+
 void Search::chooseIncumbents() {
   // A candidate is compared on as many runs as the incumbent had, up to
-  // three, so that one lucky run does not win.
+  // three, so that one lucky run does not win. Failed candidates are out;
+  // the static schedule is the fallback.
   for (size_t region = 0; region < regions.size(); ++region) {
     std::vector<CandidateTiming> &candidates = results[region].candidates;
+    if (!candidates[incumbent[region]].failure.empty())
+      incumbent[region] = 0;
     size_t needed =
         std::min<size_t>(3, candidates[incumbent[region]].seconds.size());
     for (auto [index, candidate] : llvm::enumerate(candidates))
-      if (candidate.seconds.size() >= needed &&
+      if (candidate.failure.empty() && candidate.seconds.size() >= needed &&
           candidate.getMedian() < candidates[incumbent[region]].getMedian())
         incumbent[region] = index;
   }
@@ -421,7 +444,8 @@ void Search::refine() {
       if (!fits(runSeconds))
         return;
       std::string failure;
-      executable->failed = !runExecutable(*executable, failure);
+      if (!runExecutable(*executable, failure))
+        markFailed(*executable, failure);
     }
   }
 }
@@ -524,12 +548,8 @@ void Search::runRounds(ArrayRef<Executable *> batch, double stageEnd) {
       if (!fits(runSeconds))
         return;
       std::string failure;
-      if (!runExecutable(*executable, failure)) {
-        executable->failed = true;
-        for (auto [region, pick] : llvm::enumerate(executable->picks))
-          if (pick != incumbent[region])
-            results[region].candidates[pick].failure = failure;
-      }
+      if (!runExecutable(*executable, failure))
+        markFailed(*executable, failure);
     }
     // After two rounds, a program slower by 30% for every region it
     // carries is dropped, so the budget goes to the contenders.
@@ -553,6 +573,11 @@ void Search::runRounds(ArrayRef<Executable *> batch, double stageEnd) {
 }
 
 LogicalResult Search::run(std::string &message) {
+  // The bar's line is erased however the search ends.
+  llvm::scope_exit clearProgress([&] {
+    if (options.progress)
+      llvm::errs() << "\r\x1b[K";
+  });
   for (const RegionSchedule &region : regions) {
     RegionTuning &tuning = results.emplace_back();
     tuning.tuned = region;
@@ -585,8 +610,6 @@ LogicalResult Search::run(std::string &message) {
   chooseIncumbents();
   for (size_t region = 0; region < regions.size(); ++region)
     results[region].best = incumbent[region];
-  if (options.progress)
-    llvm::errs() << "\r" << std::string(100, ' ') << "\r";
   return success();
 }
 
@@ -615,9 +638,9 @@ void mlir::stencil::printAutotuneTable(raw_ostream &os,
   for (size_t index : order) {
     const CandidateTiming &candidate = candidates[index];
     std::string name = candidate.schedule.getKeys();
-    StringRef tag = index == tuning.best && index == 0 ? "static, best"
-                    : index == tuning.best             ? "best"
-                    : index == 0                       ? "static"
+    StringRef tag = index == tuning.best && index == 0 ? "[static, best]"
+                    : index == tuning.best             ? "[best]"
+                    : index == 0                       ? "[static]"
                                                        : "";
     if (candidate.seconds.empty()) {
       os << llvm::format("  %-32s %12s %8s %5d %9s", name.c_str(), "-", "-", 0,
@@ -634,6 +657,8 @@ void mlir::stencil::printAutotuneTable(raw_ostream &os,
                        reference / candidate.getMedian());
     if (!tag.empty())
       os << "  " << tag;
+    if (!candidate.failure.empty())
+      os << "  failed: " << candidate.failure;
     os << "\n";
   }
 }
@@ -773,9 +798,15 @@ LogicalResult ScheduleCache::save(std::string &message) const {
     message = "cannot write beside '" + path + "': " + ec.message();
     return failure();
   }
-  {
-    llvm::raw_fd_ostream os(fd, /*shouldClose=*/true);
-    os << llvm::formatv("{0:2}", root) << "\n";
+  llvm::raw_fd_ostream os(fd, /*shouldClose=*/true);
+  os << llvm::formatv("{0:2}", root) << "\n";
+  os.close();
+  if (os.has_error()) {
+    message =
+        "cannot write '" + temp.str().str() + "': " + os.error().message();
+    os.clear_error();
+    llvm::sys::fs::remove(temp);
+    return failure();
   }
   if (std::error_code ec = llvm::sys::fs::rename(temp, path)) {
     llvm::sys::fs::remove(temp);

@@ -133,7 +133,9 @@ SmallVector<RegionSchedule> mlir::stencil::getRegionSchedules(ModuleOp module) {
          schedule.getTimeBlock(), schedule.getExchangeDepth(),
          schedule.getStreamingStores(),
          SmallVector<int64_t, 3>(llvm::reverse(getExtent(grid))),
-         succeeded(profile) && profile->canBlockInTime()});
+         succeeded(profile) && profile->canBlockInTime(),
+         llvm::cast<FieldType>(iterate.getInits()[0].getType())
+             .isDistributed()});
   }
   return schedules;
 }

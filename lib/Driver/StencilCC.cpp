@@ -146,6 +146,9 @@ struct Options {
   std::string output;
   bool saveTemps = false;
   bool verbose = false;
+  /// Where the commands' stderr goes; empty: stencilcc's (the autotuner
+  /// reads its candidates' errors from a file).
+  std::string commandErrors;
   /// -I, -D, -U, -std=: for the importer and the host compile.
   std::vector<std::string> preprocessorArgs;
   /// Everything else for the host compile and link.
@@ -387,6 +390,9 @@ bool parseArgs(ArrayRef<const char *> args, Options &options, bool &help,
 
   if (!options.mpiDevices.empty() && !options.mpi)
     return usageError("--mpi-devices needs --mpi");
+  if (options.scheduleFromCache && !options.schedule.empty())
+    return usageError("--schedule=cache takes each region's whole schedule "
+                      "from the cache; drop the other --schedule keys");
   if (options.autotuneArgsGiven && !options.autotuneSeconds)
     return usageError("--autotune-args needs --autotune");
   if (options.autotuneSeconds) {
@@ -459,10 +465,13 @@ bool run(const Options &options, ArrayRef<std::string> command) {
     llvm::errs() << llvm::join(command, " ") << "\n";
   SmallVector<StringRef> argv(command.begin(), command.end());
   std::string message;
+  SmallVector<std::optional<StringRef>, 3> redirects;
+  if (!options.commandErrors.empty())
+    redirects = {std::nullopt, std::nullopt, StringRef(options.commandErrors)};
   int status = llvm::sys::ExecuteAndWait(command.front(), argv, std::nullopt,
-                                         {}, 0, 0, &message);
+                                         redirects, 0, 0, &message);
   if (status != 0) {
-    if (!message.empty())
+    if (!message.empty() && options.commandErrors.empty())
       error(command.front() + ": " + message);
     return false;
   }
@@ -586,7 +595,12 @@ bool attachSchedules(ModuleOp module, const Options &options,
                         "measures one)\n";
         continue;
       }
-      cached[region.region] = entry->schedule.getOverrides();
+      ScheduleOverrides &overrides = cached[region.region];
+      overrides = entry->schedule.getOverrides();
+      // Across ranks the time-block depth of distributed regions stays 1
+      // (on-node time blocks are not combined with exchanges).
+      if (options.mpi && region.distributed)
+        overrides.timeBlock.reset();
       if (options.verbose)
         llvm::errs() << "stencilcc: remark: region '" << region.region
                      << "': schedule " << entry->schedule.getKeys() << " from "
@@ -800,6 +814,9 @@ bool autotuneSchedules(ModuleOp module, const Options &options,
   // Candidates are built as the program is, quietly, with timed regions.
   Options quiet = options;
   quiet.verbose = false;
+  SmallString<128> commandErrors(tempDir);
+  llvm::sys::path::append(commandErrors, "autotune-commands.txt");
+  quiet.commandErrors = std::string(commandErrors);
   MLIRContext *context = module.getContext();
   auto build = [&](ArrayRef<RegionSchedule> schedules, StringRef path,
                    std::string &failure) {
@@ -833,7 +850,17 @@ bool autotuneSchedules(ModuleOp module, const Options &options,
     if (!ir || !writeFile(irPath, *ir) ||
         !compileRegionIR(quiet, irPath, objectPath) ||
         !linkProgram(quiet, imported, hostPath, objectPath, path)) {
+      // clang's first error says why.
       failure = "clang failed";
+      if (auto text = llvm::MemoryBuffer::getFile(commandErrors)) {
+        SmallVector<StringRef> lines;
+        (*text)->getBuffer().split(lines, '\n');
+        for (StringRef line : lines)
+          if (line.contains("error:")) {
+            failure = "clang: " + line.trim().str();
+            break;
+          }
+      }
       return false;
     }
     return true;
@@ -1018,7 +1045,8 @@ int mlir::stencil::runStencilCC(ArrayRef<const char *> args) {
                          : std::string("device");
   bool gpuTarget = options.target != "cpu";
   if ((gpuTarget ? kind != "gpu" : kind != "cpu") && options.emit != "mlir") {
-    if (options.printSchedule && options.output == "a.out")
+    if (options.printSchedule && options.output == "a.out" &&
+        !options.autotuneSeconds)
       return 0;
     if (gpuTarget)
       error("--device=" + options.device + " is a " + kind +

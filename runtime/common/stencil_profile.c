@@ -6,7 +6,8 @@
  * the STENCIL_PROFILE environment variable names, one line per region:
  *   NAME SECONDS CALLS
  * so the tuner times the regions, not the program's set-up and output.
- * Executables built without --autotune never call these.
+ * Executables built without --autotune never call these. The table is not
+ * locked: the rewritten C calls its regions from one thread.
  *
  *===----------------------------------------------------------------------===*/
 

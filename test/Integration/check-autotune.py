@@ -1,13 +1,15 @@
 #!/usr/bin/env python3
 """Checks what `stencilcc --autotune -v` reported against what it did.
 
-  check-autotune.py LOG CACHE [PRINTED]
+  check-autotune.py [--min-timed N] LOG CACHE [PRINTED]
 
 LOG: its stderr (the tables and summaries); CACHE: the schedules.json it
 wrote; PRINTED: optionally, `--schedule=cache --print-schedule` output of a
 later compile. For every region: the row marked best is at least as fast as
 every row timed three times or more and as the static row; the summary names
-that schedule; the cache holds it; a later compile reads it back.
+that schedule; the cache holds it; a later compile reads it back; with
+--min-timed, each region's table has at least N timed rows (the search
+tried something besides the static schedule).
 """
 import json
 import re
@@ -24,11 +26,17 @@ def keys_of(entry):
     return "wg=%s,t=%d,nt=%d" % (wg, entry["time_block"], nt)
 
 
-log = open(sys.argv[1]).read().splitlines()
+args = sys.argv[1:]
+min_timed = 1
+if args[:1] == ["--min-timed"]:
+    min_timed = int(args[1])
+    args = args[2:]
+log = open(args[0]).read().splitlines()
 tables = {}
 summaries = {}
 region = None
-row = re.compile(r"^  (wg=\S+)\s+([0-9.]+|-)\s+\S+\s+(\d+)\s+\S+\s*(.*)$")
+row = re.compile(r"^  (wg=\S+)\s+([0-9.]+|-)\s+\S+\s+(\d+)\s+\S+\s*"
+                 r"(\[(?:static|best|static, best)\])?")
 for line in log:
     match = re.match(r"^stencilcc: autotune: region '([^']+)'$", line)
     if match:
@@ -44,15 +52,15 @@ for line in log:
     if region and match:
         median = None if match.group(2) == "-" else float(match.group(2))
         tables[region].append((match.group(1), median, int(match.group(3)),
-                               match.group(4)))
+                               match.group(4) or ""))
 
 if not tables:
-    fail("no table in " + sys.argv[1])
-cache = json.load(open(sys.argv[2]))
+    fail("no table in " + args[0])
+cache = json.load(open(args[1]))
 cached = {entry["region"]: keys_of(entry) for entry in cache["schedules"]}
 printed = {}
-if len(sys.argv) > 3:
-    for line in open(sys.argv[3]):
+if len(args) > 2:
+    for line in open(args[2]):
         entry = json.loads(line)
         if entry["source"] != "cache":
             fail("region %s: schedule from %s, not the cache" %
@@ -60,8 +68,12 @@ if len(sys.argv) > 3:
         printed[entry["region"]] = keys_of(entry)
 
 for region, rows in tables.items():
-    best = [r for r in rows if r[3].startswith("best") or "best" in r[3]]
-    static = [r for r in rows if "static" in r[3]]
+    best = [r for r in rows if r[3] in ("[best]", "[static, best]")]
+    static = [r for r in rows if r[3] in ("[static]", "[static, best]")]
+    timed = [r for r in rows if r[1] is not None]
+    if len(timed) < min_timed:
+        fail("region %s: %d rows timed, expected at least %d" %
+             (region, len(timed), min_timed))
     if len(best) != 1 or len(static) != 1:
         fail("region %s: expected one best and one static row" % region)
     best, static = best[0], static[0]

@@ -53,6 +53,8 @@ struct RegionSchedule {
   /// Whether the region's lowering honours a time block above 1
   /// (KernelProfile::canBlockInTime).
   bool timeBlockable = true;
+  /// Whether its fields are distributed (`#pragma stencil distribute`).
+  bool distributed = false;
 
   /// The schedule as `--schedule` keys: `wg=2046x256,t=16,nt=0`.
   std::string getKeys() const;
