@@ -306,8 +306,9 @@ Executable *Search::getExecutable(ArrayRef<size_t> picks,
   for (auto [region, pick] : llvm::enumerate(picks))
     schedules.push_back(results[region].candidates[pick].schedule);
   SmallString<128> path(workDir);
-  llvm::sys::path::append(path, "candidate" + std::to_string(builds++));
+  llvm::sys::path::append(path, "candidate" + std::to_string(builds));
   drawProgress("building");
+  ++builds;
   auto buildStart = std::chrono::steady_clock::now();
   Executable &executable = executables[key];
   executable.path = std::string(path);
