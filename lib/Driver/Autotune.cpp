@@ -563,10 +563,13 @@ void Search::runRounds(ArrayRef<Executable *> batch, double stageEnd) {
         bestMedian[region] = std::min(
             bestMedian[region], results[region].candidates[pick].getMedian());
     for (Executable *executable : batch) {
+      // Judged by the candidates it carries: a region's incumbent in it
+      // (where that region has fewer proposals) does not keep it.
       bool contender = executable == batch.front();
       for (auto [region, pick] : llvm::enumerate(executable->picks))
-        contender |= results[region].candidates[pick].getMedian() <=
-                     1.3 * bestMedian[region];
+        contender |= pick != incumbent[region] &&
+                     results[region].candidates[pick].getMedian() <=
+                         1.3 * bestMedian[region];
       if (!contender)
         dropped.insert(executable);
     }

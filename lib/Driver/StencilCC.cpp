@@ -729,12 +729,8 @@ bool compileRegionIR(const Options &options, StringRef irPath,
   return run(options, command);
 }
 
-/// Compiles the host program (the C file with each region replaced by a
-/// call, or the file itself when it has no region) and links it with the
-/// regions' object (`objectPath`, empty when none) and the runtimes into
-/// `output`.
-bool linkProgram(const Options &options, const PragmaCImportResult &imported,
-                 StringRef hostPath, StringRef objectPath, StringRef output) {
+/// clang and the flags the host program is compiled with.
+std::vector<std::string> getHostCompileCommand(const Options &options) {
   SmallString<128> sourceDir(options.input);
   llvm::sys::path::remove_filename(sourceDir);
   if (sourceDir.empty())
@@ -759,6 +755,26 @@ bool linkProgram(const Options &options, const PragmaCImportResult &imported,
   command.push_back("-iquote" + std::string(sourceDir));
   llvm::append_range(command, options.preprocessorArgs);
   llvm::append_range(command, options.hostArgs);
+  return command;
+}
+
+/// Compiles the host program to an object once for --autotune's
+/// candidates, which differ in their regions only.
+bool compileHostObject(const Options &options, StringRef hostPath,
+                       StringRef objectPath) {
+  std::vector<std::string> command = getHostCompileCommand(options);
+  command.insert(command.end(),
+                 {"-fopenmp", "-c", hostPath.str(), "-o", objectPath.str()});
+  return run(options, command);
+}
+
+/// Compiles the host program (the C file with each region replaced by a
+/// call, or the file itself when it has no region; or its object) and
+/// links it with the regions' object (`objectPath`, empty when none) and
+/// the runtimes into `output`.
+bool linkProgram(const Options &options, const PragmaCImportResult &imported,
+                 StringRef hostPath, StringRef objectPath, StringRef output) {
+  std::vector<std::string> command = getHostCompileCommand(options);
   command.push_back(imported.numRegions > 0 ? hostPath.str() : options.input);
   llvm::append_range(command, options.linkArgs);
   if (!objectPath.empty())
@@ -811,7 +827,9 @@ bool autotuneSchedules(ModuleOp module, const Options &options,
   for (const RegionSchedule &region : regions)
     names.push_back(region.region);
 
-  // Candidates are built as the program is, quietly, with timed regions.
+  // Candidates are built as the program is, quietly, with timed regions,
+  // linking one object of the host program.
+  SmallString<128> hostObject;
   Options quiet = options;
   quiet.verbose = false;
   SmallString<128> commandErrors(tempDir);
@@ -849,7 +867,7 @@ bool autotuneSchedules(ModuleOp module, const Options &options,
     std::string irPath = (path + ".ll").str(), objectPath = (path + ".o").str();
     if (!ir || !writeFile(irPath, *ir) ||
         !compileRegionIR(quiet, irPath, objectPath) ||
-        !linkProgram(quiet, imported, hostPath, objectPath, path)) {
+        !linkProgram(quiet, imported, hostObject, objectPath, path)) {
       // clang's first error says why.
       failure = "clang failed";
       if (auto text = llvm::MemoryBuffer::getFile(commandErrors)) {
@@ -879,6 +897,9 @@ bool autotuneSchedules(ModuleOp module, const Options &options,
   llvm::sys::path::append(workDir, "autotune");
   if (std::error_code ec = llvm::sys::fs::create_directories(workDir))
     return error("cannot create '" + workDir + "': " + ec.message());
+  llvm::sys::path::append(hostObject, workDir, "host.o");
+  if (!compileHostObject(options, hostPath, hostObject))
+    return error("compiling the host program failed");
   auto start = std::chrono::steady_clock::now();
   SmallVector<RegionTuning> tunings;
   std::string message;
