@@ -5,7 +5,7 @@
 set -euo pipefail
 
 packages=(
-  cmake ninja-build ccache python3 groff-base
+  cmake ninja-build ccache python3 groff-base bsdutils
   clang-22 libclang-rt-22-dev libclang-22-dev libclang-cpp22-dev
   llvm-22-dev llvm-22-tools libmlir-22-dev mlir-22-tools libomp-22-dev
   openmpi-bin libopenmpi-dev

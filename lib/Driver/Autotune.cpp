@@ -260,6 +260,10 @@ private:
   /// the start).
   void runStage(Stage stage, double stageEnd);
   void drawProgress(StringRef what);
+  /// Runs each program of `programs` not failed or dropped once; false
+  /// when the budget ran out.
+  bool runRound(ArrayRef<Executable *> programs, unsigned round,
+                const llvm::SmallPtrSetImpl<Executable *> &dropped);
   /// Runs a batch of programs, the incumbents' first, in rounds.
   void runRounds(ArrayRef<Executable *> batch, double stageEnd);
   /// Records that a run of `executable` failed.
@@ -437,18 +441,27 @@ void Search::refine() {
   if (contenders.size() < 2)
     return;
   // More rounds while the budget lasts, up to three times the usual runs.
-  for (unsigned round = 0; round < 2 * options.runsPerCandidate; ++round) {
-    for (size_t i = 0; i < contenders.size(); ++i) {
-      Executable *executable = contenders[(i + round) % contenders.size()];
-      if (executable->failed)
-        continue;
-      if (!fits(runSeconds))
-        return;
-      std::string failure;
-      if (!runExecutable(*executable, failure))
-        markFailed(*executable, failure);
-    }
+  llvm::SmallPtrSet<Executable *, 1> none;
+  for (unsigned round = 0; round < 2 * options.runsPerCandidate; ++round)
+    if (!runRound(contenders, round, none))
+      return;
+}
+
+bool Search::runRound(ArrayRef<Executable *> programs, unsigned round,
+                      const llvm::SmallPtrSetImpl<Executable *> &dropped) {
+  // Each program once, the order rotated by the round, so that the
+  // machine's drift is shared out.
+  for (size_t i = 0; i < programs.size(); ++i) {
+    Executable *executable = programs[(i + round) % programs.size()];
+    if (executable->failed || dropped.contains(executable))
+      continue;
+    if (!fits(runSeconds))
+      return false;
+    std::string failure;
+    if (!runExecutable(*executable, failure))
+      markFailed(*executable, failure);
   }
+  return true;
 }
 
 void Search::drawProgress(StringRef what) {
@@ -535,23 +548,12 @@ void Search::runStage(Stage stage, double stageEnd) {
 }
 
 void Search::runRounds(ArrayRef<Executable *> batch, double stageEnd) {
-  // Every program of the batch once per round, the order rotated, so that
-  // the machine's drift is shared out. Three rounds whatever the stage's
-  // share, the rest as it allows.
+  // Three rounds whatever the stage's share, the rest as it allows.
   llvm::SmallPtrSet<Executable *, 16> dropped;
   for (unsigned round = 0; round < options.runsPerCandidate; ++round) {
-    if (round >= 3 && elapsed() > stageEnd)
+    if ((round >= 3 && elapsed() > stageEnd) ||
+        !runRound(batch, round, dropped))
       return;
-    for (size_t i = 0; i < batch.size(); ++i) {
-      Executable *executable = batch[(i + round) % batch.size()];
-      if (executable->failed || dropped.contains(executable))
-        continue;
-      if (!fits(runSeconds))
-        return;
-      std::string failure;
-      if (!runExecutable(*executable, failure))
-        markFailed(*executable, failure);
-    }
     // After two rounds, a program slower by 30% for every region it
     // carries is dropped, so the budget goes to the contenders.
     if (round != 1)

@@ -150,6 +150,19 @@ LogicalResult mlir::stencil::applyScheduleOverrides(
 }
 
 LogicalResult mlir::stencil::applyScheduleOverrides(
+    ModuleOp module, const llvm::StringMap<ScheduleOverrides> &overrides,
+    std::optional<int64_t> distributedTimeBlock,
+    SmallVectorImpl<RegionSchedule> &chosen, std::string &message) {
+  return applyScheduleOverrides(
+      module,
+      [&](StringRef region) -> const ScheduleOverrides * {
+        auto found = overrides.find(region);
+        return found == overrides.end() ? nullptr : &found->second;
+      },
+      distributedTimeBlock, chosen, message);
+}
+
+LogicalResult mlir::stencil::applyScheduleOverrides(
     ModuleOp module,
     function_ref<const ScheduleOverrides *(StringRef region)> overridesFor,
     std::optional<int64_t> distributedTimeBlock,

@@ -612,16 +612,14 @@ bool attachSchedules(ModuleOp module, const Options &options,
   // depth; on-node time blocking is not combined with exchanges yet.
   SmallVector<RegionSchedule> chosen;
   std::string message;
-  auto overridesFor = [&](StringRef region) -> const ScheduleOverrides * {
-    if (!options.scheduleFromCache)
-      return &options.schedule;
-    auto found = cached.find(region);
-    return found == cached.end() ? nullptr : &found->second;
-  };
-  if (failed(applyScheduleOverrides(module, overridesFor,
-                                    options.mpi ? std::optional<int64_t>(1)
-                                                : std::nullopt,
-                                    chosen, message)))
+  std::optional<int64_t> distributedTimeBlock =
+      options.mpi ? std::optional<int64_t>(1) : std::nullopt;
+  if (failed(options.scheduleFromCache
+                 ? applyScheduleOverrides(module, cached, distributedTimeBlock,
+                                          chosen, message)
+                 : applyScheduleOverrides(module, options.schedule,
+                                          distributedTimeBlock, chosen,
+                                          message)))
     return error(message);
   if (options.printSchedule && !options.autotuneSeconds)
     printSchedules(chosen, options, [&](StringRef region) {
@@ -843,13 +841,8 @@ bool autotuneSchedules(ModuleOp module, const Options &options,
     for (const RegionSchedule &schedule : schedules)
       overrides[schedule.region] = schedule.getOverrides();
     SmallVector<RegionSchedule> chosen;
-    if (failed(applyScheduleOverrides(
-            *candidate,
-            [&](StringRef region) -> const ScheduleOverrides * {
-              auto found = overrides.find(region);
-              return found == overrides.end() ? nullptr : &found->second;
-            },
-            std::nullopt, chosen, failure)))
+    if (failed(applyScheduleOverrides(*candidate, overrides, std::nullopt,
+                                      chosen, failure)))
       return false;
     // A candidate's diagnostics say why it does not build; they are the
     // table's, not the user's.
@@ -968,13 +961,8 @@ bool autotuneSchedules(ModuleOp module, const Options &options,
   }
 
   SmallVector<RegionSchedule> chosen;
-  if (failed(applyScheduleOverrides(
-          module,
-          [&](StringRef region) -> const ScheduleOverrides * {
-            auto found = best.find(region);
-            return found == best.end() ? nullptr : &found->second;
-          },
-          std::nullopt, chosen, message)))
+  if (failed(
+          applyScheduleOverrides(module, best, std::nullopt, chosen, message)))
     return error(message);
   if (options.printSchedule)
     printSchedules(chosen, options, [&](StringRef region) {

@@ -12,6 +12,7 @@
 
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/Support/LLVM.h"
+#include "llvm/ADT/StringMap.h"
 
 #include <optional>
 #include <string>
@@ -83,6 +84,13 @@ applyScheduleOverrides(ModuleOp module, const ScheduleOverrides &overrides,
 LogicalResult applyScheduleOverrides(
     ModuleOp module,
     function_ref<const ScheduleOverrides *(StringRef region)> overridesFor,
+    std::optional<int64_t> distributedTimeBlock,
+    SmallVectorImpl<RegionSchedule> &chosen, std::string &message);
+
+/// The same with the keys of each region named in `overrides`; the others
+/// keep their tuned schedule.
+LogicalResult applyScheduleOverrides(
+    ModuleOp module, const llvm::StringMap<ScheduleOverrides> &overrides,
     std::optional<int64_t> distributedTimeBlock,
     SmallVectorImpl<RegionSchedule> &chosen, std::string &message);
 
