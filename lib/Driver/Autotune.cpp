@@ -361,12 +361,15 @@ bool Search::runExecutable(Executable &executable, std::string &failure) {
     std::string firstLine;
     if (auto text = llvm::MemoryBuffer::getFile(errors))
       firstLine = (*text)->getBuffer().split('\n').first.str();
-    // -2 is a crash or the time limit; the limit leaves no message.
+    // -2 is a crash or the time limit; the limit leaves no message. -1
+    // includes exit status 127, which is also how the loader says a shared
+    // library (libcuda.so.1 without a driver) is missing: stderr says which.
     bool timedOut = status == -2 && wall + 0.5 >= wait;
     failure = timedOut     ? "ran longer than " + std::to_string(wait) + " s"
               : status < 0 ? "did not finish: " + error
-                           : "exited with status " + std::to_string(status) +
-                                 (firstLine.empty() ? "" : ": " + firstLine);
+                           : "exited with status " + std::to_string(status);
+    if (!timedOut && !firstLine.empty())
+      failure += ": " + firstLine;
     return false;
   }
   runSeconds = std::max(runSeconds, wall);
