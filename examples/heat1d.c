@@ -31,6 +31,9 @@ int main(int argc, char **argv) {
 #pragma stencil step(t:1000)
 #pragma stencil data source(float A[N]) destination(float B[N])
 #pragma stencil dimension(i)
+#ifdef DISTRIBUTE /* e.g. -DDISTRIBUTE=block for stencilcc --mpi */
+#pragma stencil distribute(DISTRIBUTE)
+#endif
   for (t = 0; t < total_step; t++) {
 #pragma stencil calc
     for (i = 1; i < N - 1; i++)

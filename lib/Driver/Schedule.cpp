@@ -142,16 +142,13 @@ SmallVector<RegionSchedule> mlir::stencil::getRegionSchedules(ModuleOp module) {
 
 LogicalResult mlir::stencil::applyScheduleOverrides(
     ModuleOp module, const ScheduleOverrides &overrides,
-    std::optional<int64_t> distributedTimeBlock,
     SmallVectorImpl<RegionSchedule> &chosen, std::string &message) {
   return applyScheduleOverrides(
-      module, [&](StringRef) { return &overrides; }, distributedTimeBlock,
-      chosen, message);
+      module, [&](StringRef) { return &overrides; }, chosen, message);
 }
 
 LogicalResult mlir::stencil::applyScheduleOverrides(
     ModuleOp module, const llvm::StringMap<ScheduleOverrides> &overrides,
-    std::optional<int64_t> distributedTimeBlock,
     SmallVectorImpl<RegionSchedule> &chosen, std::string &message) {
   return applyScheduleOverrides(
       module,
@@ -159,13 +156,12 @@ LogicalResult mlir::stencil::applyScheduleOverrides(
         auto found = overrides.find(region);
         return found == overrides.end() ? nullptr : &found->second;
       },
-      distributedTimeBlock, chosen, message);
+      chosen, message);
 }
 
 LogicalResult mlir::stencil::applyScheduleOverrides(
     ModuleOp module,
     function_ref<const ScheduleOverrides *(StringRef region)> overridesFor,
-    std::optional<int64_t> distributedTimeBlock,
     SmallVectorImpl<RegionSchedule> &chosen, std::string &message) {
   const ScheduleOverrides none;
   for (auto func : module.getOps<func::FuncOp>()) {
@@ -198,11 +194,27 @@ LogicalResult mlir::stencil::applyScheduleOverrides(
     }
     bool distributed =
         llvm::cast<FieldType>(iterate.getInits()[0].getType()).isDistributed();
-    int64_t timeBlock = overrides.timeBlock.value_or(
-        distributed && distributedTimeBlock ? *distributedTimeBlock
-                                            : tuned.getTimeBlock());
+    int64_t timeBlock = overrides.timeBlock.value_or(tuned.getTimeBlock());
     int64_t exchangeDepth =
         overrides.exchangeDepth.value_or(tuned.getExchangeDepth());
+    // The tuned k goes with the tuned T (stencil-tune-exchange-depth chose
+    // them together); a T given alone gets halos as deep as its blocks.
+    if (distributed && overrides.timeBlock && !overrides.exchangeDepth)
+      exchangeDepth = timeBlock;
+    if (distributed && timeBlock > exchangeDepth) {
+      // A depth given alone bounds the tuned blocks.
+      if (!overrides.timeBlock)
+        timeBlock = exchangeDepth;
+      else
+        return fail(message, "--schedule: t=" + Twine(timeBlock) +
+                                 " needs an exchange depth k of at least " +
+                                 Twine(timeBlock) + " in region '" +
+                                 func.getName() +
+                                 "', whose fields are distributed (a time "
+                                 "block reads T x radius cells of halo); "
+                                 "k=" +
+                                 Twine(exchangeDepth) + " given");
+    }
     bool streamingStores =
         overrides.streamingStores.value_or(tuned.getStreamingStores());
     iterate.setScheduleAttr(ScheduleAttr::get(

@@ -597,10 +597,13 @@ bool attachSchedules(ModuleOp module, const Options &options,
       }
       ScheduleOverrides &overrides = cached[region.region];
       overrides = entry->schedule.getOverrides();
-      // Across ranks the time-block depth of distributed regions stays 1
-      // (on-node time blocks are not combined with exchanges).
-      if (options.mpi && region.distributed)
+      // Across ranks, distributed regions keep the time blocks and
+      // exchange depth tuned together for the ranks' blocks (--autotune
+      // measured one process on the whole grid).
+      if (options.mpi && region.distributed) {
         overrides.timeBlock.reset();
+        overrides.exchangeDepth.reset();
+      }
       if (options.verbose)
         llvm::errs() << "stencilcc: remark: region '" << region.region
                      << "': schedule " << entry->schedule.getKeys() << " from "
@@ -608,17 +611,11 @@ bool attachSchedules(ModuleOp module, const Options &options,
     }
   }
 
-  // Across ranks, communication-avoiding steps come from the exchange
-  // depth; on-node time blocking is not combined with exchanges yet.
   SmallVector<RegionSchedule> chosen;
   std::string message;
-  std::optional<int64_t> distributedTimeBlock =
-      options.mpi ? std::optional<int64_t>(1) : std::nullopt;
   if (failed(options.scheduleFromCache
-                 ? applyScheduleOverrides(module, cached, distributedTimeBlock,
-                                          chosen, message)
-                 : applyScheduleOverrides(module, options.schedule,
-                                          distributedTimeBlock, chosen,
+                 ? applyScheduleOverrides(module, cached, chosen, message)
+                 : applyScheduleOverrides(module, options.schedule, chosen,
                                           message)))
     return error(message);
   if (options.printSchedule && !options.autotuneSeconds)
@@ -841,8 +838,7 @@ bool autotuneSchedules(ModuleOp module, const Options &options,
     for (const RegionSchedule &schedule : schedules)
       overrides[schedule.region] = schedule.getOverrides();
     SmallVector<RegionSchedule> chosen;
-    if (failed(applyScheduleOverrides(*candidate, overrides, std::nullopt,
-                                      chosen, failure)))
+    if (failed(applyScheduleOverrides(*candidate, overrides, chosen, failure)))
       return false;
     // A candidate's diagnostics say why it does not build; they are the
     // table's, not the user's.
@@ -961,8 +957,7 @@ bool autotuneSchedules(ModuleOp module, const Options &options,
   }
 
   SmallVector<RegionSchedule> chosen;
-  if (failed(
-          applyScheduleOverrides(module, best, std::nullopt, chosen, message)))
+  if (failed(applyScheduleOverrides(module, best, chosen, message)))
     return error(message);
   if (options.printSchedule)
     printSchedules(chosen, options, [&](StringRef region) {

@@ -2,7 +2,8 @@
 # mpi-compare.sh MPIRUN PROGRAM.c STEPS DISTRIBUTE K "NP..." [flags...]
 #                [-- stencilcc-only flags...]
 # Builds PROGRAM.c with `stencilcc --mpi -DDISTRIBUTE=... --schedule=k=K`
-# (K may carry more schedule keys: 3,nt=1) and with plain clang -O2
+# (K may carry more schedule keys: 3,nt=1; a K that does not start with a
+# digit is the whole schedule: t=2) and with plain clang -O2
 # (pragmas ignored), runs the first under
 # `MPIRUN -np N` for each N and the second serially, and requires the whole
 # output to be identical apart from the timing lines: the checksums are
@@ -19,10 +20,14 @@ while [ $# -gt 0 ]; do
   if [ "$1" = "--" ]; then shift; only=("$@"); break; fi
   common+=("$1"); shift
 done
+case $k in
+  [0-9]*) schedule="k=$k" ;;
+  *) schedule=$k ;;
+esac
 out=$(mktemp -d)
 trap 'rm -rf "$out"' EXIT
 stencilcc --mpi "$src" "${common[@]}" "${only[@]}" "-DDISTRIBUTE=$dist" \
-  "--schedule=k=$k" -o "$out/stencil"
+  "--schedule=$schedule" -o "$out/stencil"
 clang -O2 -w "$src" "${common[@]}" -o "$out/ref" -lm
 "$out/ref" $steps | grep -v -e '^time ' -e '/s ' > "$out/ref.txt"
 for np in $nps; do
@@ -35,6 +40,6 @@ for np in $nps; do
   else
     diff "$out/ref.txt" "$out/mpi.txt"
   fi
-  echo "$(basename "$src") $dist k=$k np=$np $(grep checksum "$out/mpi.txt"):" \
+  echo "$(basename "$src") $dist $schedule np=$np $(grep checksum "$out/mpi.txt"):" \
     "$(grep '^stencil-mpi:' "$out/stats.txt")"
 done

@@ -133,3 +133,99 @@ module attributes {dlti.target_system_spec = #dlti.target_system_spec<"stencil.d
     return
   }
 }
+
+// -----
+
+// Time blocks from stencil-tune-workgroup (T = 4) and the exchange depth
+// are chosen together. A block reads its arrays once for its 4 steps and
+// exchanges a halo 4 planes deep before it, not overlapped; on this
+// bandwidth-bound kernel that beats every single-step k, so k = T.
+!t = !stencil.field<514x258x258xf32, #stencil.decomp<block, *, *>>
+// CHECK-LABEL: func.func @time_blocks_with_exchanges
+// CHECK: schedule = #stencil.schedule<wg = [8, 16, 256], time_block = 4, exchange_depth = 4>
+module attributes {dlti.target_system_spec = #dlti.target_system_spec<"stencil.device0" = #dlti.target_device_spec<
+    "name" = "cpu-node", "description" = "", "kind" = "cpu",
+    "peak_gflops_f32" = 2000.0 : f64, "peak_gflops_f64" = 1000.0 : f64, "bandwidth_gbps" = 100.0 : f64,
+    "network_latency_us" = 2.0 : f64, "network_bandwidth_gbps" = 12.0 : f64, "launch_overhead_us" = 1.0 : f64,
+    "onchip_bytes" = 49152 : i64, "l2_bytes" = 1048576 : i64, "min_work_groups" = 2 : i64,
+    "max_work_group_size" = 1048576 : i64, "simd_width" = 16 : i64, "compute_units" = 16 : i64, "lanes_per_unit" = 16 : i64>>} {
+  func.func @time_blocks_with_exchanges(%a0: !t, %b0: !t, %n: index) attributes {stencil.max_steps = 1000 : i64} {
+    %g = stencil.grid [1, 1, 1] to [513, 257, 257] : !stencil.grid<3>
+    // expected-remark @+1 {{exchange depth k = 4 with time_block 4 on 'cpu-node' for 4 ranks (process grid [4, 1, 1], 1000 steps): time blocks of T = 4 steps with k = 4 (each block exchanges a halo 4 x radius deep first, not overlapped):}}
+    %r:2 = stencil.iterate %n iter_args(%a = %a0, %b = %b0) : !t, !t attributes {schedule = #stencil.schedule<wg = [8, 16, 256], time_block = 4>} {
+      %c = stencil.apply on %g ins(%x = %a : !t) outs(%b : !t) {
+        %zm = stencil.access %x[-1, 0, 0] : !t
+        %zp = stencil.access %x[1, 0, 0] : !t
+        %ym = stencil.access %x[0, -1, 0] : !t
+        %yp = stencil.access %x[0, 1, 0] : !t
+        %s0 = arith.addf %zm, %zp : f32
+        %s1 = arith.addf %s0, %ym : f32
+        %s2 = arith.addf %s1, %yp : f32
+        stencil.return %s2 : f32
+      }
+      stencil.yield %c, %a : !t, !t
+    }
+    return
+  }
+}
+
+// -----
+
+// Blocks of 40 steps would need halos 40 planes deep, thicker than the 16
+// planes each of 4 ranks holds: T shrinks to 16, the deepest that fits,
+// and k follows it.
+!u = !stencil.field<66x258x258xf32, #stencil.decomp<block, *, *>>
+// CHECK-LABEL: func.func @time_blocks_too_deep
+// CHECK: schedule = #stencil.schedule<wg = [8, 16, 256], time_block = 16, exchange_depth = 16>
+module attributes {dlti.target_system_spec = #dlti.target_system_spec<"stencil.device0" = #dlti.target_device_spec<
+    "name" = "cpu-node", "description" = "", "kind" = "cpu",
+    "peak_gflops_f32" = 2000.0 : f64, "peak_gflops_f64" = 1000.0 : f64, "bandwidth_gbps" = 100.0 : f64,
+    "network_latency_us" = 2.0 : f64, "network_bandwidth_gbps" = 12.0 : f64, "launch_overhead_us" = 1.0 : f64,
+    "onchip_bytes" = 49152 : i64, "l2_bytes" = 1048576 : i64, "min_work_groups" = 2 : i64,
+    "max_work_group_size" = 1048576 : i64, "simd_width" = 16 : i64, "compute_units" = 16 : i64, "lanes_per_unit" = 16 : i64>>} {
+  func.func @time_blocks_too_deep(%a0: !u, %b0: !u, %n: index) attributes {stencil.max_steps = 1000 : i64} {
+    %g = stencil.grid [1, 1, 1] to [65, 257, 257] : !stencil.grid<3>
+    // expected-remark @+2 {{stencil-tune-exchange-depth: time blocks of 40 steps need halos 40 x radius deep, thicker than the blocks of 4 ranks (process grid [4, 1, 1]); time_block 40 -> 16}}
+    // expected-remark @+1 {{exchange depth k = 16 with time_block 16}}
+    %r:2 = stencil.iterate %n iter_args(%a = %a0, %b = %b0) : !u, !u attributes {schedule = #stencil.schedule<wg = [8, 16, 256], time_block = 40>} {
+      %c = stencil.apply on %g ins(%x = %a : !u) outs(%b : !u) {
+        %zm = stencil.access %x[-1, 0, 0] : !u
+        %zp = stencil.access %x[1, 0, 0] : !u
+        %s0 = arith.addf %zm, %zp : f32
+        stencil.return %s0 : f32
+      }
+      stencil.yield %c, %a : !u, !u
+    }
+    return
+  }
+}
+
+// -----
+
+// A compute-bound kernel gains nothing from reading its arrays once per
+// block, and a block's exchange is not overlapped: single steps, whose
+// exchange hides behind the interior, are predicted faster, so T = 1.
+!v = !stencil.field<514x258x258xf32, #stencil.decomp<block, *, *>>
+// CHECK-LABEL: func.func @single_steps_win
+// CHECK: schedule = #stencil.schedule<wg = [8, 16, 256]>
+module attributes {dlti.target_system_spec = #dlti.target_system_spec<"stencil.device0" = #dlti.target_device_spec<
+    "name" = "slow-cpu", "description" = "", "kind" = "cpu",
+    "peak_gflops_f32" = 1.0 : f64, "peak_gflops_f64" = 1.0 : f64, "bandwidth_gbps" = 100.0 : f64,
+    "network_latency_us" = 2.0 : f64, "network_bandwidth_gbps" = 1.0 : f64, "launch_overhead_us" = 1.0 : f64,
+    "onchip_bytes" = 49152 : i64, "l2_bytes" = 1048576 : i64, "min_work_groups" = 2 : i64,
+    "max_work_group_size" = 1048576 : i64, "simd_width" = 16 : i64, "compute_units" = 16 : i64, "lanes_per_unit" = 16 : i64>>} {
+  func.func @single_steps_win(%a0: !v, %b0: !v, %n: index) attributes {stencil.max_steps = 1000 : i64} {
+    %g = stencil.grid [1, 1, 1] to [513, 257, 257] : !stencil.grid<3>
+    // expected-remark @+1 {{exchange depth k = 1, time_block 1 on 'slow-cpu' for 4 ranks (process grid [4, 1, 1], 1000 steps): single steps are predicted faster than time blocks of T = 4 steps}}
+    %r:2 = stencil.iterate %n iter_args(%a = %a0, %b = %b0) : !v, !v attributes {schedule = #stencil.schedule<wg = [8, 16, 256], time_block = 4>} {
+      %c = stencil.apply on %g ins(%x = %a : !v) outs(%b : !v) {
+        %zm = stencil.access %x[-1, 0, 0] : !v
+        %zp = stencil.access %x[1, 0, 0] : !v
+        %s0 = arith.addf %zm, %zp : f32
+        stencil.return %s0 : f32
+      }
+      stencil.yield %c, %a : !v, !v
+    }
+    return
+  }
+}

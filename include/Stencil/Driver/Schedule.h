@@ -67,16 +67,16 @@ struct RegionSchedule {
 SmallVector<RegionSchedule> getRegionSchedules(ModuleOp module);
 
 /// Replaces the tuned schedule of every region's time loop with the keys
-/// `overrides` gives. `distributedTimeBlock` is the time-block depth of
-/// regions whose fields are distributed when `overrides` gives none (on-node
-/// time blocks are not combined with exchanges). Fails with a message when
-/// a work group does not fit the region's rank or grid; otherwise appends
-/// each region's schedule to `chosen`.
-LogicalResult
-applyScheduleOverrides(ModuleOp module, const ScheduleOverrides &overrides,
-                       std::optional<int64_t> distributedTimeBlock,
-                       SmallVectorImpl<RegionSchedule> &chosen,
-                       std::string &message);
+/// `overrides` gives. In a region whose fields are distributed a time block
+/// reads T x radius cells of halo: a `t` given without `k` sets k = t, a
+/// `k` given without `t` caps the tuned T at k. Fails with a message when a
+/// work group does not fit the region's rank or grid, or when a given `k` is
+/// less than T there; otherwise appends each region's schedule to
+/// `chosen`.
+LogicalResult applyScheduleOverrides(ModuleOp module,
+                                     const ScheduleOverrides &overrides,
+                                     SmallVectorImpl<RegionSchedule> &chosen,
+                                     std::string &message);
 
 /// The same with keys chosen per region (`overridesFor` returns null for a
 /// region that keeps its tuned schedule): the autotuner's candidates and
@@ -84,14 +84,12 @@ applyScheduleOverrides(ModuleOp module, const ScheduleOverrides &overrides,
 LogicalResult applyScheduleOverrides(
     ModuleOp module,
     function_ref<const ScheduleOverrides *(StringRef region)> overridesFor,
-    std::optional<int64_t> distributedTimeBlock,
     SmallVectorImpl<RegionSchedule> &chosen, std::string &message);
 
 /// The same with the keys of each region named in `overrides`; the others
 /// keep their tuned schedule.
 LogicalResult applyScheduleOverrides(
     ModuleOp module, const llvm::StringMap<ScheduleOverrides> &overrides,
-    std::optional<int64_t> distributedTimeBlock,
     SmallVectorImpl<RegionSchedule> &chosen, std::string &message);
 
 } // namespace mlir::stencil

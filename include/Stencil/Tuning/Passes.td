@@ -56,6 +56,13 @@ def StencilTuneExchangeDepth
     device's network latency plus the halo bytes over its bandwidth; k
     minimizes (steps / k) x that. A remark lists the prediction for every k
     tried; the choice goes into the schedule's `exchange_depth`.
+
+    Where the schedule already blocks the loop in time (`time_block` T > 1,
+    from stencil-tune-workgroup), the two are chosen together: a block's
+    tiles read T x radius cells of halo, so k is a multiple of T, and the
+    blocks (T steps at a time from cache, the exchange not overlapped)
+    replace the single steps in the model. When even k = T does not fit
+    the ranks' blocks, T shrinks to the deepest block that fits, down to 1.
   }];
   let options = [
     Option<"ranks", "ranks", "int64_t", /*default=*/"4",

@@ -359,11 +359,16 @@ void BufferPlanner::planTimeBlocks(IterateOp iterate, TimeLoopPlan &loop) {
   // planApply reports a grid that is not a stencil.grid.
   if (!grid)
     return;
-  if (timeBlock > 1 && !section.exchanges.empty()) {
+  // Across ranks a block's tiles read T x radius cells of halo from its
+  // first step (stencil-distribute makes halos exchange_depth x radius
+  // deep).
+  if (int64_t exchanged = section.getExchangedSteps(); timeBlock > exchanged) {
     iterate.emitWarning("time_block ")
-        << timeBlock
-        << " is not combined with halo exchanges yet; use exchange_depth "
-           "for communication-avoiding steps. Running one step per sweep";
+        << timeBlock << " needs halos " << timeBlock
+        << " x radius deep, but the exchanges bring enough for " << exchanged
+        << " step" << (exchanged == 1 ? "" : "s")
+        << "; give exchange_depth at least " << timeBlock
+        << ". Running one step per sweep";
     timeBlock = 1;
   }
   // A block computes T steps at once; a value that one step hands to the
@@ -384,6 +389,9 @@ void BufferPlanner::planTimeBlocks(IterateOp iterate, TimeLoopPlan &loop) {
     return;
   blocks.lastStepAlone = calc.getNumReductions() > 0;
   for (Value input : calc.getInputs()) {
+    // A distributed loop's calc reads its sources through their exchanges.
+    if (auto exchange = input.getDefiningOp<ExchangeOp>())
+      input = exchange.getField();
     auto argument = llvm::dyn_cast<BlockArgument>(input);
     int pair = -1;
     for (auto [k, p] : llvm::enumerate(section.pairs))

@@ -44,7 +44,7 @@ private:
   std::pair<SmallVector<Value>, Value>
   lowerTimeBlocks(OpBuilder &builder, IterateOp iterate,
                   const TimeLoopPlan &loop, ArrayRef<Value> buffersIn,
-                  Value steps, Value zero, Value one);
+                  Value steps, Value zero, Value one, StepPartition *partition);
   void lowerStore(StoreOp store);
   void lowerExchange(ExchangeOp exchange);
 

@@ -51,11 +51,39 @@ SmallVector<int64_t, 3> OverlappedTile::getShape(const TimeBlockPlan &plan,
   return shape;
 }
 
+Value mlir::stencil::growLowerBound(OpBuilder &builder, Location loc,
+                                    Value lower, Value shrink, int64_t radius,
+                                    Value ring) {
+  if (!ring)
+    return lower;
+  Value cells = arith::MulIOp::create(builder, loc, shrink,
+                                      getIndex(builder, loc, radius));
+  Value grown = arith::MinSIOp::create(builder, loc, cells, ring);
+  return arith::SubIOp::create(builder, loc, lower, grown);
+}
+
+Value mlir::stencil::growUpperBound(OpBuilder &builder, Location loc,
+                                    Value upper, Value shrink, int64_t radius,
+                                    Value ring) {
+  if (!ring)
+    return upper;
+  Value cells = arith::MulIOp::create(builder, loc, shrink,
+                                      getIndex(builder, loc, radius));
+  Value grown = arith::MinSIOp::create(builder, loc, cells, ring);
+  return arith::AddIOp::create(builder, loc, upper, grown);
+}
+
 OverlappedTile::OverlappedTile(OpBuilder &builder, Location loc,
                                const TimeBlockPlan &plan,
                                ArrayRef<int64_t> tile, ValueRange origin,
-                               ValueRange arraySizes, BoundFn bound)
-    : loc(loc), plan(plan), origin(origin) {
+                               ValueRange arraySizes, BoundFn bound,
+                               ValueRange ringLow, ValueRange ringHigh)
+    : loc(loc), plan(plan), origin(origin), ringLow(ringLow),
+      ringHigh(ringHigh) {
+  if (this->ringLow.empty()) {
+    this->ringLow.assign(tile.size(), Value());
+    this->ringHigh.assign(tile.size(), Value());
+  }
   Value zero = getIndex(builder, loc, 0);
   int64_t timeBlock = plan.timeBlock;
   for (unsigned axis = 0; axis < tile.size(); ++axis) {
@@ -93,11 +121,15 @@ void OverlappedTile::getStepBox(OpBuilder &builder, Value step,
     Value radiusLow = getIndex(builder, loc, plan.radiusLow[axis]);
     Value below = arith::MulIOp::create(builder, loc, shrink, radiusLow);
     Value low = arith::SubIOp::create(builder, loc, origin[axis], below);
-    from.push_back(arith::MaxSIOp::create(builder, loc, low, lower[axis]));
+    Value gridLow = growLowerBound(builder, loc, lower[axis], shrink,
+                                   plan.radiusLow[axis], ringLow[axis]);
+    from.push_back(arith::MaxSIOp::create(builder, loc, low, gridLow));
     Value radiusHigh = getIndex(builder, loc, plan.radiusHigh[axis]);
     Value above = arith::MulIOp::create(builder, loc, shrink, radiusHigh);
     Value high = arith::AddIOp::create(builder, loc, end[axis], above);
-    to.push_back(arith::MinSIOp::create(builder, loc, high, upper[axis]));
+    Value gridHigh = growUpperBound(builder, loc, upper[axis], shrink,
+                                    plan.radiusHigh[axis], ringHigh[axis]);
+    to.push_back(arith::MinSIOp::create(builder, loc, high, gridHigh));
   }
 }
 

@@ -12,7 +12,10 @@
 // With a schedule's time_block T > 1 the loop first runs whole blocks of T
 // steps, which the backend emits; the remaining steps run one at a time. In
 // a distributed function each step's points are split by the
-// ExchangeLowering, which overlaps the halo exchange with the interior.
+// ExchangeLowering, which overlaps the halo exchange with the interior; a
+// time block there starts with an exchange at least T x radius deep and its
+// steps compute the neighbours' points that its later steps read, as deep
+// halos do.
 //
 //===----------------------------------------------------------------------===//
 
@@ -76,7 +79,8 @@ void FunctionLowering::copyRingSlabs(OpBuilder &builder, Location loc,
 
 std::pair<SmallVector<Value>, Value> FunctionLowering::lowerTimeBlocks(
     OpBuilder &builder, IterateOp iterate, const TimeLoopPlan &loop,
-    ArrayRef<Value> buffersIn, Value steps, Value zero, Value one) {
+    ArrayRef<Value> buffersIn, Value steps, Value zero, Value one,
+    StepPartition *partition) {
   const TimeBlockPlan &blocks = loop.blocks;
   if (blocks.timeBlock <= 1)
     return {SmallVector<Value>(buffersIn), steps};
@@ -123,8 +127,24 @@ std::pair<SmallVector<Value>, Value> FunctionLowering::lowerTimeBlocks(
     Value value = calc.getInputs()[input];
     return llvm::isa<FieldType>(value.getType()) ? getBuffer(value) : Value();
   };
-  TimeBlock block{blocks, loop.schedule, iterArgs.take_front(count),
-                  iterArgs.drop_front(count), inputBuffer};
+  TimeBlock block{blocks,
+                  loop.schedule,
+                  iterArgs.take_front(count),
+                  iterArgs.drop_front(count),
+                  inputBuffer,
+                  {},
+                  {}};
+  if (partition) {
+    // The exchanged fields are carried: their buffers are the block's.
+    for (unsigned k = 0; k < 2 * count; ++k)
+      setBuffer(plan.getLoopBuffer(iterate, k), iterArgs[k]);
+    SmallVector<Value> exchanged;
+    for (ExchangeOp exchange : loop.section->exchanges)
+      exchanged.push_back(getBuffer(exchange.getField()));
+    partition->emitBeforeTimeBlock(inBlock, blocks.timeBlock, exchanged);
+    block.ringLow = partition->getRingLow();
+    block.ringHigh = partition->getRingHigh();
+  }
   Value depth;
   if (shallow) {
     Value done = arith::MulIOp::create(inBlock, loc,
@@ -179,20 +199,19 @@ void FunctionLowering::lowerSwapLoop(IterateOp iterate,
   Value steps = arith::MaxSIOp::create(builder, loc, iterate.getSteps(), zero);
   SmallVector<Value> all(sources);
   llvm::append_range(all, destinations);
+  // In a distributed function the exchange lowering plans the steps before
+  // the loops.
+  std::unique_ptr<StepPartition> partition;
+  if (!section.exchanges.empty())
+    partition = exchanges->planSteps(builder, iterate, loop);
   SmallVector<Value> loopInits;
   Value singleSteps;
-  std::tie(loopInits, singleSteps) =
-      lowerTimeBlocks(builder, iterate, loop, all, steps, zero, one);
+  std::tie(loopInits, singleSteps) = lowerTimeBlocks(
+      builder, iterate, loop, all, steps, zero, one, partition.get());
   // The scalars the loop carries follow the buffers; the blocks leave them
   // as they were (their reductions run in the last step).
   for (unsigned index : section.scalars)
     loopInits.push_back(iterate.getInits()[index]);
-
-  // The single steps: in a distributed function the exchange lowering
-  // plans them before the loop.
-  std::unique_ptr<StepPartition> partition;
-  if (!section.exchanges.empty())
-    partition = exchanges->planSteps(builder, iterate, loop);
   auto forOp =
       scf::ForOp::create(builder, loc, zero, singleSteps, one, loopInits);
   Block *forBody = forOp.getBody();

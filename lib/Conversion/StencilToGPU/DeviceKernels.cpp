@@ -430,10 +430,19 @@ void device::emitDeviceTimeBlock(OpBuilder &builder, Location loc,
     sizes.push_back(getValueOrCreateConstantIndexOp(
         b, loc, memref::getMixedSize(b, loc, block.sources[0], axis)));
   }
-  OverlappedTile box(b, loc, plan, tile, origin, sizes,
-                     [&](OpBuilder &ob, Location ol, OpFoldResult bound) {
-                       return getBound(ob, ol, bound, index);
-                     });
+  // A distributed block's ring (how far it computes into the neighbours'
+  // points) is known on the host.
+  SmallVector<Value, 3> ringLow, ringHigh;
+  for (auto [low, high] : llvm::zip(block.ringLow, block.ringHigh)) {
+    ringLow.push_back(low ? index(b, loc, low) : Value());
+    ringHigh.push_back(high ? index(b, loc, high) : Value());
+  }
+  OverlappedTile box(
+      b, loc, plan, tile, origin, sizes,
+      [&](OpBuilder &ob, Location ol, OpFoldResult bound) {
+        return getBound(ob, ol, bound, index);
+      },
+      ringLow, ringHigh);
 
   // Both copies start as the source on tile + halo, so the boundary cells
   // that no step writes are there to read in every step.

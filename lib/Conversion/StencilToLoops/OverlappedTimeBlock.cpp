@@ -45,7 +45,8 @@ void host::emitOverlappedTimeBlock(OpBuilder &builder, Location loc,
             b, l, plan, tile, origin, sizes,
             [](OpBuilder &ob, Location ol, OpFoldResult bound) -> Value {
               return getValueOrCreateConstantIndexOp(ob, ol, bound);
-            });
+            },
+            block.ringLow, block.ringHigh);
         SmallVector<Value> ones(rank, getIndex(b, l, 1));
         // Two private buffers per carried field; both start as the box of
         // the source, so cells the steps never write (the boundary) are

@@ -88,17 +88,47 @@ private:
     return arith::AndIOp::create(b, loc, atLeast, below);
   }
 
+  /// Whether the levels compute into the neighbours' points along `axis`
+  /// (a distributed block, TimeBlock::ringLow).
+  bool grows(unsigned axis) const {
+    return !block.ringLow.empty() && block.ringLow[axis];
+  }
+  /// The grid along `axis` of the level at `shrink` = T - s: the grid,
+  /// grown by shrink x radius into the neighbours' points where it grows.
+  Value getGridLow(OpBuilder &b, unsigned axis, Value shrink) const {
+    if (!grows(axis))
+      return lower[axis];
+    return growLowerBound(b, loc, lower[axis], shrink, radiusLow[axis],
+                          block.ringLow[axis]);
+  }
+  Value getGridHigh(OpBuilder &b, unsigned axis, Value shrink) const {
+    if (!grows(axis))
+      return upper[axis];
+    return growUpperBound(b, loc, upper[axis], shrink, radiusHigh[axis],
+                          block.ringHigh[axis]);
+  }
+
   /// The box of level `s` (at `shrink` = T - s) that the next level reads
-  /// along `axis`: the tile grown by shrink x radius, within the grid plus
-  /// its radius-deep ring.
+  /// along `axis`: the tile grown by shrink x radius, within the next
+  /// level's grid plus its radius-deep ring.
   std::pair<Value, Value> getReadRange(OpBuilder &b, unsigned axis,
                                        Value shrink) const {
     Value grownLow = sub(b, origin[axis], mul(b, shrink, radiusLow[axis]));
+    Value gridLow, gridHigh;
+    if (grows(axis)) {
+      Value next = sub(b, shrink, constant(b, 1));
+      gridLow = sub(b, getGridLow(b, axis, next), constant(b, radiusLow[axis]));
+      gridHigh =
+          add(b, getGridHigh(b, axis, next), constant(b, radiusHigh[axis]));
+    }
     Value low = arith::MaxSIOp::create(
-        b, loc, grownLow, offsetBound(b, plan.lower[axis], -radiusLow[axis]));
+        b, loc, grownLow,
+        gridLow ? gridLow : offsetBound(b, plan.lower[axis], -radiusLow[axis]));
     Value grownHigh = add(b, tileEnd[axis], mul(b, shrink, radiusHigh[axis]));
     Value high = arith::MinSIOp::create(
-        b, loc, grownHigh, offsetBound(b, plan.upper[axis], radiusHigh[axis]));
+        b, loc, grownHigh,
+        gridHigh ? gridHigh
+                 : offsetBound(b, plan.upper[axis], radiusHigh[axis]));
     return {low, high};
   }
 
@@ -265,8 +295,10 @@ void PipelinedTimeBlock::emitRow(OpBuilder &b, Value row, Value s,
     auto [low, high] = getReadRange(b, axis, shrink);
     readFrom.push_back(low);
     readTo.push_back(high);
-    from.push_back(arith::MaxSIOp::create(b, loc, low, lower[axis]));
-    to.push_back(arith::MinSIOp::create(b, loc, high, upper[axis]));
+    from.push_back(
+        arith::MaxSIOp::create(b, loc, low, getGridLow(b, axis, shrink)));
+    to.push_back(
+        arith::MinSIOp::create(b, loc, high, getGridHigh(b, axis, shrink)));
   }
   if (level == Level::First && !spansInnerAxes)
     prefetchNextRow(b, block.sources, row, from, to, /*isWrite=*/false);
@@ -319,12 +351,16 @@ void PipelinedTimeBlock::emitLevel(OpBuilder &b, Value wave, Value s,
     emitRow(then, row, s, level);
     return;
   }
-  auto [low, high] = getReadRange(b, 0, sub(b, depth, s));
+  Value levelShrink = sub(b, depth, s);
+  auto [low, high] = getReadRange(b, 0, levelShrink);
   auto needed = scf::IfOp::create(b, loc, inRange(b, row, low, high));
   OpBuilder then = needed.getThenBodyBuilder();
-  // Rows of the boundary are copied, the others computed.
+  // Rows of the boundary (or beyond what a distributed level computes of
+  // the neighbours' points) are copied, the others computed.
   auto inGrid =
-      scf::IfOp::create(then, loc, inRange(then, row, lower[0], upper[0]),
+      scf::IfOp::create(then, loc,
+                        inRange(then, row, getGridLow(then, 0, levelShrink),
+                                getGridHigh(then, 0, levelShrink)),
                         /*withElseRegion=*/true);
   OpBuilder compute = inGrid.getThenBodyBuilder();
   emitRow(compute, row, s, level);
@@ -536,7 +572,8 @@ SmallVector<Value> PipelinedTimeBlock::allocateRings(OpBuilder &b,
     for (unsigned axis = 1; axis < rank; ++axis) {
       int64_t radius = radiusLow[axis] + radiusHigh[axis];
       int64_t extent = tile[axis] + (plan.timeBlock - 1) * radius;
-      if (std::optional<int64_t> grid = plan.getStaticExtent(axis))
+      if (std::optional<int64_t> grid = plan.getStaticExtent(axis);
+          grid && !grows(axis))
         extent = std::min(extent, *grid + radius);
       if (axis + 1 == rank) {
         // Room for the alignment of the tile's first column too, when

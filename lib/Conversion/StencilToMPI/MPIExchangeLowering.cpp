@@ -8,7 +8,10 @@
 // is. With exchange depth k (seed 001) the exchange happens every k steps,
 // k x radius deep, and step j after it also computes the ring of
 // (k - 1 - j) x radius cells of the neighbours' points that the next steps
-// read.
+// read. Time blocks of T steps (T <= k) exchange before every block,
+// blocking (their tiles read the halo from the first step), and grow their
+// steps the same way; a block writes its own points only, so the next one
+// needs a fresh halo.
 //
 //===----------------------------------------------------------------------===//
 
@@ -57,6 +60,10 @@ public:
                    bool deviceBuffers);
   void emitStep(OpBuilder &builder, Value step, ValueRange lower,
                 ValueRange upper, ValueRange exchanged, BoxFn emitBox) override;
+  void emitBeforeTimeBlock(OpBuilder &builder, int64_t timeBlock,
+                           ValueRange exchanged) override;
+  ArrayRef<Value> getRingLow() const override { return blockRingLow; }
+  ArrayRef<Value> getRingHigh() const override { return blockRingHigh; }
 
 private:
   Value constant(OpBuilder &builder, int64_t value) const {
@@ -81,6 +88,8 @@ private:
   /// Per axis: how far this rank's ring reaches into each neighbour, and
   /// whether it has that neighbour (0 or 1).
   SmallVector<Value, 3> ringLow, ringHigh, neighbourLow, neighbourHigh;
+  /// ringLow and ringHigh with null values on the axes not distributed.
+  SmallVector<Value, 3> blockRingLow, blockRingHigh;
 };
 
 } // namespace
@@ -94,8 +103,11 @@ MPIStepPartition::MPIStepPartition(OpBuilder &builder, IterateOp loop,
   radius = getReadExtent(calc).getRadius();
   depth = plan.schedule ? plan.schedule.getExchangeDepth() : 1;
   // Deep steps compute the neighbours' points too; their contributions
-  // would count twice.
-  if (depth > 1 && calc.getNumReductions() > 0) {
+  // would count twice. (Time blocks skip the reductions: their k is what
+  // the blocks need, and the single steps after them exchange every step.)
+  if (depth > 1 && calc.getNumReductions() > 0 && plan.blocks.timeBlock > 1) {
+    depth = 1;
+  } else if (depth > 1 && calc.getNumReductions() > 0) {
     loop.emitWarning("exchange_depth ")
         << depth
         << " is not combined with a reduction (the redundant points would "
@@ -123,6 +135,8 @@ MPIStepPartition::MPIStepPartition(OpBuilder &builder, IterateOp loop,
       ringHigh.push_back(zero);
       neighbourLow.push_back(zero);
       neighbourHigh.push_back(zero);
+      blockRingLow.push_back(Value());
+      blockRingHigh.push_back(Value());
       continue;
     }
     auto query = [&](StringRef name, int64_t side) {
@@ -135,6 +149,20 @@ MPIStepPartition::MPIStepPartition(OpBuilder &builder, IterateOp loop,
     ringHigh.push_back(query("stencil_mpi_ring", 1));
     neighbourLow.push_back(query("stencil_mpi_has_neighbor", 0));
     neighbourHigh.push_back(query("stencil_mpi_has_neighbor", 1));
+    blockRingLow.push_back(ringLow.back());
+    blockRingHigh.push_back(ringHigh.back());
+  }
+}
+
+void MPIStepPartition::emitBeforeTimeBlock(OpBuilder &builder,
+                                           int64_t timeBlock,
+                                           ValueRange exchanged) {
+  // The buffer plan admits no block deeper than the exchanges' halos.
+  (void)timeBlock;
+  for (auto [exchange, buffer] : llvm::zip_equal(exchanges, exchanged)) {
+    ExchangeOp op = exchange;
+    emitExchangeCall(builder, loc, module, "stencil_mpi_exchange", buffer,
+                     op.getWidths(), deviceBuffers);
   }
 }
 

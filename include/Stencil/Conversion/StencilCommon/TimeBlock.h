@@ -28,7 +28,25 @@ struct TimeBlock {
   ValueRange sources, destinations;
   /// The buffer of calc input `input` that is not carried (read-only).
   function_ref<Value(unsigned input)> inputBuffer;
+  /// In a function stencil-distribute made one rank's part: per axis, how
+  /// many cells of the neighbours' points below and above the grid the
+  /// block's steps may compute (stencil_mpi_ring; a null value where the
+  /// axis is not distributed). Empty elsewhere. A step `shrink` steps
+  /// before the block's last computes the grid grown by shrink x radius
+  /// along these axes, as far as the ring reaches, so that the later steps
+  /// find the neighbours' values they read; the halo exchanged before the
+  /// block is at least T x radius deep.
+  ValueRange ringLow, ringHigh;
 };
+
+/// The lower grid bound `lower` of a distributed time block grown by
+/// `shrink` x `radius` cells, at most `ring` (TimeBlock::ringLow); `lower`
+/// where `ring` is null.
+Value growLowerBound(OpBuilder &builder, Location loc, Value lower,
+                     Value shrink, int64_t radius, Value ring);
+/// The same for an upper bound (TimeBlock::ringHigh).
+Value growUpperBound(OpBuilder &builder, Location loc, Value upper,
+                     Value shrink, int64_t radius, Value ring);
 
 /// Where a step of a time block reads carried pair `pair` at `at` (the
 /// point plus `offset`), and where it writes its value of pair `pair` at the
@@ -57,10 +75,13 @@ public:
   using BoundFn = function_ref<Value(OpBuilder &, Location, OpFoldResult)>;
 
   /// The tile of `tile` points starting at `origin`; `arraySizes` bound
-  /// what it loads; the grid's bounds come from `bound`.
+  /// what it loads; the grid's bounds come from `bound`. In a distributed
+  /// function the steps compute into the neighbours' points as far as
+  /// `ringLow` / `ringHigh` reach (TimeBlock's, where the tile is emitted).
   OverlappedTile(OpBuilder &builder, Location loc, const TimeBlockPlan &plan,
                  ArrayRef<int64_t> tile, ValueRange origin,
-                 ValueRange arraySizes, BoundFn bound);
+                 ValueRange arraySizes, BoundFn bound, ValueRange ringLow = {},
+                 ValueRange ringHigh = {});
   /// The shape of a tile's private buffers: the tile plus T x radius
   /// around.
   static SmallVector<int64_t, 3> getShape(const TimeBlockPlan &plan,
@@ -73,7 +94,8 @@ public:
   ValueRange getLoadLow() const { return loadLow; }
   ValueRange getLoadHigh() const { return loadHigh; }
   /// The box step `step` (from 0) computes: the tile grown by (T - 1 -
-  /// step) x radius, within the grid.
+  /// step) x radius, within the grid (grown as far into the neighbours'
+  /// points in a distributed function).
   void getStepBox(OpBuilder &builder, int64_t step,
                   SmallVectorImpl<Value> &from,
                   SmallVectorImpl<Value> &to) const;
@@ -88,6 +110,7 @@ private:
   Location loc;
   const TimeBlockPlan &plan;
   SmallVector<Value, 3> lower, upper, origin, end, base, loadLow, loadHigh;
+  SmallVector<Value, 3> ringLow, ringHigh;
 };
 
 } // namespace mlir::stencil

@@ -2,6 +2,10 @@
 
 #include "Stencil/Dialect/Stencil/Utils/CopySection.h"
 
+#include "Stencil/Dialect/Stencil/Analysis/AccessExtents.h"
+
+#include <limits>
+
 using namespace mlir;
 using namespace mlir::stencil;
 
@@ -97,4 +101,18 @@ std::optional<CopySection> mlir::stencil::matchCopySection(IterateOp iterate) {
     section.scalars.push_back(index);
   }
   return section;
+}
+
+int64_t CopySection::getExchangedSteps() const {
+  int64_t steps = std::numeric_limits<int64_t>::max();
+  SmallVector<int64_t, 3> radius = getReadExtent(calc).getRadius();
+  for (ExchangeOp exchange : exchanges) {
+    DecompositionAttr decomposition =
+        llvm::cast<FieldType>(exchange.getField().getType()).getDecomposition();
+    for (auto [axis, width] : llvm::enumerate(exchange.getWidths()))
+      if (decomposition && decomposition.isDistributed(axis) &&
+          radius[axis] > 0)
+        steps = std::min(steps, width / radius[axis]);
+  }
+  return steps;
 }

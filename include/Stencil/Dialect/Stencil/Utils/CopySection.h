@@ -31,6 +31,13 @@ struct CopySection {
   SmallVector<std::pair<unsigned, unsigned>> pairs;
   /// The iter_arg indices of the carried scalars, in order.
   SmallVector<unsigned> scalars;
+
+  /// How many steps the halos of the exchanges last: the calc reads r cells
+  /// across a distributed axis and an exchange brings w, so w / r steps can
+  /// run (growing into the neighbours' points) before the next exchange.
+  /// The least over the exchanges and their distributed axes; INT64_MAX
+  /// when no exchange is needed.
+  int64_t getExchangedSteps() const;
 };
 
 /// The copy section of `iterate`, if its body has that form.
