@@ -116,10 +116,13 @@ private:
     Value grownLow = sub(b, origin[axis], mul(b, shrink, radiusLow[axis]));
     Value gridLow, gridHigh;
     if (grows(axis)) {
+      // One op per statement: IR built in one call's arguments would come
+      // in an order that depends on the compiler.
       Value next = sub(b, shrink, constant(b, 1));
-      gridLow = sub(b, getGridLow(b, axis, next), constant(b, radiusLow[axis]));
-      gridHigh =
-          add(b, getGridHigh(b, axis, next), constant(b, radiusHigh[axis]));
+      Value nextLow = getGridLow(b, axis, next);
+      gridLow = sub(b, nextLow, constant(b, radiusLow[axis]));
+      Value nextHigh = getGridHigh(b, axis, next);
+      gridHigh = add(b, nextHigh, constant(b, radiusHigh[axis]));
     }
     Value low = arith::MaxSIOp::create(
         b, loc, grownLow,
@@ -357,10 +360,10 @@ void PipelinedTimeBlock::emitLevel(OpBuilder &b, Value wave, Value s,
   OpBuilder then = needed.getThenBodyBuilder();
   // Rows of the boundary (or beyond what a distributed level computes of
   // the neighbours' points) are copied, the others computed.
+  Value gridLow = getGridLow(then, 0, levelShrink);
+  Value gridHigh = getGridHigh(then, 0, levelShrink);
   auto inGrid =
-      scf::IfOp::create(then, loc,
-                        inRange(then, row, getGridLow(then, 0, levelShrink),
-                                getGridHigh(then, 0, levelShrink)),
+      scf::IfOp::create(then, loc, inRange(then, row, gridLow, gridHigh),
                         /*withElseRegion=*/true);
   OpBuilder compute = inGrid.getThenBodyBuilder();
   emitRow(compute, row, s, level);
