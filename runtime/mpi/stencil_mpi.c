@@ -18,7 +18,14 @@
 #include <string.h>
 #include <unistd.h>
 
-enum { MAX_AXES = 3, MAX_MESSAGES = 4 };
+/* A rank's neighbourhood: the offsets {-1, 0, 1} along each axis; a
+ * message goes to or comes from each rank but this one. */
+enum {
+  MAX_AXES = 3,
+  MAX_DIRECTIONS = 27,
+  SELF_DIRECTION = 13,
+  MAX_MESSAGES = 2 * (MAX_DIRECTIONS - 1)
+};
 
 struct Message {
   void *buffer;
@@ -39,6 +46,9 @@ static struct {
   MPI_Comm layout;
   int dims[MAX_AXES], coords[MAX_AXES];
   int below[MAX_AXES], above[MAX_AXES];
+  /* The rank at each offset of the neighbourhood (directionOf), or
+   * MPI_PROC_NULL beyond the layout or along an axis not distributed. */
+  int neighbour[MAX_DIRECTIONS];
   int64_t lower[MAX_AXES], upper[MAX_AXES], offset[MAX_AXES];
   /* Shares of the devices in rank order (stencil_mpi_split), for the
    * outermost axis; none: near-equal blocks. */
@@ -46,7 +56,7 @@ static struct {
   int splitCount;
   /* The exchange between _begin and _end. */
   struct {
-    int active, axis;
+    int active;
     /* The array is in GPU memory: faces are packed there (runtime/gpu). */
     int device;
     char *data;
@@ -235,6 +245,18 @@ void stencil_mpi_split(int64_t devices, int64_t index, int64_t share) {
   state.shares[index] = share;
 }
 
+/* The offsets {-1, 0, 1} per axis of neighbourhood direction `direction`,
+ * and back. */
+static void offsetOf(int direction, int offset[MAX_AXES]) {
+  offset[0] = direction / 9 - 1;
+  offset[1] = direction / 3 % 3 - 1;
+  offset[2] = direction % 3 - 1;
+}
+
+static int directionOf(const int offset[MAX_AXES]) {
+  return (offset[0] + 1) * 9 + (offset[1] + 1) * 3 + (offset[2] + 1);
+}
+
 void stencil_mpi_begin(int64_t rank, int64_t n0, int64_t n1, int64_t n2,
                        int64_t distributed, int64_t h0, int64_t h1, int64_t h2,
                        int64_t gLower0, int64_t gLower1, int64_t gLower2,
@@ -341,6 +363,18 @@ void stencil_mpi_begin(int64_t rank, int64_t n0, int64_t n1, int64_t n2,
     int64_t first = state.lower[d] - state.halo[d];
     state.offset[d] = first > 0 ? first : 0;
   }
+  for (int direction = 0; direction < MAX_DIRECTIONS; ++direction) {
+    int offset[MAX_AXES], coords[MAX_AXES], inside = 1;
+    offsetOf(direction, offset);
+    for (int d = 0; d < MAX_AXES; ++d) {
+      coords[d] = state.coords[d] + offset[d];
+      inside &= coords[d] >= 0 && coords[d] < state.dims[d] &&
+                (offset[d] == 0 || state.distributed[d]);
+    }
+    state.neighbour[direction] = MPI_PROC_NULL;
+    if (inside && direction != SELF_DIRECTION)
+      MPI_Cart_rank(state.layout, coords, &state.neighbour[direction]);
+  }
   state.exchanges = state.messages = state.bytes = 0;
 }
 
@@ -428,48 +462,44 @@ static size_t boxBytes(const int64_t lower[MAX_AXES],
   return cells * elemBytes;
 }
 
-/* Posts the four messages of axis `a` of the pending exchange. Along the
- * axes exchanged before it the faces include the halo just received, so
- * corner cells travel in two hops. */
-static void postAxis(int a) {
-  int64_t w = state.pending.width[a];
+/* Posts every message of the pending exchange at once: to and from each
+ * neighbour of the layout, faces and also the edges and corners of the
+ * halo (diagonal neighbours), so that all axes are in flight together and
+ * the corner cells that diagonal reads, deep halos and time blocks need
+ * arrive directly. */
+static void postMessages(void) {
   state.pending.count = 0;
-  if (!state.distributed[a] || w == 0)
-    return;
-  for (int side = 0; side < 2; ++side) {
-    int neighbour = side ? state.above[a] : state.below[a];
+  for (int direction = 0; direction < MAX_DIRECTIONS; ++direction) {
+    int neighbour = state.neighbour[direction];
     if (neighbour == MPI_PROC_NULL)
       continue;
-    int64_t ownLower = state.lower[a] - state.offset[a];
-    int64_t ownUpper = state.upper[a] - state.offset[a];
+    int offset[MAX_AXES], across = 1;
+    offsetOf(direction, offset);
+    for (int d = 0; d < MAX_AXES; ++d)
+      across &= offset[d] == 0 || state.pending.width[d] > 0;
+    if (!across)
+      continue;
     for (int receive = 0; receive < 2; ++receive) {
       struct Message *m = &state.pending.messages[state.pending.count];
       m->receive = receive;
-      for (int b = 0; b < MAX_AXES; ++b) {
-        int64_t lo = 0, hi = state.pending.size[b];
-        if (b != a && state.distributed[b]) {
-          lo = state.lower[b] - state.offset[b];
-          hi = state.upper[b] - state.offset[b];
-          if (b < a) {
-            lo -= state.pending.width[b];
-            hi += state.pending.width[b];
-          }
-          if (lo < 0)
-            lo = 0;
-          if (hi > state.pending.size[b])
-            hi = state.pending.size[b];
+      /* Along an offset axis: send our first (last) w cells, receive the w
+       * cells before (after) our block; along the others, our block. */
+      int travel[MAX_AXES];
+      for (int d = 0; d < MAX_AXES; ++d) {
+        int64_t w = state.pending.width[d];
+        int64_t ownLower = state.lower[d] - state.offset[d];
+        int64_t ownUpper = state.upper[d] - state.offset[d];
+        if (offset[d] == 0) {
+          m->lower[d] = ownLower;
+          m->upper[d] = ownUpper;
+        } else if (offset[d] < 0) {
+          m->lower[d] = receive ? ownLower - w : ownLower;
+          m->upper[d] = receive ? ownLower : ownLower + w;
+        } else {
+          m->lower[d] = receive ? ownUpper : ownUpper - w;
+          m->upper[d] = receive ? ownUpper + w : ownUpper;
         }
-        m->lower[b] = lo;
-        m->upper[b] = hi;
-      }
-      /* Send our first (last) w cells; receive the w cells before
-       * (after) our block. */
-      if (side == 0) {
-        m->lower[a] = receive ? ownLower - w : ownLower;
-        m->upper[a] = receive ? ownLower : ownLower + w;
-      } else {
-        m->lower[a] = receive ? ownUpper : ownUpper - w;
-        m->upper[a] = receive ? ownUpper + w : ownUpper;
+        travel[d] = receive ? -offset[d] : offset[d];
       }
       size_t bytes = boxBytes(m->lower, m->upper, state.pending.elemBytes);
       if (bytes > INT_MAX)
@@ -478,8 +508,7 @@ static void postAxis(int a) {
       if (!m->buffer)
         fail("out of memory for a halo message");
       /* The tag names the direction the data travels. */
-      int upward = side == 0 ? receive : !receive;
-      int tag = 100 + 2 * a + upward;
+      int tag = 100 + directionOf(travel);
       MPI_Request *request = &state.pending.requests[state.pending.count];
       if (receive) {
         MPI_Irecv(m->buffer, (int)bytes, MPI_BYTE, neighbour, tag, state.layout,
@@ -496,20 +525,25 @@ static void postAxis(int a) {
   }
 }
 
-/* Waits for the messages of axis `a`, then unpacks what arrived. */
-static void completeAxis(int a) {
-  /* "halo exchange %lld along axis 0 with ranks 2 and 4" */
-  char what[128];
-  int below = state.below[a], above = state.above[a];
-  int both = below != MPI_PROC_NULL && above != MPI_PROC_NULL;
-  int used = snprintf(what, sizeof what,
-                      "halo exchange %%lld along axis %d with rank%s",
-                      a - (MAX_AXES - state.axes), both ? "s" : "");
-  if (below != MPI_PROC_NULL)
-    used += snprintf(what + used, sizeof what - used, " %d", below);
-  if (above != MPI_PROC_NULL)
-    snprintf(what + used, sizeof what - used, "%s %d", both ? " and" : "",
-             above);
+/* Waits for the pending exchange's messages, then unpacks what arrived. */
+static void completeMessages(void) {
+  /* "halo exchange %lld with ranks 2, 4 and 5" */
+  char what[256];
+  int used = snprintf(what, sizeof what, "halo exchange %%lld with rank");
+  int listed = 0, count = 0;
+  for (int direction = 0; direction < MAX_DIRECTIONS; ++direction)
+    count += state.neighbour[direction] != MPI_PROC_NULL;
+  for (int direction = 0; direction < MAX_DIRECTIONS; ++direction) {
+    int neighbour = state.neighbour[direction];
+    if (neighbour == MPI_PROC_NULL || used >= (int)sizeof what - 16)
+      continue;
+    const char *separator = listed == 0           ? (count > 1 ? "s " : " ")
+                            : listed + 1 == count ? " and "
+                                                  : ", ";
+    used +=
+        snprintf(what + used, sizeof what - used, "%s%d", separator, neighbour);
+    ++listed;
+  }
   waitFor(state.pending.count, state.pending.requests, what, state.exchanges);
   for (int i = 0; i < state.pending.count; ++i) {
     struct Message *m = &state.pending.messages[i];
@@ -548,26 +582,14 @@ static void beginExchange(int device, int64_t data, int64_t elemBytes,
       fail("an exchange is wider than the halo its region declared");
   }
   ++state.exchanges;
-  /* The first distributed axis travels while the caller computes. */
-  state.pending.axis = 0;
-  while (state.pending.axis < MAX_AXES &&
-         !(state.distributed[state.pending.axis] &&
-           state.pending.width[state.pending.axis] > 0))
-    ++state.pending.axis;
-  if (state.pending.axis < MAX_AXES)
-    postAxis(state.pending.axis);
+  /* Every axis travels while the caller computes. */
+  postMessages();
 }
 
 void stencil_mpi_exchange_end(void) {
   if (!state.pending.active)
     fail("a halo exchange ended that did not begin");
-  if (state.pending.axis < MAX_AXES) {
-    completeAxis(state.pending.axis);
-    for (int a = state.pending.axis + 1; a < MAX_AXES; ++a) {
-      postAxis(a);
-      completeAxis(a);
-    }
-  }
+  completeMessages();
   state.pending.active = 0;
 }
 

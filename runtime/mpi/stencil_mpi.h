@@ -57,9 +57,10 @@ int64_t stencil_mpi_has_neighbor(int64_t axis, int64_t side);
 
 /* Refreshes `widths[d]` halo cells along each distributed axis of the local
  * array at `data` (local extents s0 x s1 x s2, elements of `elem_bytes`).
- * `begin` posts the first axis's messages and returns; `end` completes
- * them and exchanges the other axes one after another, so that corner
- * cells arrive too. `stencil_mpi_exchange` is both. */
+ * `begin` posts the messages to and from every neighbour of the process
+ * grid, diagonal ones included (so corner cells arrive directly), and
+ * returns; `end` waits for them and unpacks. `stencil_mpi_exchange` is
+ * both. */
 void stencil_mpi_exchange_begin(int64_t data, int64_t elem_bytes, int64_t s0,
                                 int64_t s1, int64_t s2, int64_t w0, int64_t w1,
                                 int64_t w2);
