@@ -141,28 +141,31 @@ SmallVector<RegionSchedule> mlir::stencil::getRegionSchedules(ModuleOp module) {
 }
 
 LogicalResult mlir::stencil::applyScheduleOverrides(
-    ModuleOp module, const ScheduleOverrides &overrides,
+    ModuleOp module, const ScheduleOverrides &overrides, bool acrossRanks,
     SmallVectorImpl<RegionSchedule> &chosen, std::string &message) {
   return applyScheduleOverrides(
-      module, [&](StringRef) { return &overrides; }, chosen, message);
+      module, [&](StringRef) { return &overrides; }, acrossRanks, chosen,
+      message);
 }
 
 LogicalResult mlir::stencil::applyScheduleOverrides(
     ModuleOp module, const llvm::StringMap<ScheduleOverrides> &overrides,
-    SmallVectorImpl<RegionSchedule> &chosen, std::string &message) {
+    bool acrossRanks, SmallVectorImpl<RegionSchedule> &chosen,
+    std::string &message) {
   return applyScheduleOverrides(
       module,
       [&](StringRef region) -> const ScheduleOverrides * {
         auto found = overrides.find(region);
         return found == overrides.end() ? nullptr : &found->second;
       },
-      chosen, message);
+      acrossRanks, chosen, message);
 }
 
 LogicalResult mlir::stencil::applyScheduleOverrides(
     ModuleOp module,
     function_ref<const ScheduleOverrides *(StringRef region)> overridesFor,
-    SmallVectorImpl<RegionSchedule> &chosen, std::string &message) {
+    bool acrossRanks, SmallVectorImpl<RegionSchedule> &chosen,
+    std::string &message) {
   const ScheduleOverrides none;
   for (auto func : module.getOps<func::FuncOp>()) {
     auto [grid, iterate] = getScheduledRegion(func);
@@ -192,7 +195,10 @@ LogicalResult mlir::stencil::applyScheduleOverrides(
                           " exceed the grid of region '" + func.getName() +
                           "', which has " + Twine(extent[axis]));
     }
+    // Without --mpi a distributed region runs as one process: its
+    // exchanges are the identity and k has no effect.
     bool distributed =
+        acrossRanks &&
         llvm::cast<FieldType>(iterate.getInits()[0].getType()).isDistributed();
     int64_t timeBlock = overrides.timeBlock.value_or(tuned.getTimeBlock());
     int64_t exchangeDepth =

@@ -614,9 +614,10 @@ bool attachSchedules(ModuleOp module, const Options &options,
   SmallVector<RegionSchedule> chosen;
   std::string message;
   if (failed(options.scheduleFromCache
-                 ? applyScheduleOverrides(module, cached, chosen, message)
-                 : applyScheduleOverrides(module, options.schedule, chosen,
-                                          message)))
+                 ? applyScheduleOverrides(module, cached, options.mpi, chosen,
+                                          message)
+                 : applyScheduleOverrides(module, options.schedule, options.mpi,
+                                          chosen, message)))
     return error(message);
   if (options.printSchedule && !options.autotuneSeconds)
     printSchedules(chosen, options, [&](StringRef region) {
@@ -838,7 +839,8 @@ bool autotuneSchedules(ModuleOp module, const Options &options,
     for (const RegionSchedule &schedule : schedules)
       overrides[schedule.region] = schedule.getOverrides();
     SmallVector<RegionSchedule> chosen;
-    if (failed(applyScheduleOverrides(*candidate, overrides, chosen, failure)))
+    if (failed(applyScheduleOverrides(*candidate, overrides,
+                                      /*acrossRanks=*/false, chosen, failure)))
       return false;
     // A candidate's diagnostics say why it does not build; they are the
     // table's, not the user's.
@@ -957,7 +959,8 @@ bool autotuneSchedules(ModuleOp module, const Options &options,
   }
 
   SmallVector<RegionSchedule> chosen;
-  if (failed(applyScheduleOverrides(module, best, chosen, message)))
+  if (failed(applyScheduleOverrides(module, best, /*acrossRanks=*/false, chosen,
+                                    message)))
     return error(message);
   if (options.printSchedule)
     printSchedules(chosen, options, [&](StringRef region) {

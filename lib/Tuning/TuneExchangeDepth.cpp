@@ -146,17 +146,30 @@ struct StencilTuneExchangeDepthPass
         timeBlock, depth, schedule && schedule.getStreamingStores()));
   }
 
-  /// Whether a halo of `depth` x radius fits the blocks of `local` points
-  /// (the runtime needs each rank's block at least as thick as its halo).
+  /// Whether a halo of `depth` x radius fits the ranks' blocks: the
+  /// runtime needs the thinnest block, extent / ranks rounded down, at
+  /// least as thick as the halo.
   static bool haloFits(const KernelProfile &profile,
-                       ArrayRef<int64_t> processes, ArrayRef<int64_t> local,
-                       int64_t depth) {
+                       ArrayRef<int64_t> processes, int64_t depth) {
     for (unsigned axis = 0; axis < profile.rank; ++axis)
-      if (processes[axis] > 1 &&
-          local[axis] < depth * std::max(profile.radiusLow[axis],
-                                         profile.radiusHigh[axis]))
+      if (processes[axis] > 1 && profile.extent[axis] / processes[axis] <
+                                     depth * std::max(profile.radiusLow[axis],
+                                                      profile.radiusHigh[axis]))
         return false;
     return true;
+  }
+
+  /// Seconds per point of one step: flops over the peak or bytes over the
+  /// bandwidth, each array read and written once per `stepsPerPass` steps.
+  static double getPointSeconds(const KernelProfile &profile,
+                                const TargetDescription &target,
+                                int64_t stepsPerPass) {
+    double peak =
+        (profile.isDouble ? target.peakGflopsF64 : target.peakGflopsF32) * 1e9;
+    double bandwidth = target.bandwidthGBps * 1e9;
+    return std::max(double(profile.opsPerPoint) / peak,
+                    double(profile.numArrays * profile.elementBytes) /
+                        (bandwidth * double(stepsPerPass)));
   }
 
   /// T > 1 from the time-block rule: k = T, or T smaller where the ranks'
@@ -169,9 +182,9 @@ struct StencilTuneExchangeDepthPass
     for (unsigned axis = 0; axis < profile.rank; ++axis)
       local.push_back(llvm::divideCeil(profile.extent[axis], processes[axis]));
     std::string process = formatShape(processes, AxisOrder::OutermostFirst);
-    if (!haloFits(profile, processes, local, timeBlock)) {
+    if (!haloFits(profile, processes, timeBlock)) {
       int64_t fits = timeBlock - 1;
-      while (fits > 1 && !haloFits(profile, processes, local, fits))
+      while (fits > 1 && !haloFits(profile, processes, fits))
         --fits;
       iterate.emitRemark() << llvm::formatv(
           "stencil-tune-exchange-depth: time blocks of {0} steps need halos "
@@ -191,14 +204,8 @@ struct StencilTuneExchangeDepthPass
       setSchedule(iterate, profile, timeBlock, timeBlock);
       return;
     }
-    double peak =
-        (profile.isDouble ? target.peakGflopsF64 : target.peakGflopsF32) * 1e9;
-    double bandwidth = target.bandwidthGBps * 1e9;
     // A block reads and writes each array once for its T steps.
-    double perPoint =
-        std::max(double(profile.opsPerPoint) / peak,
-                 double(profile.numArrays * profile.elementBytes) /
-                     (bandwidth * double(timeBlock)));
+    double perPoint = getPointSeconds(profile, target, timeBlock);
     double compute = target.launchOverheadUs * 1e-6;
     for (int64_t j = 0; j < timeBlock; ++j)
       compute +=
@@ -330,12 +337,7 @@ struct StencilTuneExchangeDepthPass
                                              ArrayRef<int64_t> grid,
                                              ArrayRef<int64_t> local,
                                              int64_t steps) {
-    double peak =
-        (profile.isDouble ? target.peakGflopsF64 : target.peakGflopsF32) * 1e9;
-    double bandwidth = target.bandwidthGBps * 1e9;
-    double perPoint =
-        std::max(double(profile.opsPerPoint) / peak,
-                 double(profile.numArrays * profile.elementBytes) / bandwidth);
+    double perPoint = getPointSeconds(profile, target, 1);
     double launch = target.launchOverheadUs * 1e-6;
     SmallVector<Prediction> predictions;
     for (int64_t k = 1; k <= maxDepth; ++k) {

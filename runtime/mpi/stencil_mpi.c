@@ -462,6 +462,18 @@ static size_t boxBytes(const int64_t lower[MAX_AXES],
   return cells * elemBytes;
 }
 
+/* The rank the pending exchange trades with in direction `direction`:
+ * the neighbour there, unless the exchange has no width along an axis the
+ * direction crosses; else MPI_PROC_NULL. */
+static int getPendingNeighbour(int direction) {
+  int offset[MAX_AXES];
+  offsetOf(direction, offset);
+  for (int d = 0; d < MAX_AXES; ++d)
+    if (offset[d] != 0 && state.pending.width[d] == 0)
+      return MPI_PROC_NULL;
+  return state.neighbour[direction];
+}
+
 /* Posts every message of the pending exchange at once: to and from each
  * neighbour of the layout, faces and also the edges and corners of the
  * halo (diagonal neighbours), so that all axes are in flight together and
@@ -470,15 +482,11 @@ static size_t boxBytes(const int64_t lower[MAX_AXES],
 static void postMessages(void) {
   state.pending.count = 0;
   for (int direction = 0; direction < MAX_DIRECTIONS; ++direction) {
-    int neighbour = state.neighbour[direction];
+    int neighbour = getPendingNeighbour(direction);
     if (neighbour == MPI_PROC_NULL)
       continue;
-    int offset[MAX_AXES], across = 1;
+    int offset[MAX_AXES];
     offsetOf(direction, offset);
-    for (int d = 0; d < MAX_AXES; ++d)
-      across &= offset[d] == 0 || state.pending.width[d] > 0;
-    if (!across)
-      continue;
     for (int receive = 0; receive < 2; ++receive) {
       struct Message *m = &state.pending.messages[state.pending.count];
       m->receive = receive;
@@ -532,9 +540,9 @@ static void completeMessages(void) {
   int used = snprintf(what, sizeof what, "halo exchange %%lld with rank");
   int listed = 0, count = 0;
   for (int direction = 0; direction < MAX_DIRECTIONS; ++direction)
-    count += state.neighbour[direction] != MPI_PROC_NULL;
+    count += getPendingNeighbour(direction) != MPI_PROC_NULL;
   for (int direction = 0; direction < MAX_DIRECTIONS; ++direction) {
-    int neighbour = state.neighbour[direction];
+    int neighbour = getPendingNeighbour(direction);
     if (neighbour == MPI_PROC_NULL || used >= (int)sizeof what - 16)
       continue;
     const char *separator = listed == 0           ? (count > 1 ? "s " : " ")

@@ -140,8 +140,8 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
         })))
       continue;
     SmallVector<stencil::RegionSchedule> chosen;
-    if (failed(stencil::applyScheduleOverrides(*module, overrides, chosen,
-                                               message)))
+    if (failed(stencil::applyScheduleOverrides(
+            *module, overrides, /*acrossRanks=*/false, chosen, message)))
       continue;
     if (target->kind == "gpu")
       stencil_fuzz::lowerForVulkan(*module);

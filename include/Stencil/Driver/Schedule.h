@@ -67,14 +67,15 @@ struct RegionSchedule {
 SmallVector<RegionSchedule> getRegionSchedules(ModuleOp module);
 
 /// Replaces the tuned schedule of every region's time loop with the keys
-/// `overrides` gives. In a region whose fields are distributed a time block
-/// reads T x radius cells of halo: a `t` given without `k` sets k = t, a
-/// `k` given without `t` caps the tuned T at k. Fails with a message when a
-/// work group does not fit the region's rank or grid, or when a given `k` is
-/// less than T there; otherwise appends each region's schedule to
-/// `chosen`.
+/// `overrides` gives. With `acrossRanks` (stencilcc --mpi), in a region
+/// whose fields are distributed a time block reads T x radius cells of halo: a
+/// `t` given without `k` sets k = t, a `k` given without `t` caps the tuned T
+/// at k. Fails with a message when a work group does not fit the region's rank
+/// or grid, or when a given `k` is less than T there; otherwise appends each
+/// region's schedule to `chosen`.
 LogicalResult applyScheduleOverrides(ModuleOp module,
                                      const ScheduleOverrides &overrides,
+                                     bool acrossRanks,
                                      SmallVectorImpl<RegionSchedule> &chosen,
                                      std::string &message);
 
@@ -84,13 +85,15 @@ LogicalResult applyScheduleOverrides(ModuleOp module,
 LogicalResult applyScheduleOverrides(
     ModuleOp module,
     function_ref<const ScheduleOverrides *(StringRef region)> overridesFor,
-    SmallVectorImpl<RegionSchedule> &chosen, std::string &message);
+    bool acrossRanks, SmallVectorImpl<RegionSchedule> &chosen,
+    std::string &message);
 
 /// The same with the keys of each region named in `overrides`; the others
 /// keep their tuned schedule.
 LogicalResult applyScheduleOverrides(
     ModuleOp module, const llvm::StringMap<ScheduleOverrides> &overrides,
-    SmallVectorImpl<RegionSchedule> &chosen, std::string &message);
+    bool acrossRanks, SmallVectorImpl<RegionSchedule> &chosen,
+    std::string &message);
 
 } // namespace mlir::stencil
 

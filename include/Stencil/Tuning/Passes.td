@@ -58,17 +58,18 @@ def StencilTuneExchangeDepth
     tried; the choice goes into the schedule's `exchange_depth`.
 
     Where the schedule already blocks the loop in time (`time_block` T > 1,
-    from stencil-tune-workgroup), the two are chosen together: a block's
-    tiles read T x radius cells of halo, so k is a multiple of T, and the
-    blocks (T steps at a time from cache, the exchange not overlapped)
-    replace the single steps in the model. When even k = T does not fit
-    the ranks' blocks, T shrinks to the deepest block that fits, down to 1.
+    from stencil-tune-workgroup), the two are chosen together: T shrinks to
+    the deepest block whose halo (T x radius) fits the ranks' blocks, down
+    to 1; then one block per T steps (arrays read once for T steps, each
+    block exchanging first, not overlapped; k = T) is compared with the
+    single steps above, and the faster is kept. The exchange is modelled by
+    its faces; the diagonal neighbours' edges and corners travel with them.
   }];
   let options = [
     Option<"ranks", "ranks", "int64_t", /*default=*/"4",
            "Number of ranks the grid is split over">,
     Option<"maxDepth", "max-depth", "int64_t", /*default=*/"8",
-           "Largest k considered">,
+           "Largest k considered for single steps (time blocks take k = T)">,
     Option<"device", "device", "unsigned", /*default=*/"0",
            "Index of the attached device each rank runs on">
   ];

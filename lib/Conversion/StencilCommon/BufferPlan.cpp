@@ -371,6 +371,25 @@ void BufferPlanner::planTimeBlocks(IterateOp iterate, TimeLoopPlan &loop) {
         << ". Running one step per sweep";
     timeBlock = 1;
   }
+  // The grown steps read every carried field in the neighbours' points,
+  // centre-only reads included: each needs its halo.
+  Block *loopBody = iterate.getBodyBlock();
+  if (timeBlock > 1 && !section.exchanges.empty())
+    for (Value input : calc.getInputs()) {
+      auto argument = llvm::dyn_cast<BlockArgument>(input);
+      if (!argument || argument.getOwner() != loopBody ||
+          !llvm::any_of(section.pairs, [&](auto pair) {
+            return pair.first == argument.getArgNumber();
+          }))
+        continue;
+      iterate.emitWarning("time_block ")
+          << timeBlock << " computes the neighbours' points, which read "
+          << "iter_arg #" << argument.getArgNumber()
+          << " in its halo, but it is not exchanged. Running one step per "
+             "sweep";
+      timeBlock = 1;
+      break;
+    }
   // A block computes T steps at once; a value that one step hands to the
   // next (a reduction accumulating across steps) would need every level.
   Block *body = iterate.getBodyBlock();

@@ -60,6 +60,19 @@ private:
   void setBuffer(BufferPlan::BufferId id, Value buffer) {
     buffers[id] = buffer;
   }
+  /// Gives the swap loop `iterate`'s sources and destinations the buffers
+  /// `iterArgs` (a loop's: the `count` sources, then the destinations).
+  void setLoopBuffers(IterateOp iterate, ValueRange iterArgs, unsigned count) {
+    for (unsigned k = 0; k < 2 * count; ++k)
+      setBuffer(plan.getLoopBuffer(iterate, k), iterArgs[k]);
+  }
+  /// The buffers of the fields `section` exchanges, in its order.
+  SmallVector<Value> getExchangedBuffers(const CopySection &section) const {
+    SmallVector<Value> exchanged;
+    for (ExchangeOp exchange : section.exchanges)
+      exchanged.push_back(getBuffer(exchange.getField()));
+    return exchanged;
+  }
 
   /// Copies the cells of `source` outside [lower, upper) into `target`.
   void copyRing(OpBuilder &builder, Location loc, Value source, Value target,

@@ -51,26 +51,30 @@ SmallVector<int64_t, 3> OverlappedTile::getShape(const TimeBlockPlan &plan,
   return shape;
 }
 
-Value mlir::stencil::growLowerBound(OpBuilder &builder, Location loc,
-                                    Value lower, Value shrink, int64_t radius,
-                                    Value ring) {
+/// `bound` moved outwards (down for a lower bound) by shrink x radius
+/// cells, at most `ring`.
+static Value growBound(OpBuilder &builder, Location loc, Value bound,
+                       Value shrink, int64_t radius, Value ring, bool upper) {
   if (!ring)
-    return lower;
+    return bound;
   Value cells = arith::MulIOp::create(builder, loc, shrink,
                                       getIndex(builder, loc, radius));
   Value grown = arith::MinSIOp::create(builder, loc, cells, ring);
-  return arith::SubIOp::create(builder, loc, lower, grown);
+  if (upper)
+    return arith::AddIOp::create(builder, loc, bound, grown);
+  return arith::SubIOp::create(builder, loc, bound, grown);
+}
+
+Value mlir::stencil::growLowerBound(OpBuilder &builder, Location loc,
+                                    Value lower, Value shrink, int64_t radius,
+                                    Value ring) {
+  return growBound(builder, loc, lower, shrink, radius, ring, /*upper=*/false);
 }
 
 Value mlir::stencil::growUpperBound(OpBuilder &builder, Location loc,
                                     Value upper, Value shrink, int64_t radius,
                                     Value ring) {
-  if (!ring)
-    return upper;
-  Value cells = arith::MulIOp::create(builder, loc, shrink,
-                                      getIndex(builder, loc, radius));
-  Value grown = arith::MinSIOp::create(builder, loc, cells, ring);
-  return arith::AddIOp::create(builder, loc, upper, grown);
+  return growBound(builder, loc, upper, shrink, radius, ring, /*upper=*/true);
 }
 
 OverlappedTile::OverlappedTile(OpBuilder &builder, Location loc,

@@ -136,12 +136,8 @@ std::pair<SmallVector<Value>, Value> FunctionLowering::lowerTimeBlocks(
                   {}};
   if (partition) {
     // The exchanged fields are carried: their buffers are the block's.
-    for (unsigned k = 0; k < 2 * count; ++k)
-      setBuffer(plan.getLoopBuffer(iterate, k), iterArgs[k]);
-    SmallVector<Value> exchanged;
-    for (ExchangeOp exchange : loop.section->exchanges)
-      exchanged.push_back(getBuffer(exchange.getField()));
-    partition->emitBeforeTimeBlock(inBlock, blocks.timeBlock, exchanged);
+    setLoopBuffers(iterate, iterArgs, count);
+    partition->emitBeforeTimeBlock(inBlock, getExchangedBuffers(*loop.section));
     block.ringLow = partition->getRingLow();
     block.ringHigh = partition->getRingHigh();
   }
@@ -218,10 +214,7 @@ void FunctionLowering::lowerSwapLoop(IterateOp iterate,
   if (!forBody->empty())
     forBody->getTerminator()->erase();
   ValueRange iterArgs = forOp.getRegionIterArgs();
-  for (unsigned k = 0; k < count; ++k) {
-    setBuffer(plan.getLoopBuffer(iterate, k), iterArgs[k]);
-    setBuffer(plan.getLoopBuffer(iterate, count + k), iterArgs[count + k]);
-  }
+  setLoopBuffers(iterate, iterArgs, count);
   Block *body = iterate.getBodyBlock();
   for (auto [s, index] : llvm::enumerate(section.scalars))
     body->getArgument(index).replaceAllUsesWith(iterArgs[2 * count + s]);
@@ -245,11 +238,8 @@ void FunctionLowering::lowerSwapLoop(IterateOp iterate,
     }
   auto emitStep = [&](OpBuilder &b, ValueRange gridLower, ValueRange gridUpper,
                       BoxFn emitBox) {
-    SmallVector<Value> exchanged;
-    for (ExchangeOp exchange : section.exchanges)
-      exchanged.push_back(getBuffer(exchange.getField()));
     partition->emitStep(b, forOp.getInductionVar(), gridLower, gridUpper,
-                        exchanged, emitBox);
+                        getExchangedBuffers(section), emitBox);
   };
   lowerApply(calc, partition ? BoxPartition(emitStep) : BoxPartition(),
              ringSources);

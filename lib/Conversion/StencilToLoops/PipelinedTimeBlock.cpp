@@ -96,16 +96,12 @@ private:
   /// The grid along `axis` of the level at `shrink` = T - s: the grid,
   /// grown by shrink x radius into the neighbours' points where it grows.
   Value getGridLow(OpBuilder &b, unsigned axis, Value shrink) const {
-    if (!grows(axis))
-      return lower[axis];
     return growLowerBound(b, loc, lower[axis], shrink, radiusLow[axis],
-                          block.ringLow[axis]);
+                          grows(axis) ? block.ringLow[axis] : Value());
   }
   Value getGridHigh(OpBuilder &b, unsigned axis, Value shrink) const {
-    if (!grows(axis))
-      return upper[axis];
     return growUpperBound(b, loc, upper[axis], shrink, radiusHigh[axis],
-                          block.ringHigh[axis]);
+                          grows(axis) ? block.ringHigh[axis] : Value());
   }
 
   /// The box of level `s` (at `shrink` = T - s) that the next level reads

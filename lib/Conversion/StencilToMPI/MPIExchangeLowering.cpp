@@ -60,8 +60,7 @@ public:
                    bool deviceBuffers);
   void emitStep(OpBuilder &builder, Value step, ValueRange lower,
                 ValueRange upper, ValueRange exchanged, BoxFn emitBox) override;
-  void emitBeforeTimeBlock(OpBuilder &builder, int64_t timeBlock,
-                           ValueRange exchanged) override;
+  void emitBeforeTimeBlock(OpBuilder &builder, ValueRange exchanged) override;
   ArrayRef<Value> getRingLow() const override { return blockRingLow; }
   ArrayRef<Value> getRingHigh() const override { return blockRingHigh; }
 
@@ -155,10 +154,7 @@ MPIStepPartition::MPIStepPartition(OpBuilder &builder, IterateOp loop,
 }
 
 void MPIStepPartition::emitBeforeTimeBlock(OpBuilder &builder,
-                                           int64_t timeBlock,
                                            ValueRange exchanged) {
-  // The buffer plan admits no block deeper than the exchanges' halos.
-  (void)timeBlock;
   for (auto [exchange, buffer] : llvm::zip_equal(exchanges, exchanged)) {
     ExchangeOp op = exchange;
     emitExchangeCall(builder, loc, module, "stencil_mpi_exchange", buffer,
@@ -170,14 +166,10 @@ void MPIStepPartition::grow(OpBuilder &builder, Value steps, ValueRange lower,
                             ValueRange upper, SmallVectorImpl<Value> &from,
                             SmallVectorImpl<Value> &to) const {
   for (unsigned axis = 0; axis < rank; ++axis) {
-    Value amount = arith::MulIOp::create(builder, loc, steps,
-                                         constant(builder, radius[axis]));
-    from.push_back(arith::SubIOp::create(
-        builder, loc, lower[axis],
-        arith::MinSIOp::create(builder, loc, amount, ringLow[axis])));
-    to.push_back(arith::AddIOp::create(
-        builder, loc, upper[axis],
-        arith::MinSIOp::create(builder, loc, amount, ringHigh[axis])));
+    from.push_back(growLowerBound(builder, loc, lower[axis], steps,
+                                  radius[axis], ringLow[axis]));
+    to.push_back(growUpperBound(builder, loc, upper[axis], steps, radius[axis],
+                                ringHigh[axis]));
   }
 }
 

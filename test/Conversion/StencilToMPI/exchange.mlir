@@ -242,6 +242,44 @@ func.func @time_block_shallow_exchange(%a: memref<?x32xf32>, %b: memref<?x32xf32
 
 // -----
 
+// The grown steps of a block read every carried field in the neighbours'
+// points: a field read only at the centre, and so never exchanged, would
+// be read stale there. A warning, and one step per sweep.
+!D = !stencil.field<?x32xf32, #stencil.decomp<block, *>>
+// CHECK-LABEL: func.func @time_block_unexchanged_field(
+// CHECK-NOT: arith.divsi
+// CHECK: scf.for {{.*}} iter_args(
+func.func @time_block_unexchanged_field(%a: memref<?x32xf32>, %b: memref<?x32xf32>, %c: memref<?x32xf32>, %d: memref<?x32xf32>, %lo: index, %hi: index, %steps: index) attributes {stencil.mpi} {
+  %fa = stencil.load %a : memref<?x32xf32> -> !D
+  %fb = stencil.load %b : memref<?x32xf32> -> !D
+  %fc = stencil.load %c : memref<?x32xf32> -> !D
+  %fd = stencil.load %d : memref<?x32xf32> -> !D
+  %g = stencil.grid [%lo, 1] to [%hi, 31] : !stencil.grid<2>
+  // expected-warning @below {{time_block 2 computes the neighbours' points, which read iter_arg #2 in its halo, but it is not exchanged. Running one step per sweep}}
+  %r:4 = stencil.iterate %steps iter_args(%x = %fa, %y = %fb, %u = %fc, %v = %fd) : !D, !D, !D, !D attributes {schedule = #stencil.schedule<wg = [4, 30], time_block = 2, exchange_depth = 2>} {
+    %xe = stencil.exchange %x widths [2, 0] : !D
+    %n:2 = stencil.apply on %g ins(%p = %xe : !D, %q = %u : !D) outs(%y : !D, %v : !D) {
+      %above = stencil.access %p[-1, 0] : !D
+      %centre = stencil.access %q[0, 0] : !D
+      %s = arith.addf %above, %centre : f32
+      stencil.return %s, %centre : f32, f32
+    }
+    %cx, %cu = stencil.apply on %g ins(%p2 = %n#0 : !D, %q2 = %n#1 : !D) outs(%x : !D, %u : !D) {
+      %v1 = stencil.access %p2[0, 0] : !D
+      %v2 = stencil.access %q2[0, 0] : !D
+      stencil.return %v1, %v2 : f32, f32
+    }
+    stencil.yield %cx, %n#0, %cu, %n#1 : !D, !D, !D, !D
+  }
+  stencil.store %r#0 to %a : !D to memref<?x32xf32>
+  stencil.store %r#1 to %b : !D to memref<?x32xf32>
+  stencil.store %r#2 to %c : !D to memref<?x32xf32>
+  stencil.store %r#3 to %d : !D to memref<?x32xf32>
+  return
+}
+
+// -----
+
 // A reduction of a distributed loop: each rank's partial goes through
 // stencil_mpi_allreduce (type 0 = f32, kind 0 = add) in place in a
 // one-element buffer (made on entry to the function: an alloca in the loop

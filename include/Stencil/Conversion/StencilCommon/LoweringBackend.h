@@ -152,10 +152,11 @@ public:
   virtual void emitStep(OpBuilder &builder, Value step, ValueRange lower,
                         ValueRange upper, ValueRange exchanged,
                         BoxFn emitBox) = 0;
-  /// Emits what a time block of `timeBlock` steps needs before it: the
-  /// exchange of the `exchanged` buffers, at least T x radius deep (a block
-  /// writes its own points only, so every block needs a fresh halo).
-  virtual void emitBeforeTimeBlock(OpBuilder &builder, int64_t timeBlock,
+  /// Emits what a time block needs before it: the exchange of the
+  /// `exchanged` buffers, whose halos the buffer plan checked are at least
+  /// T x radius deep (a block writes its own points only, so every block
+  /// needs a fresh halo).
+  virtual void emitBeforeTimeBlock(OpBuilder &builder,
                                    ValueRange exchanged) = 0;
   /// Per axis, how many cells of the neighbours' points a step may compute
   /// below and above the grid; null where the axis is not distributed
