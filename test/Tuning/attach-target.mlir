@@ -33,7 +33,7 @@
 // TWO: "stencil.device0" = #dlti.target_device_spec<"name" = "v100"
 // TWO-SAME: "stencil.device1" = #dlti.target_device_spec<"name" = "mi300x"
 
-// UNKNOWN: error: unknown target 'tpu'; known targets: host, a100, c2070, h100, h200, lavapipe, mi250x, mi300x, phi5110p, v100, or a path to a .json description
+// UNKNOWN: error: unknown target 'tpu'; known targets: host, a100, c2070, h100, h200, lavapipe, mi250x, mi300x, phi5110p, tsubame2, v100, xeon-10gbe, or a path to a .json description
 // MISSING: error: target description '{{.*}}missing-field.json': missing number field 'bandwidth_gbps'
 // KIND: error: target description '{{.*}}bad-kind.json': field 'kind' must be "gpu", "manycore" or "cpu", got "fpga"
 // JSON: error: target description '{{.*}}not-json.json' is not valid JSON
