@@ -6,7 +6,9 @@
 #   - the plain C by clang-22 with Polly (-O3 -mllvm -polly -mllvm
 #     -polly-parallel -fopenmp), the polyhedral peer,
 #   - a STREAM-style copy bandwidth of this machine (the roofline).
-# Prints a table (GCells/s, ratio to gcc, fraction of the roofline) and, when
+# Prints a table (GCells/s, ratio to gcc and to Polly, fraction of the
+# roofline and, for rows that stencilcc blocks in time, fraction of the
+# floating-point peak, derived from this CPU and printed) and, when
 # gnuplot is installed, writes bench/out/bench.png. Not a test: figures on a
 # shared machine are noisy; each is the best of three runs, and ratios
 # should be compared within one run.
@@ -22,36 +24,54 @@ stencilcc="$root/build/bin/stencilcc"
 gcc -O3 -march=native -fopenmp "$root/bench/stream_copy.c" -o "$out/stream_copy"
 bw=$("$out/stream_copy" | awk '/copy_GBps/ {print $2}')
 
+# The FP peak, derived as the host target does (lib/Tuning/TargetDescription):
+# cores x f32 lanes (vector width / 32 bits) x 2 FMA ports x 2 flops per FMA
+# x clock; f64 has half the lanes. Two FMA ports is an assumption (server
+# cores with AVX-512 or AVX2 have two); the clock is /proc/cpuinfo's.
+cores=$(nproc)
+vector_bits=128
+grep -qw avx2 /proc/cpuinfo && vector_bits=256
+grep -qw avx512f /proc/cpuinfo && vector_bits=512
+mhz=$(awk -F': *' '/^cpu MHz/ {print $2; exit}' /proc/cpuinfo)
+mhz=${mhz:-2500}
+peak32=$(awk -v c="$cores" -v b="$vector_bits" -v m="$mhz" \
+  'BEGIN {printf "%.1f", c * b / 32 * 2 * 2 * m / 1000}')
+peak64=$(awk -v p="$peak32" 'BEGIN {printf "%.1f", p / 2}')
+
 # name, steps, the OpenMP baseline's clauses (- for none; clauses separated
 # by commas, no spaces: Himeno's temporaries are private and its residual a
 # reduction, as a user would write them), bytes moved per cell and step by a single sweep that reads the source and writes the
 # destination once (the minimum without temporal blocking; Himeno reads 13
 # arrays and writes one). The copy section the programs also run doubles the
 # heat programs' traffic until it is folded into a swap.
-# An optional fifth field is a --schedule for stencilcc (the row is then
+# An optional seventh field is a --schedule for stencilcc (the row is then
 # labelled with it); heat3d's single sweep (T = 1) is measured against the
 # roofline as well as its tuned time blocks. heat1d and heat2d, whose time
 # blocks keep their arrays in cache, run 200 steps: 50 steps of heat2d took
 # stencilcc 25-35 ms, within the bursts of load of this shared machine
 # (50 steps gave ratios of 2.7-3.5 where 200 gave 3.2-3.5, alternating).
+# The fifth field is the flops per cell and step as the source writes them
+# (loop-invariant coefficients hoisted), then f32 or f64: with the rate
+# they give the fraction of the FP peak.
 programs=(
-  "heat1d 200 - 8"
-  "heat2d 200 private(j) 8"
-  "heat3d 20 private(j,k) 8"
-  "heat3d 20 private(j,k) 8 t=1"
-  "himeno 20 private(j,k,s0,ss),reduction(+:gosa) 56"
-  "jacobi2d 500 private(j) 16"
-  "heat3d-2sweep 200 private(j,k) 16"
+  "heat1d 200 - 8 4 f32"
+  "heat2d 200 private(j) 8 6 f32"
+  "heat3d 20 private(j,k) 8 8 f32"
+  "heat3d 20 private(j,k) 8 8 f32 t=1"
+  "himeno 20 private(j,k,s0,ss),reduction(+:gosa) 56 34 f32"
+  "jacobi2d 500 private(j) 16 5 f64"
+  "heat3d-2sweep 200 private(j,k) 16 15 f64"
 )
 # jacobi2d (PolyBench's jacobi-2d, 2000^2, double) and heat3d-2sweep
 # (heat-3d, 120^3, double) run two sweeps per step and report GCells/s per
 # sweep; their bytes are those of one sweep.
 
-printf "%-14s %6s %10s %10s %10s %8s %8s %9s %7s\n" program steps "stencilcc" \
-  "gcc-omp" "polly" "vs gcc" "vs polly" "roofline" "of roof"
+printf "%-14s %6s %10s %10s %10s %8s %8s %9s %7s %4s %8s\n" program steps \
+  "stencilcc" "gcc-omp" "polly" "vs gcc" "vs polly" "roofline" "of roof" T \
+  "FP peak"
 : > "$out/bench.dat"
 for entry in "${programs[@]}"; do
-  read -r name steps clauses bytes schedule <<< "$entry"
+  read -r name steps clauses bytes flops precision schedule <<< "$entry"
   steps=$(( steps * scale ))
   src="$root/examples/$name.c"
   label="$name" options=()
@@ -60,7 +80,8 @@ for entry in "${programs[@]}"; do
   fi
   # One binary per row (heat3d has two), kept for reruns by hand.
   binary="$out/${label//[^A-Za-z0-9_.-]/_}.stencilcc"
-  "$stencilcc" "$src" "${options[@]}" -o "$binary"
+  time_block=$("$stencilcc" "$src" "${options[@]}" --print-schedule \
+    -o "$binary" | grep -o '"time_block": [0-9]*' | head -1 | grep -o '[0-9]*$')
   # The baseline: the calc and copy sections' outer loops in parallel.
   clause=""
   [ "$clauses" != "-" ] && clause=" $clauses"
@@ -89,10 +110,19 @@ for entry in "${programs[@]}"; do
   fi
   roof=$(awk -v b="$bw" -v n="$bytes" 'BEGIN {print b / n}')
   ratio() { awk -v a="$1" -v b="$2" 'BEGIN {print a / b}'; }
-  printf "%-14s %6d %10.3f %10.3f %10.3f %7.2fx %7.2fx %9.3f %6.0f%%\n" \
+  # Time blocks compute from cache: the FP peak is their ceiling.
+  of_peak=-
+  if [ "${time_block:-1}" -gt 1 ]; then
+    peak=$peak32
+    [ "$precision" = f64 ] && peak=$peak64
+    of_peak=$(awk -v c="$ours" -v f="$flops" -v p="$peak" \
+      'BEGIN {printf "%.1f%%", 100 * c * f / p}')
+  fi
+  printf "%-14s %6d %10.3f %10.3f %10.3f %7.2fx %7.2fx %9.3f %6.0f%% %4s %8s\n" \
     "$label" "$steps" "$ours" "$theirs" "$polly" "$(ratio "$ours" "$theirs")" \
     "$(ratio "$ours" "$polly")" "$roof" \
-    "$(awk -v a="$ours" -v r="$roof" 'BEGIN {print 100 * a / r}')"
+    "$(awk -v a="$ours" -v r="$roof" 'BEGIN {print 100 * a / r}')" \
+    "${time_block:-1}" "$of_peak"
   echo "$label $ours $theirs $roof" >> "$out/bench.dat"
 done
 # The single sweep of heat3d by itself: the region's fixed cost per call
@@ -123,6 +153,7 @@ printf "heat3d T = 1, one sweep (steps %d minus %d): %.3f GCells/s, %.0f%% of th
 "$root/bench/sweep_ab.sh" -r 9 "--schedule=t=1" |
   awk '/^v0: median/ {sub(/^v0: /, ""); print "heat3d T = 1, one sweep in one process with the copy: " $0}'
 echo "copy bandwidth: $bw GB/s (STREAM copy, OpenMP, $(nproc) cores); GCells/s columns; roofline = bandwidth / bytes per cell and step"
+echo "FP peak: $cores cores x $((vector_bits / 32)) f32 lanes x 2 FMA ports x 2 flops x $mhz MHz = $peak32 GFLOP/s f32, $peak64 f64; FP peak column = GCells/s x flops per cell / peak, for rows blocked in time (T > 1)"
 
 # The plot needs gnuplot (Debian gnuplot-nox); install it like the other
 # dependencies when we may.

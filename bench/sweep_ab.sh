@@ -43,7 +43,10 @@ for flags in "$@"; do
   n=$((n + 1))
 done
 # clang's OpenMP runtime for all, as the regions use it; -fno-builtin keeps
-# the copy a loop (a memcpy would stream past the cache).
+# the copy a loop (a memcpy would stream past the cache). The regions'
+# buffers come from the support runtime (_mlir_memref_to_llvm_alloc, which
+# ends the program with a message when memory runs out).
 clang-22 -O3 -march=native -fopenmp -fno-builtin -DNV="$n" \
-  "$root/bench/sweep_ab.c" "${objects[@]}" -o "$out/sweep_ab"
+  "$root/bench/sweep_ab.c" "${objects[@]}" \
+  "$root/build/lib/libstencil_support_runtime.a" -o "$out/sweep_ab"
 "$out/sweep_ab" "$rounds"
