@@ -681,16 +681,9 @@ std::string ScheduleCache::getDefaultPath() {
   if (std::optional<std::string> dir =
           llvm::sys::Process::GetEnv("STENCIL_CACHE_DIR")) {
     path = *dir;
-  } else if (std::optional<std::string> xdg =
-                 llvm::sys::Process::GetEnv("XDG_CACHE_HOME");
-             xdg && !xdg->empty()) {
-    path = *xdg;
+  } else if (llvm::sys::path::cache_directory(path)) {
+    // $XDG_CACHE_HOME, else ~/.cache.
     llvm::sys::path::append(path, "stencil-mlir");
-  } else if (std::optional<std::string> home =
-                 llvm::sys::Process::GetEnv("HOME");
-             home && !home->empty()) {
-    path = *home;
-    llvm::sys::path::append(path, ".cache", "stencil-mlir");
   } else {
     return "";
   }

@@ -119,23 +119,28 @@ static SmallVector<int64_t, 3> getExtent(GridOp grid) {
   return extent;
 }
 
+/// The schedule region `func` (its grid and time loop) has now.
+static RegionSchedule describeRegion(func::FuncOp func, GridOp grid,
+                                     IterateOp iterate) {
+  ScheduleAttr schedule = iterate.getScheduleAttr();
+  FailureOr<KernelProfile> profile = profileTimeLoop(iterate);
+  return {
+      func.getName().str(),
+      SmallVector<int64_t, 3>(llvm::reverse(schedule.getWg())),
+      schedule.getTimeBlock(),
+      schedule.getExchangeDepth(),
+      schedule.getStreamingStores(),
+      SmallVector<int64_t, 3>(llvm::reverse(getExtent(grid))),
+      succeeded(profile) && profile->canBlockInTime(),
+      llvm::cast<FieldType>(iterate.getInits()[0].getType()).isDistributed()};
+}
+
 SmallVector<RegionSchedule> mlir::stencil::getRegionSchedules(ModuleOp module) {
   SmallVector<RegionSchedule> schedules;
   for (auto func : module.getOps<func::FuncOp>()) {
     auto [grid, iterate] = getScheduledRegion(func);
-    if (!grid)
-      continue;
-    ScheduleAttr schedule = iterate.getScheduleAttr();
-    FailureOr<KernelProfile> profile = profileTimeLoop(iterate);
-    schedules.push_back(
-        {func.getName().str(),
-         SmallVector<int64_t, 3>(llvm::reverse(schedule.getWg())),
-         schedule.getTimeBlock(), schedule.getExchangeDepth(),
-         schedule.getStreamingStores(),
-         SmallVector<int64_t, 3>(llvm::reverse(getExtent(grid))),
-         succeeded(profile) && profile->canBlockInTime(),
-         llvm::cast<FieldType>(iterate.getInits()[0].getType())
-             .isDistributed()});
+    if (grid)
+      schedules.push_back(describeRegion(func, grid, iterate));
   }
   return schedules;
 }
@@ -225,10 +230,7 @@ LogicalResult mlir::stencil::applyScheduleOverrides(
         overrides.streamingStores.value_or(tuned.getStreamingStores());
     iterate.setScheduleAttr(ScheduleAttr::get(
         module.getContext(), wg, timeBlock, exchangeDepth, streamingStores));
-    chosen.push_back({func.getName().str(),
-                      SmallVector<int64_t, 3>(llvm::reverse(wg)), timeBlock,
-                      exchangeDepth, streamingStores,
-                      SmallVector<int64_t, 3>(llvm::reverse(extent))});
+    chosen.push_back(describeRegion(func, grid, iterate));
   }
   return success();
 }

@@ -20,7 +20,6 @@
 // computation (inputs read once for T steps) plus its exchange, which is
 // not overlapped, over T; the remark says so next to k.
 //
-
 //===----------------------------------------------------------------------===//
 
 #include "Stencil/Support/Shape.h"
@@ -79,6 +78,25 @@ struct Prediction {
   int64_t depth;
   double inner, comm, boundary, perStep;
 };
+
+/// The prediction with the least time per step (the first of equals).
+const Prediction *getFastest(ArrayRef<Prediction> predictions) {
+  const Prediction *best = nullptr;
+  for (const Prediction &p : predictions)
+    if (!best || p.perStep < best->perStep)
+      best = &p;
+  return best;
+}
+
+/// Points per rank along each axis (rounded up) for the process grid
+/// `processes`.
+SmallVector<int64_t, 3> getLocalBlock(const KernelProfile &profile,
+                                      ArrayRef<int64_t> processes) {
+  SmallVector<int64_t, 3> local;
+  for (unsigned axis = 0; axis < profile.rank; ++axis)
+    local.push_back(llvm::divideCeil(profile.extent[axis], processes[axis]));
+  return local;
+}
 
 } // namespace
 
@@ -178,9 +196,7 @@ struct StencilTuneExchangeDepthPass
                           const TargetDescription &target) {
     int64_t timeBlock = iterate.getScheduleAttr().getTimeBlock();
     SmallVector<int64_t, 3> processes = processGrid(profile, ranks);
-    SmallVector<int64_t, 3> local;
-    for (unsigned axis = 0; axis < profile.rank; ++axis)
-      local.push_back(llvm::divideCeil(profile.extent[axis], processes[axis]));
+    SmallVector<int64_t, 3> local = getLocalBlock(profile, processes);
     std::string process = formatShape(processes, AxisOrder::OutermostFirst);
     if (!haloFits(profile, processes, timeBlock)) {
       int64_t fits = timeBlock - 1;
@@ -220,10 +236,7 @@ struct StencilTuneExchangeDepthPass
     // (blocks skip the reductions, which the last step, run alone, does).
     if (reduces(iterate) && !single.empty())
       single.truncate(1);
-    const Prediction *best = nullptr;
-    for (const Prediction &p : single)
-      if (!best || p.perStep < best->perStep)
-        best = &p;
+    const Prediction *best = getFastest(single);
     std::string blocked = llvm::formatv(
         "time blocks of T = {0} steps with k = {0} (each block exchanges a "
         "halo {0} x radius deep first, not overlapped): {1:F1} us/step "
@@ -301,9 +314,7 @@ struct StencilTuneExchangeDepthPass
       return;
     }
     SmallVector<int64_t, 3> grid = processGrid(profile, ranks);
-    SmallVector<int64_t, 3> local;
-    for (unsigned axis = 0; axis < profile.rank; ++axis)
-      local.push_back(llvm::divideCeil(profile.extent[axis], grid[axis]));
+    SmallVector<int64_t, 3> local = getLocalBlock(profile, grid);
     int64_t steps = getSteps(iterate);
     SmallVector<Prediction> predictions =
         predictSingleSteps(profile, target, grid, local, steps);
@@ -313,10 +324,7 @@ struct StencilTuneExchangeDepthPass
           << " ranks are thinner than the stencil; keeping k = 1";
       return;
     }
-    const Prediction *best = &predictions.front();
-    for (const Prediction &p : predictions)
-      if (p.perStep < best->perStep)
-        best = &p;
+    const Prediction *best = getFastest(predictions);
     ScheduleAttr schedule = iterate.getScheduleAttr();
     setSchedule(iterate, profile, schedule ? schedule.getTimeBlock() : 1,
                 best->depth);

@@ -371,20 +371,26 @@ void BufferPlanner::planTimeBlocks(IterateOp iterate, TimeLoopPlan &loop) {
         << ". Running one step per sweep";
     timeBlock = 1;
   }
+  Block *body = iterate.getBodyBlock();
+  // The carried pair whose source `input` (a loop argument) is, or -1.
+  auto getCarriedPair = [&](Value input) {
+    auto argument = llvm::dyn_cast<BlockArgument>(input);
+    if (argument && argument.getOwner() == body)
+      for (auto [k, p] : llvm::enumerate(section.pairs))
+        if (argument.getArgNumber() == p.first)
+          return static_cast<int>(k);
+    return -1;
+  };
   // The grown steps read every carried field in the neighbours' points,
   // centre-only reads included: each needs its halo.
-  Block *loopBody = iterate.getBodyBlock();
   if (timeBlock > 1 && !section.exchanges.empty())
     for (Value input : calc.getInputs()) {
-      auto argument = llvm::dyn_cast<BlockArgument>(input);
-      if (!argument || argument.getOwner() != loopBody ||
-          !llvm::any_of(section.pairs, [&](auto pair) {
-            return pair.first == argument.getArgNumber();
-          }))
+      int pair = getCarriedPair(input);
+      if (pair < 0)
         continue;
       iterate.emitWarning("time_block ")
           << timeBlock << " computes the neighbours' points, which read "
-          << "iter_arg #" << argument.getArgNumber()
+          << "iter_arg #" << section.pairs[pair].first
           << " in its halo, but it is not exchanged. Running one step per "
              "sweep";
       timeBlock = 1;
@@ -392,7 +398,6 @@ void BufferPlanner::planTimeBlocks(IterateOp iterate, TimeLoopPlan &loop) {
     }
   // A block computes T steps at once; a value that one step hands to the
   // next (a reduction accumulating across steps) would need every level.
-  Block *body = iterate.getBodyBlock();
   if (timeBlock > 1 && llvm::any_of(section.scalars, [&](unsigned index) {
         return !body->getArgument(index).use_empty();
       })) {
@@ -411,13 +416,7 @@ void BufferPlanner::planTimeBlocks(IterateOp iterate, TimeLoopPlan &loop) {
     // A distributed loop's calc reads its sources through their exchanges.
     if (auto exchange = input.getDefiningOp<ExchangeOp>())
       input = exchange.getField();
-    auto argument = llvm::dyn_cast<BlockArgument>(input);
-    int pair = -1;
-    for (auto [k, p] : llvm::enumerate(section.pairs))
-      if (argument && argument.getOwner() == body &&
-          argument.getArgNumber() == p.first)
-        pair = k;
-    blocks.carriedInput.push_back(pair);
+    blocks.carriedInput.push_back(getCarriedPair(input));
   }
   for (Value output : calc.getOutputs())
     for (auto [k, p] : llvm::enumerate(section.pairs))

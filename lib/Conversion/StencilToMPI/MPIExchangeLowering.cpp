@@ -61,8 +61,8 @@ public:
   void emitStep(OpBuilder &builder, Value step, ValueRange lower,
                 ValueRange upper, ValueRange exchanged, BoxFn emitBox) override;
   void emitBeforeTimeBlock(OpBuilder &builder, ValueRange exchanged) override;
-  ArrayRef<Value> getRingLow() const override { return blockRingLow; }
-  ArrayRef<Value> getRingHigh() const override { return blockRingHigh; }
+  ArrayRef<Value> getRingLow() const override { return ringLow; }
+  ArrayRef<Value> getRingHigh() const override { return ringHigh; }
 
 private:
   Value constant(OpBuilder &builder, int64_t value) const {
@@ -84,11 +84,10 @@ private:
   SmallVector<int64_t, 3> radius;
   int64_t depth;
   SmallVector<ExchangeOp> exchanges;
-  /// Per axis: how far this rank's ring reaches into each neighbour, and
-  /// whether it has that neighbour (0 or 1).
+  /// Per axis: how far this rank's ring reaches into each neighbour (null
+  /// on the axes not distributed, which do not grow), and whether it has
+  /// that neighbour (0 or 1).
   SmallVector<Value, 3> ringLow, ringHigh, neighbourLow, neighbourHigh;
-  /// ringLow and ringHigh with null values on the axes not distributed.
-  SmallVector<Value, 3> blockRingLow, blockRingHigh;
 };
 
 } // namespace
@@ -102,15 +101,15 @@ MPIStepPartition::MPIStepPartition(OpBuilder &builder, IterateOp loop,
   radius = getReadExtent(calc).getRadius();
   depth = plan.schedule ? plan.schedule.getExchangeDepth() : 1;
   // Deep steps compute the neighbours' points too; their contributions
-  // would count twice. (Time blocks skip the reductions: their k is what
-  // the blocks need, and the single steps after them exchange every step.)
-  if (depth > 1 && calc.getNumReductions() > 0 && plan.blocks.timeBlock > 1) {
-    depth = 1;
-  } else if (depth > 1 && calc.getNumReductions() > 0) {
-    loop.emitWarning("exchange_depth ")
-        << depth
-        << " is not combined with a reduction (the redundant points would "
-           "count twice); exchanging every step";
+  // would count twice. (Time blocks skip the reductions: with blocks, k is
+  // what the blocks need, and the single steps after them quietly exchange
+  // every step.)
+  if (depth > 1 && calc.getNumReductions() > 0) {
+    if (plan.blocks.timeBlock <= 1)
+      loop.emitWarning("exchange_depth ")
+          << depth
+          << " is not combined with a reduction (the redundant points would "
+             "count twice); exchanging every step";
     depth = 1;
   }
   auto fieldType = llvm::cast<FieldType>(loop.getInits()[0].getType());
@@ -130,12 +129,10 @@ MPIStepPartition::MPIStepPartition(OpBuilder &builder, IterateOp loop,
   Value zero = constant(builder, 0);
   for (unsigned axis = 0; axis < rank; ++axis) {
     if (!decomposition || !decomposition.isDistributed(axis)) {
-      ringLow.push_back(zero);
-      ringHigh.push_back(zero);
+      ringLow.push_back(Value());
+      ringHigh.push_back(Value());
       neighbourLow.push_back(zero);
       neighbourHigh.push_back(zero);
-      blockRingLow.push_back(Value());
-      blockRingHigh.push_back(Value());
       continue;
     }
     auto query = [&](StringRef name, int64_t side) {
@@ -148,8 +145,6 @@ MPIStepPartition::MPIStepPartition(OpBuilder &builder, IterateOp loop,
     ringHigh.push_back(query("stencil_mpi_ring", 1));
     neighbourLow.push_back(query("stencil_mpi_has_neighbor", 0));
     neighbourHigh.push_back(query("stencil_mpi_has_neighbor", 1));
-    blockRingLow.push_back(ringLow.back());
-    blockRingHigh.push_back(ringHigh.back());
   }
 }
 
