@@ -51,7 +51,7 @@ PY
     stencil-opt-fuzzer)
       cp "$root"/examples/mlir/*.mlir "$dir"/
       for c in "$root"/examples/*.c; do
-        "$build/bin/stencil-translate" --import-pragma-c "$c" \
+        "$build/bin/stencil-translate" --import-pragma-c "$c" -I "$root/runtime/include" \
           -o "$dir/imported-$(basename "$c" .c).mlir" 2>/dev/null || true
       done
       python3 - "$dir" $(find "$root/test" -name '*.mlir' -not -path '*/fuzz/*') <<'PY'

@@ -414,6 +414,10 @@ bool parseArgs(ArrayRef<const char *> args, Options &options, bool &help,
                         " describes another (drop --device to tune for the "
                         "host)");
   }
+  // stencil_io.h (stencil_write_raw) for the importer and the host
+  // compile, after the user's directories.
+  options.preprocessorArgs.push_back(
+      "-I" + resolveInstallPath("include/stencil-mlir"));
   if (options.mpi && StringRef(STENCIL_MPI_RUNTIME).empty())
     return error("backend 'mpi' not built: no MPI library was found when "
                  "stencil-mlir was configured (install openmpi-bin "
@@ -1033,6 +1037,7 @@ int mlir::stencil::runStencilCC(ArrayRef<const char *> args) {
 
   PragmaCImportOptions importOptions;
   importOptions.clangArgs = options.preprocessorArgs;
+  importOptions.residentBlocks = options.mpi;
   PragmaCImportResult imported;
   if (failed(importPragmaC(options.input, importOptions, &context, imported)))
     return 1;

@@ -735,6 +735,84 @@ void stencil_mpi_gather(int64_t global, int64_t local, int64_t elemBytes,
   free(displacements);
 }
 
+void stencil_mpi_clear(int64_t local, int64_t elemBytes, int64_t l0, int64_t l1,
+                       int64_t l2) {
+  memset((void *)(intptr_t)local, 0, (size_t)(elemBytes * l0 * l1 * l2));
+}
+
+/* Reports a failed MPI-IO call on `path` and ends the job. */
+static void checkFileCall(int code, const char *what, const char *path) {
+  if (code == MPI_SUCCESS)
+    return;
+  char reason[MPI_MAX_ERROR_STRING];
+  int length = 0;
+  MPI_Error_string(code, reason, &length);
+  char message[1024];
+  snprintf(message, sizeof message, "cannot write '%s' (%s): %s", path, what,
+           reason);
+  fail(message);
+}
+
+void stencil_mpi_write_raw(int64_t local, int64_t elemBytes, int64_t l0,
+                           int64_t l1, int64_t l2, int64_t path) {
+  if (!state.active)
+    fail("write_raw outside a distributed region");
+  const char *name = (const char *)(intptr_t)path;
+  /* A conditional write whose condition does not hold (on every rank: the
+   * ranks run one program on the same arguments). */
+  if (!name)
+    return;
+  int64_t l[MAX_AXES] = {l0, l1, l2}, localSize[MAX_AXES];
+  toInternal(l, localSize);
+  /* The file holds the global array in C order; this rank's block goes to
+   * its box there, taken from its box in the local buffer. */
+  int64_t lower[MAX_AXES], upper[MAX_AXES];
+  ownedBox(state.processRank, lower, upper);
+  int global[MAX_AXES], local3[MAX_AXES], box[MAX_AXES], inFile[MAX_AXES],
+      inLocal[MAX_AXES];
+  for (int d = 0; d < MAX_AXES; ++d) {
+    if (state.extent[d] > INT_MAX)
+      fail("an axis of the written array exceeds 2^31 cells");
+    global[d] = (int)state.extent[d];
+    local3[d] = (int)localSize[d];
+    box[d] = (int)(upper[d] - lower[d]);
+    inFile[d] = (int)lower[d];
+    inLocal[d] = (int)(lower[d] - state.offset[d]);
+  }
+  MPI_Datatype element, fileType, memoryType;
+  MPI_Type_contiguous((int)elemBytes, MPI_BYTE, &element);
+  MPI_Type_create_subarray(MAX_AXES, global, box, inFile, MPI_ORDER_C, element,
+                           &fileType);
+  MPI_Type_create_subarray(MAX_AXES, local3, box, inLocal, MPI_ORDER_C, element,
+                           &memoryType);
+  MPI_Type_commit(&element);
+  MPI_Type_commit(&fileType);
+  MPI_Type_commit(&memoryType);
+  MPI_File file;
+  checkFileCall(MPI_File_open(state.layout, name,
+                              MPI_MODE_CREATE | MPI_MODE_WRONLY, MPI_INFO_NULL,
+                              &file),
+                "open", name);
+  checkFileCall(
+      MPI_File_set_view(file, 0, element, fileType, "native", MPI_INFO_NULL),
+      "view", name);
+  checkFileCall(MPI_File_write_all(file, (void *)(intptr_t)local, 1, memoryType,
+                                   MPI_STATUS_IGNORE),
+                "write", name);
+  /* A longer file that was there is cut to the array, as fopen's "wb"
+   * would leave it; a device (/dev/null) has no size to cut. */
+  MPI_Offset size = 0, total = elemBytes;
+  for (int d = 0; d < MAX_AXES; ++d)
+    total *= global[d];
+  checkFileCall(MPI_File_get_size(file, &size), "size", name);
+  if (size > total)
+    checkFileCall(MPI_File_set_size(file, total), "truncate", name);
+  checkFileCall(MPI_File_close(&file), "close", name);
+  MPI_Type_free(&memoryType);
+  MPI_Type_free(&fileType);
+  MPI_Type_free(&element);
+}
+
 void stencil_mpi_allreduce(int64_t data, int64_t type, int64_t kind) {
   static const MPI_Datatype types[] = {MPI_FLOAT, MPI_DOUBLE, MPI_INT32_T,
                                        MPI_INT64_T};

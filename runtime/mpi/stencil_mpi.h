@@ -95,6 +95,20 @@ void stencil_mpi_gather(int64_t global, int64_t local, int64_t elem_bytes,
                         int64_t n0, int64_t n1, int64_t n2, int64_t l0,
                         int64_t l1, int64_t l2);
 
+/* Fills the local array at `local` (extents l0 x l1 x l2) with zero bytes:
+ * the block of a resident array (`distribute(...) resident`), which no
+ * global array initializes, starts as C's static arrays do. */
+void stencil_mpi_clear(int64_t local, int64_t elem_bytes, int64_t l0,
+                       int64_t l1, int64_t l2);
+
+/* Writes the global array whose blocks the ranks hold in their local arrays
+ * at `local` (extents l0 x l1 x l2) to the file named by the string at
+ * `path`, in C order, each rank its own block (collective, MPI-IO); the
+ * file is created or truncated; a null `path` writes nothing. A failure
+ * ends the job with a message. */
+void stencil_mpi_write_raw(int64_t local, int64_t elem_bytes, int64_t l0,
+                           int64_t l1, int64_t l2, int64_t path);
+
 /* Combines the value at `data` (one element of type `type`: 0 float, 1
  * double, 2 int32, 3 int64) with the other ranks' by `kind` (0 sum, 1
  * product, 2 minimum, 3 maximum; fmin/fmax on floats) and leaves the result

@@ -56,6 +56,12 @@ static cl::opt<std::string> languageStandard("std",
                                              cl::desc("C language standard"),
                                              cl::value_desc("c11"),
                                              cl::cat(category));
+static cl::opt<bool> residentBlocks(
+    "resident-blocks",
+    cl::desc("Rewrite the C file for stencilcc --mpi: resident arrays "
+             "(distribute(...) resident) exist only as the MPI ranks' "
+             "blocks, so their definitions are dropped"),
+    cl::cat(category));
 static cl::list<std::string>
     extraArgs("extra-arg", cl::desc("Pass an argument to Clang as it is"),
               cl::value_desc("arg"), cl::cat(category));
@@ -100,6 +106,7 @@ int main(int argc, char **argv) {
     options.clangArgs.push_back("-std=" + languageStandard);
   for (const std::string &arg : extraArgs)
     options.clangArgs.push_back(arg);
+  options.residentBlocks = residentBlocks;
 
   mlir::DialectRegistry registry;
   mlir::stencil::registerAllDialects(registry);

@@ -45,7 +45,32 @@ private:
                      const std::vector<const Directive *> &inner);
   bool assignDirectives(StencilRegion &region,
                         const std::vector<const Directive *> &inner);
-  bool findTimeLoop(StencilRegion &region);
+  /// A statement of a region outside its time loop: a `calc` nest (under
+  /// `directive`), a reset or an output call.
+  struct OutsideStatement {
+    Phase phase;
+    const Directive *directive;
+    const clang::Stmt *stmt;
+  };
+  /// Finds the time loop and the statements before and after it.
+  bool findTimeLoop(StencilRegion &region,
+                    llvm::SmallVectorImpl<OutsideStatement> &outside);
+  /// `v = value;` with `v` a scalar: a reset, if `v` turns out to be reduced.
+  static std::pair<const clang::VarDecl *, const clang::BinaryOperator *>
+  matchReset(const clang::Stmt *stmt);
+  /// The call, when `stmt` is `stencil_write_raw(...)` or `if (c)
+  /// stencil_write_raw(...)`; else null.
+  static const clang::CallExpr *getOutputCall(const clang::Stmt *stmt);
+  /// Checks an output call and adds it to the region's outputs.
+  bool analyzeOutput(StencilRegion &region, const clang::CallExpr *call,
+                     const clang::Expr *condition, Phase phase,
+                     unsigned afterSections);
+  /// Reports each use of a resident array outside its region, and arrays
+  /// resident in two regions.
+  void checkResidentUses(std::vector<StencilRegion> &regions);
+  /// Marks the arrays `distribute(...) resident` names, checking that this
+  /// file defines them.
+  bool markResidentArrays(StencilRegion &region);
   bool analyzeTimeLoop(StencilRegion &region);
   /// The loop nest each `calc` and `copy` directive governs and the
   /// boundary statements (directive null), in order, and the resets before

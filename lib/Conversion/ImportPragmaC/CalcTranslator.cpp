@@ -860,6 +860,12 @@ BlockArgument CalcTranslator::getFieldArgument(unsigned arrayIndex) {
 }
 
 Value CalcTranslator::getStepValue(clang::SourceLocation at) {
+  if (section && !section->isInLoop())
+    return fail(at, describeSection() +
+                        " runs outside the time loop, where the step "
+                        "variable '" +
+                        region.timeVar->getName() +
+                        "' has no value of its own");
   // A value the time loop carries, the same at every point of a step.
   if (!stepArgument) {
     const clang::VarDecl *var = region.timeVar;
@@ -890,6 +896,14 @@ Value CalcTranslator::readStepTable(const clang::ArraySubscriptExpr *expr,
   if (!offset)
     return {};
   handled = true;
+  if (section && !section->isInLoop())
+    return fail(expr->getBeginLoc(),
+                describeSection() +
+                    " runs outside the time loop, where the "
+                    "step variable '" +
+                    region.timeVar->getName() +
+                    "' has no value of its own to read '" + var->getName() +
+                    "' at");
   Type elementType = mapType(arrayType->getElementType(), expr->getBeginLoc());
   // The table is read at the step's value, which the time loop carries.
   if (!elementType || !mapType(region.timeVar->getType(), expr->getBeginLoc()))

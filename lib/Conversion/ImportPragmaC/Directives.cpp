@@ -265,8 +265,47 @@ bool parseDistribute(TokenCursor &cursor, Directive &directive) {
   } while (cursor.is(tok::comma) && (cursor.next(), true));
   if (!cursor.expect(tok::r_paren, "',' or ')'"))
     return false;
-  if (cursor.isIdentifier("halo") || cursor.isIdentifier("shadow"))
-    return parseHalo(cursor, directive);
+  // `halo(w)` (or `shadow(w)`) and `resident[(A, B, ...)]`, in any order.
+  bool seenHalo = false;
+  while (!cursor.atEnd()) {
+    if (cursor.isIdentifier("halo") || cursor.isIdentifier("shadow")) {
+      if (seenHalo) {
+        cursor.error(cursor.loc(), "halo width given twice in "
+                                   "'distribute'");
+        return false;
+      }
+      seenHalo = true;
+      if (!parseHalo(cursor, directive))
+        return false;
+      continue;
+    }
+    NamedLoc clause;
+    if (!cursor.expectIdentifier(clause, "'halo', 'shadow' or 'resident'"))
+      return false;
+    if (clause.name != "resident") {
+      cursor.error(clause.loc, "unknown clause '" + clause.name +
+                                   "' in 'distribute'; expected 'halo', "
+                                   "'shadow' or 'resident'");
+      return false;
+    }
+    if (directive.residentLoc.isValid()) {
+      cursor.error(clause.loc, "clause 'resident' given twice in "
+                               "'distribute'");
+      return false;
+    }
+    directive.residentLoc = clause.loc;
+    if (!cursor.is(tok::l_paren))
+      continue;
+    cursor.next();
+    do {
+      NamedLoc name;
+      if (!cursor.expectIdentifier(name, "an array of 'data'"))
+        return false;
+      directive.residentArrays.push_back(name);
+    } while (cursor.is(tok::comma) && (cursor.next(), true));
+    if (!cursor.expect(tok::r_paren, "',' or ')'"))
+      return false;
+  }
   return true;
 }
 

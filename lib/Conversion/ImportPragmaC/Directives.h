@@ -77,6 +77,11 @@ struct Directive {
   llvm::SmallVector<bool, 3> distributed;
   // halo(w) / shadow(w), alone or after distribute.
   std::optional<int64_t> haloWidth;
+  // `resident` after distribute: the arrays live only in the ranks' blocks
+  // (docs/MPI.md). Valid where given; the arrays it names, all of `data`
+  // when it names none.
+  clang::SourceLocation residentLoc;
+  std::vector<NamedLoc> residentArrays;
 };
 
 /// Collects every `#pragma stencil ...` line of the translation unit,

@@ -23,6 +23,18 @@ std::string getSourceText(ASTContext &context, const Expr *expr) {
   return Lexer::getSourceText(range, sm, context.getLangOpts()).str();
 }
 
+/// The text of a macro argument as written in the macro's call
+/// (`stencil_write_raw(A, argv[2])` gives `argv[2]`), or of an expression
+/// outside macros.
+std::string getArgumentText(ASTContext &context, const Expr *expr) {
+  const SourceManager &sm = context.getSourceManager();
+  SourceLocation begin = sm.getTopMacroCallerLoc(expr->getBeginLoc());
+  SourceLocation end = sm.getTopMacroCallerLoc(expr->getEndLoc());
+  return Lexer::getSourceText(CharSourceRange::getTokenRange(begin, end), sm,
+                              context.getLangOpts())
+      .str();
+}
+
 std::string getElementName(const RegionArray &array) {
   return array.isDouble ? "double" : "float";
 }
@@ -138,10 +150,16 @@ const char *getKindName(mlir::stencil::ReductionKind kind) {
 /// The arguments of the call to the region's function, without the step
 /// count: arrays by their first element, captured scalars by value,
 /// reduction variables by address.
-std::string getCallArguments(ASTContext &context, const StencilRegion &region) {
+std::string getCallArguments(ASTContext &context, const StencilRegion &region,
+                             bool residentBlocks) {
   std::string text;
+  // A resident array has no definition under --mpi: the region allocates
+  // the rank's block.
   for (const RegionArray &array : region.arrays)
-    text += getFirstElement(region, array) + ", ";
+    text += (residentBlocks && array.isResident
+                 ? "(" + getElementName(array) + " *)0"
+                 : getFirstElement(region, array)) +
+            ", ";
   for (const CapturedScalar &scalar : region.scalars)
     text += scalar.decl->getNameAsString() + ", ";
   for (const RegionReduction &reduction : region.reductions)
@@ -152,6 +170,15 @@ std::string getCallArguments(ASTContext &context, const StencilRegion &region) {
     text += getExtentVariable(region, extent) + ", ";
   for (const StepTable &table : region.stepTables)
     text += "&" + table.decl->getNameAsString() + "[0], ";
+  // A conditional write gets a null file name when it does not write.
+  for (const OutputStatement &output : region.outputs) {
+    std::string path =
+        getArgumentText(context, output.path->IgnoreParenImpCasts());
+    text += output.condition
+                ? "(" + getSourceText(context, output.condition) +
+                      ") ? (const char *)(" + path + ") : (const char *)0, "
+                : "(" + path + "), ";
+  }
   if (region.usesStepValue())
     text += "(" + getSourceText(context, region.stepLower) + "), ";
   return text;
@@ -199,6 +226,8 @@ std::string mlir::stencil::pragma_c::getPrototype(ASTContext &context,
   for (const StepTable &table : region.stepTables)
     text += table.elementType.getCanonicalType().getAsString() + " *" +
             table.decl->getNameAsString() + ", ";
+  for (const OutputStatement &output : region.outputs)
+    text += "const char *" + output.paramName + ", ";
   if (region.usesStepValue())
     text += region.stepValueType.getCanonicalType()
                 .getUnqualifiedType()
@@ -270,7 +299,9 @@ mlir::stencil::pragma_c::buildManifest(ASTContext &context,
       shape.push_back(region.isStaticExtent(axis)
                           ? llvm::json::Value(region.shape[axis])
                           : llvm::json::Value(region.getExtentText(axis)));
-    std::string call = region.name + "(" + getCallArguments(context, region) +
+    std::string call = region.name + "(" +
+                       getCallArguments(context, region,
+                                        /*residentBlocks=*/false) +
                        getStepCount(context, region) + ")";
 
     llvm::json::Object object{
@@ -326,14 +357,15 @@ constexpr unsigned kArrayAlignment = 64;
 /// attribute before the definition, which applies to each of its
 /// declarators.
 static void alignRegionArrays(ASTContext &context, Rewriter &rewriter,
-                              llvm::ArrayRef<StencilRegion> regions) {
+                              llvm::ArrayRef<StencilRegion> regions,
+                              bool residentBlocks) {
   SourceManager &sm = context.getSourceManager();
   llvm::SmallPtrSet<const void *, 8> done;
   for (const StencilRegion &region : regions)
     for (const RegionArray &array : region.arrays) {
       // The definition, which may follow the declaration the region saw;
       // arrays defined in another file keep their alignment.
-      if (!array.decl)
+      if (!array.decl || (residentBlocks && array.isResident))
         continue;
       const VarDecl *decl = array.decl->getDefinition();
       for (const VarDecl *redecl : array.decl->redecls())
@@ -446,9 +478,11 @@ static void writeBoundChecks(ASTContext &context, const StencilRegion &region,
                        return coveredBy(section, earlier);
                      }))
       continue;
-    std::string nonEmpty = getNonEmptyCondition(region, section);
-    os << "  if (" << region.name << "_steps > 0"
-       << (nonEmpty.empty() ? "" : " && ") << nonEmpty << ") {";
+    // A nest outside the time loop runs whatever the number of steps.
+    std::string runs = getNonEmptyCondition(region, section);
+    if (section.isInLoop())
+      runs = region.name + "_steps > 0" + (runs.empty() ? "" : " && ") + runs;
+    os << "  if (" << (runs.empty() ? "1" : runs) << ") {";
     for (auto [axis, loop] : llvm::enumerate(loops)) {
       for (bool isUpper : {false, true}) {
         const LoopBound &b = isUpper ? loop.upper : loop.lower;
@@ -572,42 +606,100 @@ static void writeTableChecks(ASTContext &context, const StencilRegion &region,
 /// empty one never start.
 static void writeLoopVariables(const StencilRegion &region,
                                llvm::raw_ostream &os) {
-  std::string ladder, previous;
-  for (const Section &section : region.sections) {
-    std::string step, closing;
-    for (const LoopRange &loop : section.nest.loops) {
-      // A boundary statement's fixed axis has no loop.
-      if (!loop.var)
+  // The assignments of one phase's nests, in order.
+  auto ladderOf = [&](Phase phase) {
+    std::string ladder, previous;
+    for (const Section &section : region.sections) {
+      if (section.phase != phase)
         continue;
-      std::string lower = getBoundValue(region, loop.lower);
-      std::string upper = getBoundValue(region, loop.upper);
-      std::string name = loop.var->getNameAsString();
-      bool known = loop.lower.isConstant() && loop.upper.isConstant();
-      if (!known) {
-        step += " if (" + lower + " < " + upper + ") {";
-        closing = (loop.declaresVar ? std::string(" }")
-                                    : " } else " + name + " = " + lower + ";") +
-                  closing;
+      std::string step, closing;
+      for (const LoopRange &loop : section.nest.loops) {
+        // A boundary statement's fixed axis has no loop.
+        if (!loop.var)
+          continue;
+        std::string lower = getBoundValue(region, loop.lower);
+        std::string upper = getBoundValue(region, loop.upper);
+        std::string name = loop.var->getNameAsString();
+        bool known = loop.lower.isConstant() && loop.upper.isConstant();
+        if (!known) {
+          step += " if (" + lower + " < " + upper + ") {";
+          closing =
+              (loop.declaresVar ? std::string(" }")
+                                : " } else " + name + " = " + lower + ";") +
+              closing;
+        }
+        if (!loop.declaresVar)
+          step += " " + name + " = " + upper + ";";
       }
-      if (!loop.declaresVar)
-        step += " " + name + " = " + upper + ";";
+      step += closing;
+      // Nests over the same range leave the same values.
+      if (step != previous)
+        ladder += step;
+      previous = step;
     }
-    step += closing;
-    // Nests over the same range leave the same values.
-    if (step != previous)
-      ladder += step;
-    previous = step;
+    return ladder.find('=') == std::string::npos ? std::string() : ladder;
+  };
+  // The nests outside the time loop run once; those in it when a step
+  // runs. The last to run leaves its values.
+  std::string before = ladderOf(Phase::Before), step = ladderOf(Phase::Step),
+              after = ladderOf(Phase::After);
+  if (!before.empty())
+    os << " " << before << "\n";
+  if (!step.empty())
+    os << "  if (" << region.name << "_steps > 0) {" << step << " }\n";
+  if (!after.empty())
+    os << " " << after << "\n";
+}
+
+/// Under stencilcc --mpi the resident arrays exist only as the ranks'
+/// blocks: their definitions (each declaration of them, all its
+/// declarators resident, the analysis checked it is an array definition)
+/// become a comment, so no rank holds a global array.
+static void dropResidentDefinitions(ASTContext &context, Rewriter &rewriter,
+                                    llvm::ArrayRef<StencilRegion> regions) {
+  SourceManager &sm = context.getSourceManager();
+  llvm::SmallPtrSet<const VarDecl *, 8> resident;
+  for (const StencilRegion &region : regions)
+    for (const RegionArray &array : region.arrays)
+      if (array.isResident)
+        resident.insert(array.decl->getCanonicalDecl());
+  if (resident.empty())
+    return;
+  llvm::SmallPtrSet<const void *, 8> done;
+  for (const VarDecl *var : resident) {
+    std::vector<const VarDecl *> group = getDeclarationGroup(context, var);
+    SourceLocation begin = sm.getExpansionLoc(group.front()->getBeginLoc());
+    if (!done.insert(begin.getPtrEncoding()).second)
+      continue;
+    std::string names;
+    for (const VarDecl *declarator : group)
+      names += (names.empty() ? "" : ", ") + declarator->getNameAsString();
+    SourceLocation last = sm.getExpansionLoc(group.back()->getEndLoc());
+    SourceLocation end = Lexer::findLocationAfterToken(
+        last, tok::semi, sm, context.getLangOpts(),
+        /*SkipTrailingWhitespaceAndNewLine=*/false);
+    if (end.isInvalid())
+      continue;
+    // The lines stay: diagnostics of the host compile point at the
+    // original ones.
+    CharSourceRange range = CharSourceRange::getCharRange(begin, end);
+    StringRef text = Lexer::getSourceText(range, sm, context.getLangOpts());
+    rewriter.ReplaceText(range, "/* " + names +
+                                    ": resident, held as the MPI ranks' "
+                                    "blocks (stencilcc --mpi) */" +
+                                    std::string(text.count('\n'), '\n'));
   }
-  if (ladder.find('=') != std::string::npos)
-    os << "  if (" << region.name << "_steps > 0) {" << ladder << " }\n";
 }
 
 std::string
 mlir::stencil::pragma_c::rewriteSource(ASTContext &context,
-                                       llvm::ArrayRef<StencilRegion> regions) {
+                                       llvm::ArrayRef<StencilRegion> regions,
+                                       bool residentBlocks) {
   SourceManager &sm = context.getSourceManager();
   Rewriter rewriter(sm, context.getLangOpts());
-  alignRegionArrays(context, rewriter, regions);
+  if (residentBlocks)
+    dropResidentDefinitions(context, rewriter, regions);
+  alignRegionArrays(context, rewriter, regions, residentBlocks);
   for (const StencilRegion &region : regions) {
     std::string text;
     llvm::raw_string_ostream os(text);
@@ -621,10 +713,13 @@ mlir::stencil::pragma_c::rewriteSource(ASTContext &context,
       writeTableChecks(context, region, os);
     // With run-time bounds a region of no steps is not called: C would not
     // look at the bounds, so neither may the region's function.
+    // A region that runs nests or output calls outside its time loop is
+    // called whatever the number of steps.
     os << "  ";
-    if (region.hasRuntimeValues())
+    if (region.hasRuntimeValues() && !region.hasStatementsOutsideLoop())
       os << "if (" << region.name << "_steps > 0) ";
-    os << region.name << "(" << getCallArguments(context, region) << region.name
+    os << region.name << "("
+       << getCallArguments(context, region, residentBlocks) << region.name
        << "_steps);\n";
     writeLoopVariables(region, os);
     // The variables the loops used are now only set, or not used at all

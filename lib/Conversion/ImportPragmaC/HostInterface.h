@@ -25,9 +25,12 @@ std::string buildManifest(clang::ASTContext &context,
                           llvm::ArrayRef<StencilRegion> regions);
 
 /// The main file with every region replaced by a block that calls the
-/// region's function and leaves the loop variables as the loops would.
+/// region's function and leaves the loop variables as the loops would. With
+/// `residentBlocks` (stencilcc --mpi), the resident arrays' definitions are
+/// dropped and the calls pass null pointers for them.
 std::string rewriteSource(clang::ASTContext &context,
-                          llvm::ArrayRef<StencilRegion> regions);
+                          llvm::ArrayRef<StencilRegion> regions,
+                          bool residentBlocks);
 
 } // namespace mlir::stencil::pragma_c
 

@@ -110,19 +110,45 @@ func::FuncOp mlir::stencil::pragma_c::emitRegion(clang::ASTContext &astContext,
     auto it = llvm::find_if(region.reductions, [&](const RegionReduction &r) {
       return r.decl == reset.var;
     });
+    std::string name = reset.var->getName().str();
     if (it == region.reductions.end()) {
       reportError(diags, reset.assign->getBeginLoc(),
-                  "'" + reset.var->getName().str() +
-                      "' is assigned in the time loop but the calc section "
-                      "does not reduce into it; before the calc nest, the "
-                      "time loop may only reset reduction variables");
+                  reset.phase == Phase::Step
+                      ? "'" + name +
+                            "' is assigned in the time loop but the calc "
+                            "section does not reduce into it; before the "
+                            "calc nest, the time loop may only reset "
+                            "reduction variables"
+                      : "'" + name +
+                            "' is assigned outside the time loop but no nest "
+                            "of the region reduces into it; there, a region "
+                            "may only reset the variables its nests reduce "
+                            "into");
       return {};
     }
     if (it->reset) {
       reportError(diags, reset.assign->getBeginLoc(),
-                  "'" + reset.var->getName().str() +
-                      "' is reset twice in one step");
+                  "'" + name +
+                      (reset.phase == Phase::Step
+                           ? "' is reset twice in one step"
+                           : "' is reset twice in the region"));
       reportNote(diags, it->reset->assign->getBeginLoc(), "first reset here");
+      return {};
+    }
+    // A reset applies to the nest of its own phase that follows it: one in
+    // the time loop resets every step, one outside sets the value once.
+    const Section &reducer = region.sections[it->section];
+    if (reducer.phase != reset.phase ||
+        (reset.phase != Phase::Step && reset.nextSection > it->section)) {
+      reportError(diags, reset.assign->getBeginLoc(),
+                  "'" + name +
+                      "' is reset here, but the nest that reduces into it " +
+                      (reducer.phase == Phase::Step
+                           ? "runs in the time loop: reset it there, before "
+                             "the first nest"
+                           : "runs outside the time loop: reset it right "
+                             "before that nest"));
+      reportNote(diags, it->loc, "reduced here");
       return {};
     }
     it->reset = &reset;
@@ -164,7 +190,7 @@ func::FuncOp mlir::stencil::pragma_c::emitRegion(clang::ASTContext &astContext,
     if (!array.isSource && !array.isWritten) {
       reportError(diags, array.loc,
                   "destination '" + array.getDisplayName() +
-                      "' is never written by a loop nest of the time loop");
+                      "' is never written by a loop nest of the region");
       return {};
     }
 
@@ -258,6 +284,13 @@ func::FuncOp mlir::stencil::pragma_c::emitRegion(clang::ASTContext &astContext,
     argTypes.push_back(MemRefType::get({table.size}, element));
     argLocs.push_back(loc(table.decl->getLocation()));
   }
+  // The file names of the output calls, as pointers to their first
+  // character.
+  unsigned firstPathArg = argTypes.size();
+  for (const OutputStatement &output : region.outputs) {
+    argTypes.push_back(MemRefType::get({}, builder.getI8Type()));
+    argLocs.push_back(loc(output.path->getBeginLoc()));
+  }
   // The step variable has an integer type (analyzeTimeLoop).
   Type stepType;
   if (region.usesStepValue()) {
@@ -274,6 +307,10 @@ func::FuncOp mlir::stencil::pragma_c::emitRegion(clang::ASTContext &astContext,
                                    builder.getFunctionType(argTypes, {}));
   StencilDialect::MaxStepsAttrHelper(builder.getContext())
       .setAttr(func, builder.getI64IntegerAttr(region.step->maxSteps));
+  auto residentAttr = StencilDialect::ResidentAttrHelper(context);
+  for (auto [index, array] : llvm::enumerate(region.arrays))
+    if (array.isResident)
+      func.setArgAttr(index, residentAttr.getName(), builder.getUnitAttr());
   Block *entry = builder.createBlock(&func.getBody(), {}, argTypes, argLocs);
   Value steps = entry->getArguments().back();
 
@@ -378,16 +415,14 @@ func::FuncOp mlir::stencil::pragma_c::emitRegion(clang::ASTContext &astContext,
                               builder.getDenseI64ArrayAttr(widths));
   };
 
-  // Read-only sources never change: refresh their halo once, before the loop.
-  SmallVector<Value> readOnly(region.arrays.size());
-  for (auto [index, array] : llvm::enumerate(region.arrays))
-    if (!array.isCarried())
-      readOnly[index] = maybeExchange(loaded[index], index);
-
-  // The reduction variables' values before the loop, and the reset values.
-  SmallVector<Value> reductionInits;
+  // The current value of every array (a field) and reduction variable, as
+  // the statements so far leave them.
+  DenseMap<unsigned, Value> current;
+  for (auto [index, field] : llvm::enumerate(loaded))
+    current[index] = field;
+  SmallVector<Value> reductionValues;
   for (auto [k, reduction] : llvm::enumerate(region.reductions))
-    reductionInits.push_back(memref::LoadOp::create(
+    reductionValues.push_back(memref::LoadOp::create(
         builder, loc(reduction.loc), entry->getArgument(firstReductionArg + k),
         ValueRange()));
   for (auto [i, source] : llvm::enumerate(resets.argumentSources))
@@ -396,26 +431,7 @@ func::FuncOp mlir::stencil::pragma_c::emitRegion(clang::ASTContext &astContext,
   entry->getOperations().splice(entry->end(), resetBlock.getOperations());
   builder.setInsertionPointToEnd(entry);
 
-  // The time loop carries every array it changes, then the reduction
-  // variables, then the step variable's value.
-  SmallVector<unsigned> carried;
-  SmallVector<Value> inits;
-  for (auto [index, array] : llvm::enumerate(region.arrays))
-    if (array.isCarried()) {
-      carried.push_back(index);
-      inits.push_back(loaded[index]);
-    }
-  llvm::append_range(inits, reductionInits);
-  if (stepType)
-    inits.push_back(entry->getArgument(entry->getNumArguments() - 2));
-  auto iterate = IterateOp::create(builder, loc(region.timeLoop->getBeginLoc()),
-                                   steps, inits);
-  Block *loopBody = iterate.getBodyBlock();
-  DenseMap<unsigned, Value> current;
-  for (auto [position, index] : llvm::enumerate(carried))
-    current[index] = loopBody->getArgument(position);
-  // The exchanged value of a carried field, while no nest has written it
-  // since.
+  // The exchanged value of a field, while no nest has written it since.
   DenseMap<unsigned, std::pair<Value, Value>> exchanged;
   auto exchangedCurrent = [&](unsigned index) {
     auto it = exchanged.find(index);
@@ -425,14 +441,13 @@ func::FuncOp mlir::stencil::pragma_c::emitRegion(clang::ASTContext &astContext,
     exchanged[index] = {current[index], value};
     return value;
   };
-  SmallVector<Value> reductionResults(region.reductions.size());
-  // The step variable's value in this step, when the loop carries it.
-  auto getStepValue = [&]() -> Value {
-    return loopBody->getArgument(carried.size() + region.reductions.size());
-  };
+  // The fields the time loop only reads, exchanged once before it.
+  SmallVector<Value> readOnly(region.arrays.size());
+  // The step variable's value in this step, inside the time loop.
+  Value stepValue;
 
-  builder.setInsertionPointToStart(loopBody);
-  for (auto [sectionIndex, section] : llvm::enumerate(region.sections)) {
+  auto emitSection = [&](unsigned sectionIndex) -> void {
+    const Section &section = region.sections[sectionIndex];
     Value grid = grids[gridOfSection[sectionIndex]];
     Location sectionLoc = loc(section.loc);
     if (section.isCopy()) {
@@ -454,7 +469,7 @@ func::FuncOp mlir::stencil::pragma_c::emitRegion(clang::ASTContext &astContext,
       ReturnOp::create(body, sectionLoc, values);
       for (auto [position, pair] : llvm::enumerate(section.copies))
         current[pair.first] = copyApply.getResult(position);
-      continue;
+      return;
     }
 
     TranslatedNest &nest = nests[sectionIndex];
@@ -466,14 +481,14 @@ func::FuncOp mlir::stencil::pragma_c::emitRegion(clang::ASTContext &astContext,
         continue;
       }
       if (source.step) {
-        inputs.push_back(getStepValue());
+        inputs.push_back(stepValue);
         continue;
       }
       if (source.table) {
         // This step's element, read on the host before the sweep.
         Location tableLoc = nest.block->getArgument(i).getLoc();
         Value index = arith::IndexCastOp::create(
-            builder, tableLoc, builder.getIndexType(), getStepValue());
+            builder, tableLoc, builder.getIndexType(), stepValue);
         if (source.tableOffset) {
           Value offset = arith::ConstantIndexOp::create(builder, tableLoc,
                                                         source.tableOffset);
@@ -493,9 +508,17 @@ func::FuncOp mlir::stencil::pragma_c::emitRegion(clang::ASTContext &astContext,
         continue;
       }
       unsigned index = *source.array;
-      inputs.push_back(region.arrays[index].isCarried()
-                           ? exchangedCurrent(index)
-                           : readOnly[index]);
+      // Outside the time loop, a nest that reads a field at its points only
+      // needs no halo.
+      bool offCentre = false;
+      if (auto it = calc.radius.find(index); it != calc.radius.end())
+        offCentre = llvm::any_of(it->second, [](int64_t r) { return r > 0; });
+      if (section.isInLoop())
+        inputs.push_back(region.arrays[index].isCarried()
+                             ? exchangedCurrent(index)
+                             : readOnly[index]);
+      else
+        inputs.push_back(offCentre ? exchangedCurrent(index) : current[index]);
       // Inside the apply, fields have the region's (possibly distributed)
       // type.
       nest.block->getArgument(i).setType(inputs.back().getType());
@@ -507,7 +530,8 @@ func::FuncOp mlir::stencil::pragma_c::emitRegion(clang::ASTContext &astContext,
       returned.push_back(calc.written[index]);
     }
     // This nest's reductions start from their reset value, or accumulate
-    // across steps from the value the loop carries.
+    // from the variable's current value (in the time loop, the one it
+    // carries across steps).
     SmallVector<unsigned> reduced;
     SmallVector<Value> reduceInits;
     SmallVector<ReductionKind> kinds;
@@ -515,9 +539,8 @@ func::FuncOp mlir::stencil::pragma_c::emitRegion(clang::ASTContext &astContext,
       if (reduction.section != sectionIndex)
         continue;
       reduced.push_back(k);
-      reduceInits.push_back(
-          resetValues[k] ? resetValues[k]
-                         : Value(loopBody->getArgument(carried.size() + k)));
+      reduceInits.push_back(resetValues[k] ? resetValues[k]
+                                           : reductionValues[k]);
       kinds.push_back(reduction.kind);
       returned.push_back(calc.contributions[k]);
     }
@@ -541,31 +564,103 @@ func::FuncOp mlir::stencil::pragma_c::emitRegion(clang::ASTContext &astContext,
     for (auto [position, index] : llvm::enumerate(section.writes))
       current[index] = apply.getResult(position);
     for (auto [position, k] : llvm::enumerate(reduced))
-      reductionResults[k] = apply.getReductionResults()[position];
-  }
+      reductionValues[k] = apply.getReductionResults()[position];
+  };
+  // The output calls of `phase` placed after `count` sections.
+  auto emitOutputs = [&](Phase phase, unsigned count) {
+    for (auto [k, output] : llvm::enumerate(region.outputs))
+      if (output.phase == phase && output.afterSections == count)
+        WriteRawOp::create(builder, loc(output.call->getBeginLoc()),
+                           current[output.field],
+                           entry->getArgument(firstPathArg + k));
+  };
+  // The statements outside the time loop in `phase`, in order.
+  auto emitOutside = [&](Phase phase) {
+    for (auto [index, section] : llvm::enumerate(region.sections)) {
+      if (section.phase != phase)
+        continue;
+      emitOutputs(phase, index);
+      emitSection(index);
+    }
+    // Calls after the phase's last nest.
+    unsigned count =
+        phase == Phase::After
+            ? region.sections.size()
+            : llvm::count_if(region.sections, [](const Section &section) {
+                return section.phase == Phase::Before;
+              });
+    emitOutputs(phase, count);
+  };
+  emitOutside(Phase::Before);
+
+  // Read-only fields never change in the loop: refresh their halo once,
+  // before it.
+  for (auto [index, array] : llvm::enumerate(region.arrays))
+    if (!array.isCarried())
+      readOnly[index] = exchangedCurrent(index);
+
+  // The time loop carries every array it changes, then the variables its
+  // nests reduce into, then the step variable's value.
+  SmallVector<unsigned> carried, loopReductions;
+  SmallVector<Value> inits;
+  for (auto [index, array] : llvm::enumerate(region.arrays))
+    if (array.isCarried()) {
+      carried.push_back(index);
+      inits.push_back(current[index]);
+    }
+  for (auto [k, reduction] : llvm::enumerate(region.reductions))
+    if (region.sections[reduction.section].isInLoop()) {
+      loopReductions.push_back(k);
+      inits.push_back(reductionValues[k]);
+    }
+  if (stepType)
+    inits.push_back(entry->getArgument(entry->getNumArguments() - 2));
+  auto iterate = IterateOp::create(builder, loc(region.timeLoop->getBeginLoc()),
+                                   steps, inits);
+  Block *loopBody = iterate.getBodyBlock();
+  for (auto [position, index] : llvm::enumerate(carried))
+    current[index] = loopBody->getArgument(position);
+  for (auto [position, k] : llvm::enumerate(loopReductions))
+    reductionValues[k] = loopBody->getArgument(carried.size() + position);
+  if (stepType)
+    stepValue = loopBody->getArguments().back();
+
+  builder.setInsertionPointToStart(loopBody);
+  for (auto [index, section] : llvm::enumerate(region.sections))
+    if (section.isInLoop())
+      emitSection(index);
 
   SmallVector<Value> yielded;
   for (unsigned index : carried)
     yielded.push_back(current[index]);
-  llvm::append_range(yielded, reductionResults);
+  for (unsigned k : loopReductions)
+    yielded.push_back(reductionValues[k]);
   if (stepType) {
     Location stepLoc = loc(region.timeLoop->getInc()->getBeginLoc());
-    Value step = getStepValue();
     Value one = arith::ConstantOp::create(builder, stepLoc,
                                           builder.getIntegerAttr(stepType, 1));
-    yielded.push_back(arith::AddIOp::create(builder, stepLoc, step, one));
+    yielded.push_back(arith::AddIOp::create(builder, stepLoc, stepValue, one));
   }
   YieldOp::create(builder, loc(region.timeLoop->getEndLoc()), yielded);
 
-  // Write back what the loop changed.
+  // After the loop: its results, then the statements after it.
   builder.setInsertionPointAfter(iterate);
+  stepValue = Value();
   for (auto [position, index] : llvm::enumerate(carried))
-    StoreOp::create(builder, loc(region.end->loc), iterate.getResult(position),
-                    memrefs[index]);
-  for (unsigned k = 0; k < region.reductions.size(); ++k)
-    memref::StoreOp::create(
-        builder, loc(region.end->loc), iterate.getResult(carried.size() + k),
-        entry->getArgument(firstReductionArg + k), ValueRange());
+    current[index] = iterate.getResult(position);
+  for (auto [position, k] : llvm::enumerate(loopReductions))
+    reductionValues[k] = iterate.getResult(carried.size() + position);
+  emitOutside(Phase::After);
+
+  // Write back what the region changed.
+  for (auto [index, array] : llvm::enumerate(region.arrays))
+    if (array.isWritten)
+      StoreOp::create(builder, loc(region.end->loc), current[index],
+                      memrefs[index]);
+  for (auto [k, value] : llvm::enumerate(reductionValues))
+    memref::StoreOp::create(builder, loc(region.end->loc), value,
+                            entry->getArgument(firstReductionArg + k),
+                            ValueRange());
   func::ReturnOp::create(builder, loc(region.end->loc));
   return func;
 }

@@ -40,8 +40,9 @@ namespace {
 class ImportConsumer : public clang::ASTConsumer {
 public:
   ImportConsumer(const std::vector<Directive> &directives,
-                 PragmaCImportResult &result)
-      : directives(directives), result(result) {}
+                 PragmaCImportResult &result, bool residentBlocks)
+      : directives(directives), result(result), residentBlocks(residentBlocks) {
+  }
 
   void HandleTranslationUnit(clang::ASTContext &context) override {
     // A C file Clang rejects is not imported: its errors come first.
@@ -55,18 +56,20 @@ public:
         return;
     result.numRegions = regions.size();
     result.manifest = buildManifest(context, regions);
-    result.rewrittenSource = rewriteSource(context, regions);
+    result.rewrittenSource = rewriteSource(context, regions, residentBlocks);
   }
 
 private:
   const std::vector<Directive> &directives;
   PragmaCImportResult &result;
+  bool residentBlocks;
 };
 
 class ImportAction : public clang::ASTFrontendAction {
 public:
-  ImportAction(PragmaCImportResult &result, bool silenceDiagnostics)
-      : result(result), silenceDiagnostics(silenceDiagnostics) {}
+  ImportAction(PragmaCImportResult &result, const PragmaCImportOptions &options)
+      : result(result), silenceDiagnostics(options.silenceDiagnostics),
+        residentBlocks(options.residentBlocks) {}
 
   bool BeginSourceFileAction(clang::CompilerInstance &ci) override {
     // The engine still counts errors; only their printing is dropped.
@@ -81,13 +84,14 @@ public:
 
   std::unique_ptr<clang::ASTConsumer>
   CreateASTConsumer(clang::CompilerInstance &, llvm::StringRef) override {
-    return std::make_unique<ImportConsumer>(directives, result);
+    return std::make_unique<ImportConsumer>(directives, result, residentBlocks);
   }
 
 private:
   std::vector<Directive> directives;
   PragmaCImportResult &result;
   bool silenceDiagnostics;
+  bool residentBlocks;
 };
 
 } // namespace
@@ -124,8 +128,8 @@ LogicalResult mlir::stencil::importPragmaCSource(
   llvm::append_range(args, options.clangArgs);
 
   bool ok = clang::tooling::runToolOnCodeWithArgs(
-      std::make_unique<ImportAction>(result, options.silenceDiagnostics),
-      source, args, fileName, "stencil-translate");
+      std::make_unique<ImportAction>(result, options), source, args, fileName,
+      "stencil-translate");
   if (!ok || !result.module)
     return failure();
   if (failed(verify(*result.module))) {

@@ -14,6 +14,7 @@
 #include "Analyzer.h"
 
 #include "clang/AST/ASTContext.h"
+#include "clang/AST/RecursiveASTVisitor.h"
 #include "clang/Basic/Diagnostic.h"
 #include "clang/Basic/SourceManager.h"
 #include "clang/Lex/Lexer.h"
@@ -223,36 +224,191 @@ Analyzer::run(const std::vector<Directive> &directives) {
     if (open)
       error(open->loc, "'#pragma stencil begin' has no matching 'end'");
   }
+  checkResidentUses(regions);
   return regions;
+}
+
+namespace {
+/// Every reference to a variable in the translation unit.
+class ReferenceCollector : public RecursiveASTVisitor<ReferenceCollector> {
+public:
+  explicit ReferenceCollector(
+      const llvm::DenseMap<const VarDecl *, unsigned> &watched)
+      : watched(watched) {}
+  bool VisitDeclRefExpr(DeclRefExpr *ref) {
+    if (auto *var = dyn_cast<VarDecl>(ref->getDecl()))
+      if (watched.count(var->getCanonicalDecl()))
+        references.push_back(ref);
+    return true;
+  }
+  const llvm::DenseMap<const VarDecl *, unsigned> &watched;
+  std::vector<const DeclRefExpr *> references;
+};
+} // namespace
+
+std::vector<const VarDecl *>
+mlir::stencil::pragma_c::getDeclarationGroup(ASTContext &context,
+                                             const VarDecl *var) {
+  const SourceManager &sm = context.getSourceManager();
+  SourceLocation begin = sm.getExpansionLoc(var->getBeginLoc());
+  std::vector<const VarDecl *> group;
+  auto visit = [&](const Decl *decl) {
+    if (auto *other = dyn_cast<VarDecl>(decl))
+      if (!isa<ParmVarDecl>(other) &&
+          sm.getExpansionLoc(other->getBeginLoc()) == begin)
+        group.push_back(other);
+  };
+  if (var->isLocalVarDecl()) {
+    auto *function = dyn_cast<FunctionDecl>(var->getDeclContext());
+    if (function && function->hasBody())
+      walkStmts(function->getBody(), [&](const Stmt *stmt) {
+        if (auto *declStmt = dyn_cast<DeclStmt>(stmt))
+          for (const Decl *local : declStmt->decls())
+            visit(local);
+      });
+  } else {
+    for (const Decl *decl : context.getTranslationUnitDecl()->decls())
+      visit(decl);
+  }
+  if (group.empty())
+    group.push_back(var);
+  return group;
+}
+
+void Analyzer::checkResidentUses(std::vector<StencilRegion> &regions) {
+  // Each resident array and the region it lives in.
+  llvm::DenseMap<const VarDecl *, unsigned> home;
+  for (auto [index, region] : llvm::enumerate(regions))
+    for (const RegionArray &array : region.arrays) {
+      if (!array.isResident)
+        continue;
+      auto [it, inserted] =
+          home.insert({array.decl->getCanonicalDecl(), unsigned(index)});
+      if (inserted || it->second == index)
+        continue;
+      error(region.distribute->residentLoc,
+            "'" + array.name +
+                "' is resident in an earlier region too; a resident array "
+                "exists only inside one region, so its values could not "
+                "pass from one to the next: put the sweeps in one region");
+      note(regions[it->second].begin->loc, "the earlier region");
+    }
+  if (home.empty())
+    return;
+  // Under --mpi their definitions go; the other variables of a declaration
+  // would go with them.
+  for (const StencilRegion &region : regions)
+    for (const RegionArray &array : region.arrays) {
+      if (!array.isResident)
+        continue;
+      for (const VarDecl *other : getDeclarationGroup(context, array.decl))
+        if (!home.count(other->getCanonicalDecl())) {
+          error(other->getLocation(),
+                "'" + other->getName() + "' is declared with resident array '" +
+                    array.name +
+                    "', whose definition stencilcc --mpi drops; declare it "
+                    "apart");
+          note(region.distribute->residentLoc, "made resident here");
+          return;
+        }
+    }
+  ReferenceCollector collector(home);
+  collector.TraverseDecl(context.getTranslationUnitDecl());
+  llvm::SmallPtrSet<const VarDecl *, 4> reported;
+  for (const DeclRefExpr *ref : collector.references) {
+    const VarDecl *var = cast<VarDecl>(ref->getDecl())->getCanonicalDecl();
+    const StencilRegion &region = regions[home.lookup(var)];
+    SourceLocation at = ref->getBeginLoc();
+    if (before(region.begin->hashLoc, at) && before(at, region.end->endLoc))
+      continue;
+    if (!reported.insert(var).second)
+      continue;
+    error(at, "'" + var->getName() +
+                  "' is resident (distribute(...) resident): under "
+                  "stencilcc --mpi it exists only as the ranks' blocks, "
+                  "inside its region; initialize it, reduce it and write "
+                  "it (stencil_write_raw) in the region");
+    note(region.distribute->residentLoc, "made resident here");
+  }
 }
 
 bool Analyzer::analyzeRegion(StencilRegion &region,
                              const std::vector<const Directive *> &inner) {
-  if (!assignDirectives(region, inner) || !findTimeLoop(region) ||
+  SmallVector<OutsideStatement> outside;
+  if (!assignDirectives(region, inner) || !findTimeLoop(region, outside) ||
       !analyzeTimeLoop(region))
     return false;
-  SmallVector<std::pair<const Directive *, const Stmt *>> nests;
-  if (!splitTimeLoopBody(region, nests))
+  SmallVector<std::pair<const Directive *, const Stmt *>> loopNests;
+  if (!splitTimeLoopBody(region, loopNests))
     return false;
+  // The nests in program order: before the time loop, in it, after it;
+  // resets and output calls outside the loop know which nests precede them.
+  struct PlacedNest {
+    Phase phase;
+    const Directive *directive;
+    const Stmt *stmt;
+  };
+  SmallVector<PlacedNest> nests;
+  SmallVector<std::tuple<const CallExpr *, const Expr *, Phase, unsigned>>
+      outputCalls;
+  auto placeOutside = [&](Phase phase) {
+    for (const OutsideStatement &statement : outside) {
+      if (statement.phase != phase)
+        continue;
+      if (statement.directive) {
+        nests.push_back({phase, statement.directive, statement.stmt});
+        continue;
+      }
+      if (const CallExpr *call = getOutputCall(statement.stmt)) {
+        auto *ifStmt = dyn_cast<IfStmt>(statement.stmt);
+        outputCalls.push_back({call, ifStmt ? ifStmt->getCond() : nullptr,
+                               phase, unsigned(nests.size())});
+        continue;
+      }
+      if (auto [var, assign] = matchReset(statement.stmt); var) {
+        region.resets.push_back({var, assign, phase, unsigned(nests.size())});
+        continue;
+      }
+      return error(statement.stmt->getBeginLoc(),
+                   "before and after the time loop, a region holds 'calc' "
+                   "nests, resets of the variables they reduce into and "
+                   "stencil_write_raw calls");
+    }
+    return true;
+  };
+  if (!placeOutside(Phase::Before))
+    return false;
+  for (auto [directive, stmt] : loopNests)
+    nests.push_back({Phase::Step, directive, stmt});
+  if (!placeOutside(Phase::After))
+    return false;
+
   SmallVector<const Stmt *> statements;
-  for (auto [directive, stmt] : nests)
-    statements.push_back(stmt);
+  for (const PlacedNest &nest : nests)
+    statements.push_back(nest.stmt);
+  for (auto [call, condition, phase, after] : outputCalls)
+    statements.push_back(call);
   if (!analyzeArrays(region, statements))
     return false;
-  for (auto [directive, stmt] : nests) {
+  for (const PlacedNest &nest : nests) {
     Section &section = region.sections.emplace_back();
-    section.directive = directive;
-    section.loc = directive ? directive->loc : stmt->getBeginLoc();
+    section.phase = nest.phase;
+    section.directive = nest.directive;
+    section.loc =
+        nest.directive ? nest.directive->loc : nest.stmt->getBeginLoc();
     unsigned rank = region.getRank();
     section.reachLow.assign(rank, 0);
     section.reachHigh.assign(rank, 0);
     section.reachLowArray.assign(rank, "");
     section.reachHighArray.assign(rank, "");
-    if (directive
-            ? !analyzeNest(region, stmt, section.getKindName(), section.nest)
-            : !analyzeBoundary(region, stmt, section.nest))
+    if (nest.directive ? !analyzeNest(region, nest.stmt, section.getKindName(),
+                                      section.nest)
+                       : !analyzeBoundary(region, nest.stmt, section.nest))
       return false;
   }
+  for (auto [call, condition, phase, after] : outputCalls)
+    if (!analyzeOutput(region, call, condition, phase, after))
+      return false;
   if (!checkHaloFits(region, diags))
     return false;
   // One argument per distinct run-time bound: nests over the same range
@@ -297,7 +453,154 @@ bool Analyzer::analyzeRegion(StencilRegion &region,
         return false;
       }
       array.isWritten = true;
+      array.isWrittenInLoop |= section.isInLoop();
     }
+  return markResidentArrays(region);
+}
+
+std::pair<const VarDecl *, const BinaryOperator *>
+Analyzer::matchReset(const Stmt *stmt) {
+  auto *assign = dyn_cast<BinaryOperator>(stmt);
+  const VarDecl *var = assign && assign->getOpcode() == BO_Assign
+                           ? getReferencedVar(assign->getLHS())
+                           : nullptr;
+  if (!var || var->getType()->isArrayType() || var->getType()->isPointerType())
+    return {nullptr, nullptr};
+  return {var, assign};
+}
+
+const CallExpr *Analyzer::getOutputCall(const Stmt *stmt) {
+  // `if (condition) stencil_write_raw(...);`, without an else.
+  if (auto *ifStmt = dyn_cast<IfStmt>(stmt)) {
+    if (ifStmt->getElse() || ifStmt->getInit() ||
+        ifStmt->getConditionVariable())
+      return nullptr;
+    stmt = skipSingleCompound(ifStmt->getThen());
+  }
+  auto *call = dyn_cast_or_null<CallExpr>(stmt);
+  const FunctionDecl *callee = call ? call->getDirectCallee() : nullptr;
+  if (!callee || (callee->getName() != "stencil_write_raw_bytes" &&
+                  callee->getName() != "stencil_write_raw"))
+    return nullptr;
+  return call;
+}
+
+bool Analyzer::analyzeOutput(StencilRegion &region, const CallExpr *call,
+                             const Expr *condition, Phase phase,
+                             unsigned afterSections) {
+  // stencil_io.h: stencil_write_raw(A, path) is
+  // stencil_write_raw_bytes((A), sizeof(A), (path)).
+  SourceLocation at = call->getBeginLoc();
+  auto *size = call->getNumArgs() == 3
+                   ? dyn_cast<UnaryExprOrTypeTraitExpr>(
+                         call->getArg(1)->IgnoreParenImpCasts())
+                   : nullptr;
+  const VarDecl *var =
+      call->getNumArgs() == 3
+          ? getReferencedVar(call->getArg(0)->IgnoreParenImpCasts())
+          : nullptr;
+  if (!size || size->getKind() != UETT_SizeOf || size->isArgumentType() ||
+      !var || getReferencedVar(size->getArgumentExpr()) != var)
+    return error(at, "write an array of the region with "
+                     "'stencil_write_raw(A, path)' (stencil_io.h), which "
+                     "writes all of A");
+  RegionArray *array = region.findArray(var->getName());
+  if (!array)
+    return error(call->getArg(0)->IgnoreParenImpCasts()->getBeginLoc(),
+                 "'" + var->getName() +
+                     "' is not an array of the region's 'data'; "
+                     "stencil_write_raw in a region writes its arrays");
+  if (!array->componentShape.empty())
+    return error(call->getArg(0)->IgnoreParenImpCasts()->getBeginLoc(),
+                 "'" + var->getName() +
+                     "' has component dimensions; stencil_write_raw in a "
+                     "region writes arrays of the grid's rank only");
+  const Expr *path = call->getArg(2);
+  QualType pathType = path->IgnoreParenImpCasts()->getType();
+  if (const auto *arrayType = context.getAsArrayType(pathType))
+    pathType = context.getPointerType(arrayType->getElementType());
+  if (!pathType->isPointerType() || !pathType->getPointeeType()->isCharType())
+    return error(path->IgnoreParenImpCasts()->getBeginLoc(),
+                 "the file name of stencil_write_raw "
+                 "must be a string ('char *')");
+  // The path and the condition are evaluated when the region is entered.
+  for (auto [expr, what] : {std::pair{path, "the file name of "
+                                            "stencil_write_raw"},
+                            std::pair{condition, "the condition of "
+                                                 "stencil_write_raw"}}) {
+    if (!expr)
+      continue;
+    if (expr->HasSideEffects(context))
+      return error(expr->IgnoreParenImpCasts()->getBeginLoc(),
+                   llvm::Twine(what) +
+                       " has side effects; the region evaluates it on "
+                       "entry: compute it before the region");
+    bool ok = true;
+    walkStmts(expr, [&](const Stmt *stmt) {
+      const VarDecl *read = nullptr;
+      if (auto *ref = dyn_cast<DeclRefExpr>(stmt))
+        read = dyn_cast<VarDecl>(ref->getDecl());
+      if (!ok || !read)
+        return;
+      if (region.isDataArray(read->getName()) ||
+          region.assignedInLoop.contains(read) ||
+          llvm::any_of(region.sections, [&](const Section &section) {
+            return llvm::any_of(section.nest.loops, [&](const LoopRange &l) {
+              return l.var == read;
+            });
+          }))
+        ok = error(stmt->getBeginLoc(),
+                   llvm::Twine(what) + " reads '" + read->getName() +
+                       "', which the region changes; the region evaluates "
+                       "it on entry: compute it before the region");
+    });
+    if (!ok)
+      return false;
+  }
+  OutputStatement &output = region.outputs.emplace_back();
+  output.call = call;
+  output.field = array - region.arrays.data();
+  output.path = path;
+  output.condition = condition;
+  output.phase = phase;
+  output.afterSections = afterSections;
+  output.paramName = "path" + std::to_string(region.outputs.size() - 1);
+  return true;
+}
+
+bool Analyzer::markResidentArrays(StencilRegion &region) {
+  if (!region.distribute || region.distribute->residentLoc.isInvalid())
+    return true;
+  const Directive &distribute = *region.distribute;
+  for (const NamedLoc &name : distribute.residentArrays)
+    if (!region.isDataArray(name.name))
+      return error(name.loc, "'" + name.name +
+                                 "' is not an array of the region's 'data'; "
+                                 "'resident' names arrays of 'data'");
+  for (RegionArray &array : region.arrays) {
+    if (!distribute.residentArrays.empty() &&
+        llvm::none_of(distribute.residentArrays, [&](const NamedLoc &name) {
+          return name.name == array.name;
+        }))
+      continue;
+    // The region drops the array's definition under --mpi: it must be an
+    // array this file defines.
+    const VarDecl *decl = array.decl;
+    if (!decl || isa<ParmVarDecl>(decl) || !decl->getType()->isArrayType() ||
+        decl->hasExternalStorage()) {
+      error(array.loc, "'" + array.name +
+                           "' is resident, so each rank holds only its "
+                           "block: it must be an array this file defines "
+                           "('static float " +
+                           array.name +
+                           "[N][N];'), not a parameter, a pointer or an "
+                           "'extern' declaration");
+      if (decl)
+        note(decl->getLocation(), "'" + array.name + "' is declared here");
+      return false;
+    }
+    array.isResident = true;
+  }
   return true;
 }
 
@@ -363,7 +666,8 @@ bool Analyzer::assignDirectives(StencilRegion &region,
   return ok;
 }
 
-bool Analyzer::findTimeLoop(StencilRegion &region) {
+bool Analyzer::findTimeLoop(StencilRegion &region,
+                            SmallVectorImpl<OutsideStatement> &outside) {
   // The outermost statements between the `begin` and `end` lines.
   SourceLocation lo = region.begin->endLoc, hi = region.end->hashLoc;
   SmallVector<const Stmt *> contained;
@@ -379,36 +683,117 @@ bool Analyzer::findTimeLoop(StencilRegion &region) {
         collect(child);
   };
   collect(region.function->getBody());
+  llvm::erase_if(contained,
+                 [](const Stmt *stmt) { return isa<NullStmt>(stmt); });
+  if (contained.empty())
+    return error(region.end->loc, "expected the time loop ('for') after the "
+                                  "region's directives");
 
-  if (contained.empty() || !isa<ForStmt>(contained.front()))
-    return error(contained.empty() ? region.end->loc
-                                   : contained.front()->getBeginLoc(),
+  // The time loop is the `for` of the step variable that no `calc`
+  // directive governs; the other statements run once, before or after it.
+  auto isTimeLoop = [&](const Stmt *stmt) {
+    auto *loop = dyn_cast<ForStmt>(stmt);
+    const VarDecl *var = nullptr;
+    const Expr *value = nullptr;
+    bool declares = false;
+    return loop && matchLoopInit(loop->getInit(), var, value, declares) &&
+           var->getName() == region.step->stepVar.name;
+  };
+  const Stmt *timeLoop = nullptr;
+  // A directive governs the statement right after it.
+  SourceLocation previousEnd = lo;
+  auto ownerOf = [&](const Stmt *stmt) -> const Directive * {
+    const Directive *owner = nullptr;
+    for (const Directive *directive : region.nestDirectives)
+      if (before(previousEnd, directive->loc) &&
+          before(directive->loc, stmt->getBeginLoc()))
+        owner = owner ? owner : directive;
+    return owner;
+  };
+  for (const Stmt *stmt : contained) {
+    if (isTimeLoop(stmt) && !ownerOf(stmt)) {
+      timeLoop = stmt;
+      break;
+    }
+    previousEnd = stmt->getEndLoc();
+  }
+  // Without a `for` of the step variable, the first ungoverned `for` is the
+  // time loop, and analyzeTimeLoop says what is wrong with it.
+  previousEnd = lo;
+  if (!timeLoop)
+    for (const Stmt *stmt : contained) {
+      if (isa<ForStmt>(stmt) && !ownerOf(stmt)) {
+        timeLoop = stmt;
+        break;
+      }
+      previousEnd = stmt->getEndLoc();
+    }
+  if (!timeLoop)
+    return error(contained.front()->getBeginLoc(),
                  "expected the time loop ('for') after the region's "
                  "directives");
-  if (contained.size() > 1) {
-    error(contained[1]->getBeginLoc(),
-          "only the time loop may stand between '#pragma stencil begin' "
-          "and 'end'");
-    note(contained[0]->getBeginLoc(), "the time loop is here");
-    return false;
-  }
-  region.timeLoop = cast<ForStmt>(contained.front());
+  region.timeLoop = cast<ForStmt>(timeLoop);
 
   bool ok = true;
-  SourceLocation loopBegin = region.timeLoop->getBeginLoc();
-  SourceLocation bodyBegin = region.timeLoop->getBody()->getBeginLoc();
+  SourceLocation firstBegin = contained.front()->getBeginLoc();
   for (const Directive *directive : {region.step, region.data, region.dimension,
                                      region.distribute, region.halo})
-    if (directive && !before(directive->loc, loopBegin))
-      ok = error(directive->loc, llvm::Twine("'#pragma stencil ") +
-                                     getDirectiveName(directive->kind) +
-                                     "' must come before the time loop");
-  for (const Directive *directive : region.nestDirectives)
-    if (!before(bodyBegin, directive->loc))
-      ok = error(directive->loc, llvm::Twine("'#pragma stencil ") +
-                                     getDirectiveName(directive->kind) +
-                                     "' must be inside the time loop");
-  return ok;
+    if (directive && !before(directive->loc, firstBegin))
+      ok = error(directive->loc,
+                 llvm::Twine("'#pragma stencil ") +
+                     getDirectiveName(directive->kind) +
+                     "' must come before the region's first statement");
+  if (!ok)
+    return false;
+
+  // Before and after the time loop: calc nests, each under its directive,
+  // resets and output calls (classified by analyzeRegion).
+  SourceLocation loopBegin = timeLoop->getBeginLoc();
+  SourceLocation loopEnd = timeLoop->getEndLoc();
+  previousEnd = lo;
+  llvm::SmallPtrSet<const Directive *, 4> owned;
+  for (const Stmt *stmt : contained) {
+    if (stmt == timeLoop) {
+      previousEnd = stmt->getEndLoc();
+      continue;
+    }
+    const Directive *owner = nullptr;
+    for (const Directive *directive : region.nestDirectives) {
+      if (!before(directive->loc, stmt->getBeginLoc()) ||
+          !before(previousEnd, directive->loc))
+        continue;
+      if (owner) {
+        error(owner->loc, llvm::Twine("'#pragma stencil ") +
+                              getDirectiveName(owner->kind) +
+                              "' is not followed by a loop nest");
+        return false;
+      }
+      owner = directive;
+    }
+    previousEnd = stmt->getEndLoc();
+    Phase phase =
+        before(stmt->getBeginLoc(), loopBegin) ? Phase::Before : Phase::After;
+    if (owner) {
+      owned.insert(owner);
+      if (owner->kind == DirectiveKind::Copy) {
+        error(owner->loc, "'#pragma stencil copy' belongs in the time loop; "
+                          "before or after it, a region runs 'calc' nests");
+        note(loopBegin, "the time loop is here");
+        return false;
+      }
+    }
+    outside.push_back({phase, owner, stmt});
+  }
+  // Every directive outside the time loop governs a nest.
+  for (const Directive *directive : region.nestDirectives) {
+    bool inLoop =
+        before(loopBegin, directive->loc) && before(directive->loc, loopEnd);
+    if (!inLoop && !owned.contains(directive))
+      return error(directive->loc, llvm::Twine("'#pragma stencil ") +
+                                       getDirectiveName(directive->kind) +
+                                       "' is not followed by a loop nest");
+  }
+  return true;
 }
 
 bool Analyzer::matchLoopInit(const Stmt *init, const VarDecl *&var,
@@ -579,13 +964,17 @@ bool Analyzer::splitTimeLoopBody(
     previousEnd = region.timeLoop->getRParenLoc();
   }
   // Each directive governs the statement that follows it.
-  auto next = region.nestDirectives.begin();
+  SmallVector<const Directive *> inLoop;
+  for (const Directive *directive : region.nestDirectives)
+    if (before(region.timeLoop->getBeginLoc(), directive->loc) &&
+        before(directive->loc, region.timeLoop->getEndLoc()))
+      inLoop.push_back(directive);
+  auto next = inLoop.begin();
   for (const Stmt *child : children) {
     if (isa<NullStmt>(child))
       continue;
     const Directive *owner = nullptr;
-    for (; next != region.nestDirectives.end() &&
-           before((*next)->loc, child->getBeginLoc());
+    for (; next != inLoop.end() && before((*next)->loc, child->getBeginLoc());
          ++next) {
       if (owner || !before(previousEnd, (*next)->loc)) {
         error((*next)->loc, llvm::Twine("'#pragma stencil ") +
@@ -602,21 +991,22 @@ bool Analyzer::splitTimeLoopBody(
     }
     // `v = value;` before the first nest resets a reduction variable; the
     // translation of the calc bodies checks that `v` is one.
-    if (nests.empty()) {
-      auto *assign = dyn_cast<BinaryOperator>(child);
-      const VarDecl *var = assign && assign->getOpcode() == BO_Assign
-                               ? getReferencedVar(assign->getLHS())
-                               : nullptr;
-      if (var && !var->getType()->isArrayType() &&
-          !var->getType()->isPointerType()) {
+    if (nests.empty())
+      if (auto [var, assign] = matchReset(child); var) {
         region.resets.push_back({var, assign});
         continue;
       }
+    if (getOutputCall(child)) {
+      error(child->getBeginLoc(),
+            "stencil_write_raw in a region runs before or after its time "
+            "loop, not in it");
+      note(region.timeLoop->getBeginLoc(), "the time loop is here");
+      return false;
     }
     // Anything else is a boundary statement (analyzeBoundary).
     nests.push_back({nullptr, child});
   }
-  if (next != region.nestDirectives.end())
+  if (next != inLoop.end())
     return error((*next)->loc, llvm::Twine("'#pragma stencil ") +
                                    getDirectiveName((*next)->kind) +
                                    "' is not followed by a loop nest");

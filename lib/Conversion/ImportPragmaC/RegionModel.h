@@ -16,6 +16,7 @@
 #include "clang/AST/Decl.h"
 #include "clang/AST/Expr.h"
 #include "clang/AST/Stmt.h"
+#include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/SmallPtrSet.h"
 #include "llvm/ADT/SmallVector.h"
 
@@ -120,10 +121,16 @@ struct RegionArray {
   llvm::SmallVector<int64_t, 1> component;
   /// For a source: the destination a copy section copies into it, if any.
   std::optional<unsigned> copiedFrom;
-  /// Written by a nest of the time loop: carried from step to step and
-  /// written back at the end. The rest are read-only.
+  /// Written by a nest of the region: written back at the end.
   bool isWritten = false;
-  bool isCarried() const { return isWritten; }
+  /// Written by a nest of the time loop: carried from step to step. The
+  /// time loop only reads the rest (a nest before the loop may have set
+  /// them).
+  bool isWrittenInLoop = false;
+  bool isCarried() const { return isWrittenInLoop; }
+  /// Named by `distribute(...) resident`: under `stencilcc --mpi` the array
+  /// exists only as the ranks' blocks, so only its region may use it.
+  bool isResident = false;
   /// `a`, or `a[3]` for a component, as the C program spells it.
   std::string getDisplayName() const {
     std::string text = name;
@@ -148,11 +155,41 @@ struct CapturedScalar {
   clang::SourceLocation firstUse;
 };
 
+/// Where a statement of a region runs: before the time loop (once), in each
+/// step, or after the time loop (once).
+enum class Phase { Before, Step, After };
+
 /// `v = value;` in the time loop before the calc nest: sets a reduction
-/// variable at the start of every step (Himeno's `gosa = 0.0;`).
+/// variable at the start of every step (Himeno's `gosa = 0.0;`). Outside the
+/// time loop, it sets the variable once, before a nest of the same phase
+/// reduces into it (`sum = 0.0;` before a checksum nest after the loop).
 struct ResetStatement {
   const clang::VarDecl *var = nullptr;
   const clang::BinaryOperator *assign = nullptr;
+  Phase phase = Phase::Step;
+  /// Outside the time loop: the index in StencilRegion::sections of the
+  /// first nest after it.
+  unsigned nextSection = 0;
+};
+
+/// `stencil_write_raw(A, path)` (stencil_io.h) before or after the time
+/// loop: the field's elements in C order, as the region has them after the
+/// sections before it, to the file `path` names (collectively across MPI
+/// ranks).
+struct OutputStatement {
+  const clang::CallExpr *call = nullptr;
+  /// The index in StencilRegion::arrays of the field written.
+  unsigned field = 0;
+  const clang::Expr *path = nullptr;
+  /// `if (condition) stencil_write_raw(...);`: written only when it holds
+  /// (evaluated on entry, like the path); null when unconditional.
+  const clang::Expr *condition = nullptr;
+  /// Before or after the time loop, and the number of sections
+  /// (StencilRegion::sections) that run before it.
+  Phase phase = Phase::After;
+  unsigned afterSections = 0;
+  /// `path0`, unique in the region: the parameter's name.
+  std::string paramName;
 };
 
 /// A variable of the enclosing function or file that the calc section
@@ -189,8 +226,11 @@ struct StepTable {
 /// or a boundary statement without a directive: a nest over some of the
 /// dimensions that sets cells at constant subscripts along the others
 /// (`for (j = 0; j < n; j++) ey[0][j] = fict[t];`). The nests of a step run
-/// in order, each a stencil.apply on its own grid.
+/// in order, each a stencil.apply on its own grid. A `calc` nest may also
+/// stand before the time loop (initialization) or after it (reductions,
+/// output), and runs once there.
 struct Section {
+  Phase phase = Phase::Step;
   /// Null for a boundary statement.
   const Directive *directive = nullptr;
   /// The directive, or the boundary statement's first token.
@@ -225,6 +265,7 @@ struct Section {
   llvm::StringRef getKindName() const {
     return isBoundary() ? "boundary" : isCopy() ? "copy" : "calc";
   }
+  bool isInLoop() const { return phase == Phase::Step; }
 };
 
 struct StencilRegion {
@@ -282,8 +323,18 @@ struct StencilRegion {
   std::vector<StepTable> stepTables;
   /// Filled while the calc bodies are translated, in order of first update.
   std::vector<RegionReduction> reductions;
+  /// The `stencil_write_raw` calls before and after the time loop, in order.
+  std::vector<OutputStatement> outputs;
 
   unsigned getRank() const { return shape.size(); }
+  /// Whether something runs before or after the time loop: then the region
+  /// runs, and its function is called, whatever the number of steps.
+  bool hasStatementsOutsideLoop() const {
+    return !outputs.empty() ||
+           llvm::any_of(sections, [](const Section &section) {
+             return !section.isInLoop();
+           });
+  }
   bool isStaticExtent(unsigned axis) const { return !extents[axis]; }
   /// Whether the region's function takes values that the call computes on
   /// entry (run-time bounds or extents): then it is called only when a step
@@ -373,6 +424,11 @@ clang::QualType getWrittenType(const clang::VarDecl *var);
 /// The variable `expr` names, looking through parentheses and implicit
 /// conversions; null when it names none.
 const clang::VarDecl *getReferencedVar(const clang::Expr *expr);
+
+/// The variables one declaration declares along with `var` (`static float
+/// A[N], B[N];`), in order: they share its specifiers' location.
+std::vector<const clang::VarDecl *>
+getDeclarationGroup(clang::ASTContext &context, const clang::VarDecl *var);
 
 /// Groups the directives into regions, matches them with the AST and checks
 /// the supported subset. Reports every problem as a Clang error; returns the

@@ -171,6 +171,9 @@ LogicalResult BufferPlanner::planBlock(Block &block) {
             .Case<StoreOp>([&](StoreOp store) {
               return failure(failed(lookup(store.getField(), store)));
             })
+            .Case<WriteRawOp>([&](WriteRawOp write) {
+              return failure(failed(lookup(write.getField(), write)));
+            })
             .Case<ExchangeOp>([&](ExchangeOp exchange) -> LogicalResult {
               // The identity on one rank's buffer; across ranks, a refresh
               // of its halo in place.

@@ -18,6 +18,8 @@
 
 #include "FunctionLowering.h"
 
+#include "Stencil/Support/MPIRuntimeCalls.h"
+
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
@@ -98,6 +100,7 @@ void FunctionLowering::lowerBlock(Block &block) {
         .Case<IterateOp>([&](IterateOp iterate) { lowerIterate(iterate); })
         .Case<StoreOp>([&](StoreOp store) { lowerStore(store); })
         .Case<ExchangeOp>([&](ExchangeOp exchange) { lowerExchange(exchange); })
+        .Case<WriteRawOp>([&](WriteRawOp write) { lowerWriteRaw(write); })
         // Yields are lowered with their loop.
         .Case<GridOp>([&](GridOp grid) { toErase.push_back(grid); });
 }
@@ -206,6 +209,43 @@ void FunctionLowering::lowerExchange(ExchangeOp exchange) {
   toErase.push_back(exchange);
 }
 
+void FunctionLowering::lowerWriteRaw(WriteRawOp write) {
+  toErase.push_back(write);
+  OpBuilder builder(write);
+  Location loc = write.getLoc();
+  Value buffer = getBuffer(write.getField());
+  // A device buffer is written from a host copy.
+  Value host = buffer;
+  if (!backend.buffersMayAliasMemRefs()) {
+    auto type = llvm::cast<MemRefType>(buffer.getType());
+    SmallVector<Value> sizes;
+    for (int64_t axis = 0; axis < type.getRank(); ++axis)
+      if (type.isDynamicDim(axis))
+        sizes.push_back(memref::DimOp::create(builder, loc, buffer, axis));
+    host = memref::AllocOp::create(
+        builder, loc, MemRefType::get(type.getShape(), type.getElementType()),
+        sizes);
+    backend.copyToMemRef(builder, loc, buffer, host);
+  }
+  if (distributed) {
+    exchanges->emitWriteRaw(builder, loc, host, write.getPath());
+  } else {
+    // stencil_write_raw_buffer(address, bytes, path), runtime/common.
+    auto type = llvm::cast<MemRefType>(host.getType());
+    Value bytes = arith::ConstantIndexOp::create(
+        builder, loc, type.getElementType().getIntOrFloatBitWidth() / 8);
+    for (int64_t axis = 0; axis < type.getRank(); ++axis)
+      bytes = arith::MulIOp::create(
+          builder, loc, bytes, memref::DimOp::create(builder, loc, host, axis));
+    auto module = func->getParentOfType<ModuleOp>();
+    callMPIRuntime(builder, loc, module, "stencil_write_raw_buffer",
+                   {getBufferAddress(builder, loc, host), bytes,
+                    getBufferAddress(builder, loc, write.getPath())});
+  }
+  if (host != buffer)
+    memref::DeallocOp::create(builder, loc, host);
+}
+
 void FunctionLowering::lowerStore(StoreOp store) {
   toErase.push_back(store);
   if (loweredStores.contains(store))
@@ -280,5 +320,12 @@ LogicalResult mlir::stencil::lowerFunction(func::FuncOp func,
   if (distributed && failed(exchanges->checkFunction(func)))
     return failure();
   FunctionLowering(func, *plan, backend, exchanges, distributed).run();
+  // Residency (stencil.resident) concerns the fields, which are gone now:
+  // stencil-distribute has used it, and on one process the arguments are
+  // the arrays.
+  StringAttr resident =
+      StencilDialect::ResidentAttrHelper(func.getContext()).getName();
+  for (unsigned index = 0; index < func.getNumArguments(); ++index)
+    func.removeArgAttr(index, resident);
   return success();
 }

@@ -47,6 +47,7 @@ private:
                   Value steps, Value zero, Value one, StepPartition *partition);
   void lowerStore(StoreOp store);
   void lowerExchange(ExchangeOp exchange);
+  void lowerWriteRaw(WriteRawOp write);
 
   static bool isField(Value value) {
     return llvm::isa<FieldType>(value.getType());

@@ -350,7 +350,7 @@ SmallVector<Value> DeviceBackend::emitBox(OpBuilder &builder,
   // on the work group only.
   // With run-time bounds in fields of run-time extents the count is known
   // on the host only.
-  auto fieldType = llvm::cast<FieldType>(op.getOutputs()[0].getType());
+  FieldType fieldType = op.getFirstFieldType();
   std::optional<int64_t> maxGroups =
       getMaxGroupCount(workGroup, lower, upper, fieldType.getShape());
   SmallVector<Value> partialSizes;

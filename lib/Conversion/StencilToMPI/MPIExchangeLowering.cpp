@@ -302,6 +302,23 @@ public:
     return memref::LoadOp::create(builder, loc, memory, ValueRange{zero});
   }
 
+  void emitWriteRaw(OpBuilder &builder, Location loc, Value buffer,
+                    Value path) override {
+    auto type = llvm::cast<MemRefType>(buffer.getType());
+    SmallVector<Value> extents;
+    for (int64_t axis = 0; axis < type.getRank(); ++axis)
+      extents.push_back(memref::DimOp::create(builder, loc, buffer, axis));
+    SmallVector<Value> args = {
+        getBufferAddress(builder, loc, buffer),
+        arith::ConstantIndexOp::create(
+            builder, loc, type.getElementType().getIntOrFloatBitWidth() / 8)};
+    llvm::append_range(args, padToThreeAxes(builder, loc, extents, 1));
+    args.push_back(getBufferAddress(builder, loc, path));
+    auto module =
+        builder.getBlock()->getParentOp()->getParentOfType<ModuleOp>();
+    callMPIRuntime(builder, loc, module, "stencil_mpi_write_raw", args);
+  }
+
 private:
   bool deviceBuffers;
 };

@@ -68,7 +68,35 @@ func.func @sizes_per_device(%a0: !stencil.field<8xf32>, %n: index) {
 // -----
 
 // A typo under the dialect's prefix is caught.
-// expected-error @+1 {{'func.func' op has unknown attribute 'stencil.max_step'; the stencil dialect defines stencil.mpi, stencil.max_steps, stencil.device_split and stencil.local_sizes}}
+// expected-error @+1 {{'func.func' op has unknown attribute 'stencil.max_step'; the stencil dialect defines stencil.mpi, stencil.max_steps, stencil.device_split, stencil.local_sizes and stencil.resident}}
 func.func @typo() attributes {stencil.max_step = 100 : i64} {
+  return
+}
+
+// -----
+
+// stencil.resident sits on a function's memref arguments only.
+func.func @resident_ok(%A: memref<8xf32> {stencil.resident}) {
+  return
+}
+
+// -----
+
+// expected-error @+1 {{'func.func' op attribute 'stencil.resident' must be a unit attribute on a memref argument of a function, got 1 : i64 on argument 0}}
+func.func @resident_value(%A: memref<8xf32> {stencil.resident = 1}) {
+  return
+}
+
+// -----
+
+// expected-error @+1 {{'func.func' op attribute 'stencil.resident' must be a unit attribute on a memref argument of a function, got unit on argument 0}}
+func.func @resident_scalar(%x: f32 {stencil.resident}) {
+  return
+}
+
+// -----
+
+// expected-error @+1 {{'func.func' op attribute 'stencil.resident' belongs on a function's memref argument}}
+func.func @resident_on_op() attributes {stencil.resident} {
   return
 }

@@ -34,9 +34,19 @@ func.func @grid_dynamic_count(%n: index) {
 // -----
 
 func.func @apply_no_outputs(%g: !stencil.grid<1>, %a: !stencil.field<8xf32>) {
-  // expected-error @+1 {{stencil.apply must write at least one field}}
+  // expected-error @+1 {{stencil.apply must write at least one field or reduce}}
   stencil.apply on %g ins(%x = %a : !stencil.field<8xf32>) outs() {
     stencil.return
+  }
+  return
+}
+
+// -----
+
+func.func @reduce_reads_nothing(%g: !stencil.grid<1>, %z: f32) {
+  // expected-error @+1 {{stencil.apply must write at least one field, or reduce and read one}}
+  %s = stencil.apply on %g ins() outs() reduce(add %z : f32) {
+    stencil.return %z : f32
   }
   return
 }

@@ -28,6 +28,11 @@ struct PragmaCImportOptions {
   /// Drops Clang's diagnostics instead of printing them (fuzzers, which
   /// only ask whether the input was accepted).
   bool silenceDiagnostics = false;
+  /// Rewrites the C file for `stencilcc --mpi`: the resident arrays
+  /// (`distribute(...) resident`) exist only as the ranks' blocks, so their
+  /// definitions are dropped and the regions' functions get null pointers
+  /// for them.
+  bool residentBlocks = false;
 };
 
 struct PragmaCImportResult {

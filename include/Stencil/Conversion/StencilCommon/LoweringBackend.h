@@ -185,6 +185,11 @@ public:
   /// ranks (every rank gets the result).
   virtual Value combineAcrossRanks(OpBuilder &builder, Location loc,
                                    ReductionKind kind, Value value) = 0;
+  /// Writes every rank's block of `buffer` (a host memref of the rank's
+  /// block plus halo) into the file whose name starts at `path` (a 0-d i8
+  /// memref), at the block's place in the global array: a collective write.
+  virtual void emitWriteRaw(OpBuilder &builder, Location loc, Value buffer,
+                            Value path) = 0;
 };
 
 /// Lowers the stencil ops of `func`: plans its buffers (reporting every user

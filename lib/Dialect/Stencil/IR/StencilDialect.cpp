@@ -83,10 +83,34 @@ LogicalResult StencilDialect::verifyOperationAttribute(Operation *op,
                  "one array of positive sizes per entry of "
                  "'stencil.device_split', on a stencil.iterate");
   }
+  if (name == ResidentAttrHelper(context).getName())
+    return op->emitOpError() << "attribute '" << name.getValue()
+                             << "' belongs on a function's memref argument";
   return op->emitOpError() << "has unknown attribute '" << name.getValue()
                            << "'; the stencil dialect defines stencil.mpi, "
-                              "stencil.max_steps, stencil.device_split and "
-                              "stencil.local_sizes";
+                              "stencil.max_steps, stencil.device_split, "
+                              "stencil.local_sizes and stencil.resident";
+}
+
+LogicalResult StencilDialect::verifyRegionArgAttribute(Operation *op,
+                                                       unsigned regionIndex,
+                                                       unsigned argIndex,
+                                                       NamedAttribute attr) {
+  StringAttr name = attr.getName();
+  if (name != ResidentAttrHelper(op->getContext()).getName())
+    return op->emitOpError()
+           << "has unknown argument attribute '" << name.getValue()
+           << "'; the stencil dialect defines stencil.resident on arguments";
+  auto function = llvm::dyn_cast<FunctionOpInterface>(op);
+  bool onMemRef = function && regionIndex == 0 && !function.isExternal() &&
+                  llvm::isa<MemRefType>(function.getArgumentTypes()[argIndex]);
+  if (!llvm::isa<UnitAttr>(attr.getValue()) || !onMemRef)
+    return op->emitOpError()
+           << "attribute '" << name.getValue()
+           << "' must be a unit attribute on a memref argument of a "
+              "function, got "
+           << attr.getValue() << " on argument " << argIndex;
+  return success();
 }
 
 /// Checks that a rank is one fields and grids support.

@@ -181,6 +181,13 @@ void ApplyOp::build(OpBuilder &builder, OperationState &state, Value grid,
   asm_utils::addRegionWithArgumentsFor(state, inputs);
 }
 
+FieldType ApplyOp::getFirstFieldType() {
+  for (Value value : llvm::concat<Value>(getOutputs(), getInputs()))
+    if (auto type = llvm::dyn_cast<FieldType>(value.getType()))
+      return type;
+  return {};
+}
+
 SmallVector<ReductionKind> ApplyOp::getReductionKinds() {
   SmallVector<ReductionKind> kinds;
   if (ArrayAttr reductions = getReductionsAttr())
@@ -230,13 +237,19 @@ ParseResult ApplyOp::parse(OpAsmParser &parser, OperationState &result) {
             return success();
           }))
     return failure();
-  if (outputs.empty())
-    return parser.emitError(outsLoc,
-                            "stencil.apply must write at least one field");
-  auto firstOutput = llvm::dyn_cast<FieldType>(outputTypes.front());
-  if (!firstOutput)
-    return parser.emitError(outsLoc, "outs must be stencil fields, got ")
-           << outputTypes.front();
+  // The grid's rank is the rank of the fields the apply writes, or, when it
+  // only reduces, of the first it reads.
+  FieldType firstField;
+  if (!outputs.empty()) {
+    firstField = llvm::dyn_cast<FieldType>(outputTypes.front());
+    if (!firstField)
+      return parser.emitError(outsLoc, "outs must be stencil fields, got ")
+             << outputTypes.front();
+  } else {
+    for (Type type : inputTypes)
+      if ((firstField = llvm::dyn_cast<FieldType>(type)))
+        break;
+  }
 
   // reduce(add %init : f32, ...)
   SmallVector<OpAsmParser::UnresolvedOperand> inits;
@@ -265,10 +278,16 @@ ParseResult ApplyOp::parse(OpAsmParser &parser, OperationState &result) {
           }))
     return failure();
 
-  // The grid's rank is the rank of the fields the apply writes; a mismatch
-  // is reported by operand resolution.
+  if (!firstField)
+    return parser.emitError(outsLoc, "stencil.apply must write at least one "
+                                     "field, or reduce and read one");
+  if (outputs.empty() && inits.empty())
+    return parser.emitError(outsLoc,
+                            "stencil.apply must write at least one field or "
+                            "reduce");
+  // A rank mismatch is reported by operand resolution.
   Type gridType =
-      GridType::get(parser.getContext(), firstOutput.getShape().size());
+      GridType::get(parser.getContext(), firstField.getShape().size());
   if (parser.resolveOperand(grid, gridType, result.operands) ||
       parser.resolveOperands(inputs, inputTypes, parser.getNameLoc(),
                              result.operands) ||
@@ -333,8 +352,11 @@ static LogicalResult verifyScheduleRank(Operation *op, ScheduleAttr schedule,
 
 LogicalResult ApplyOp::verify() {
   unsigned rank = getRank();
-  if (getOutputs().empty())
-    return emitOpError("must write at least one field");
+  if (getOutputs().empty() && getReduceInits().empty())
+    return emitOpError("must write at least one field or reduce");
+  if (!getFirstFieldType())
+    return emitOpError("writes no field and reads none; an apply that only "
+                       "reduces reads at least one field");
   unsigned numReductions = getNumReductions();
   size_t numKinds = getReductionsAttr() ? getReductionsAttr().size() : 0;
   if (numKinds != numReductions)
@@ -903,6 +925,15 @@ void StoreOp::getEffects(
     SmallVectorImpl<SideEffects::EffectInstance<MemoryEffects::Effect>>
         &effects) {
   effects.emplace_back(MemoryEffects::Write::get(), &getMemrefMutable());
+}
+
+void WriteRawOp::getEffects(
+    SmallVectorImpl<SideEffects::EffectInstance<MemoryEffects::Effect>>
+        &effects) {
+  // The file is outside the program's memory: a write to the default
+  // resource keeps the op, and its order among other writes.
+  effects.emplace_back(MemoryEffects::Read::get(), &getPathMutable());
+  effects.emplace_back(MemoryEffects::Write::get());
 }
 
 #define GET_OP_CLASSES

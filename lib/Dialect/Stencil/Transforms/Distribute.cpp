@@ -9,7 +9,9 @@
 //   seed 002, when it has one: `stencil_mpi_split` before the begin);
 // - every array gets a local buffer (block plus halo) filled from the global
 //   array, which every rank holds; loads read it, stores write it and are
-//   followed by a gather that puts all blocks back into the global array;
+//   followed by a gather that puts all blocks back into the global array.
+//   A resident array (`stencil.resident` on its argument) exists only as
+//   the blocks: its buffer starts zero-filled and nothing is gathered;
 // - grids are clipped to the rank's block, in local coordinates;
 // - field types lose their static extents along distributed axes (they
 //   depend on the rank count) and keep their `#stencil.decomp`;
@@ -165,15 +167,23 @@ FieldType FunctionDistribution::localize(FieldType type) const {
 void FunctionDistribution::globalizeIndices() {
   func.walk([&](ApplyOp apply) {
     Block *body = apply.getBodyBlock();
-    DenseMap<unsigned, BlockArgument> offsets;
+    DenseMap<unsigned, Value> offsets;
     for (auto index : llvm::to_vector(body->getOps<IndexOp>())) {
       unsigned axis = index.getAxis();
       if (!decomposition.isDistributed(axis))
         continue;
-      BlockArgument &offset = offsets[axis];
+      Value &offset = offsets[axis];
       if (!offset) {
-        apply.getInputsMutable().append(localOffset[axis]);
-        offset = body->addArgument(localOffset[axis].getType(), index.getLoc());
+        // As an i64: kernels take integer and float scalars, not `index`.
+        OpBuilder outside(apply);
+        Value wide = arith::IndexCastOp::create(
+            outside, index.getLoc(), outside.getI64Type(), localOffset[axis]);
+        apply.getInputsMutable().append(wide);
+        BlockArgument argument =
+            body->addArgument(wide.getType(), index.getLoc());
+        OpBuilder atStart = OpBuilder::atBlockBegin(body);
+        offset = arith::IndexCastOp::create(atStart, index.getLoc(),
+                                            atStart.getIndexType(), argument);
       }
       OpBuilder builder(index);
       builder.setInsertionPointAfter(index);
@@ -384,6 +394,18 @@ LogicalResult FunctionDistribution::run() {
     llvm::append_range(args, sizesOf(local));
     callMPIRuntime(builder, loc, module, name, args);
   };
+  // A resident array (`stencil.resident`) has no global array to scatter
+  // from or gather into: its rank's block starts zero-filled, as C's static
+  // arrays do, and the caller passes no array.
+  auto residentAttr = StencilDialect::ResidentAttrHelper(func.getContext());
+  auto isResident = [&](Value memref) {
+    // Arrays of run-time extent are views of their argument.
+    if (auto view = memref.getDefiningOp<memref::ReinterpretCastOp>())
+      memref = view.getSource();
+    auto argument = llvm::dyn_cast<BlockArgument>(memref);
+    return argument && argument.getOwner() == &entry &&
+           func.getArgAttr(argument.getArgNumber(), residentAttr.getName());
+  };
   for (auto &[memref, local] : localBuffers) {
     auto type = llvm::cast<MemRefType>(memref.getType());
     // checkDecomposition gave every field the decomposition's rank.
@@ -409,7 +431,14 @@ LogicalResult FunctionDistribution::run() {
     local = memref::AllocOp::create(
         builder, loc, MemRefType::get(shape, type.getElementType()),
         dynamicSizes);
-    transfer("stencil_mpi_scatter", memref, local);
+    if (!isResident(memref)) {
+      transfer("stencil_mpi_scatter", memref, local);
+      continue;
+    }
+    SmallVector<Value> args = {getBufferAddress(builder, loc, local),
+                               elementBytes(memref)};
+    llvm::append_range(args, sizesOf(local));
+    callMPIRuntime(builder, loc, module, "stencil_mpi_clear", args);
   }
 
   // Loads and stores use the local buffers; a store is followed by the
@@ -425,6 +454,8 @@ LogicalResult FunctionDistribution::run() {
     Value memref = store.getMemref();
     Value local = localBuffers.lookup(memref);
     store.getMemrefMutable().assign(local);
+    if (isResident(memref))
+      continue;
     builder.setInsertionPointAfter(store);
     loc = store.getLoc();
     transfer("stencil_mpi_gather", memref, local);

@@ -204,11 +204,12 @@ func.func @no_grid(%a: memref<8x8xf32>) {
 // coordinate along the replicated axis is left alone.
 !F = !stencil.field<64x32xf32, #stencil.decomp<block, *>>
 // CHECK-LABEL: func.func @coordinates(
+// The offset enters as an i64 (kernels take no `index` scalars).
 // CHECK: %[[OFF:.*]] = call @stencil_mpi_local_offset(%c0_i64)
-// CHECK: %[[OFFI:.*]] = arith.index_cast %[[OFF]]
-// CHECK: stencil.apply on %{{.*}} ins(%[[O:[^ ]*]] = %[[OFFI]] : index)
+// CHECK: stencil.apply on %{{.*}} ins(%[[O:[^ ]*]] = %[[OFF]] : i64)
+// CHECK-NEXT: %[[OI:.*]] = arith.index_cast %[[O]] : i64 to index
 // CHECK-NEXT: %[[I:.*]] = stencil.index 0
-// CHECK-NEXT: %[[GI:.*]] = arith.addi %[[I]], %[[O]] : index
+// CHECK-NEXT: %[[GI:.*]] = arith.addi %[[I]], %[[OI]] : index
 // CHECK-NEXT: %[[J:.*]] = stencil.index 1
 // CHECK-NEXT: arith.addi %[[GI]], %[[J]] : index
 func.func @coordinates(%a: memref<64x32xf32>) {

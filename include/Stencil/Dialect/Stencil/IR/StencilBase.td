@@ -54,9 +54,15 @@ def Stencil_Dialect : Dialect {
     "::mlir::DenseI64ArrayAttr":$device_split,
     // On a `stencil.iterate`: per device, its local work size over the
     // grid's axes, outermost first (seed 002 §4.3).
-    "::mlir::ArrayAttr":$local_sizes
+    "::mlir::ArrayAttr":$local_sizes,
+    // On a memref argument of a function: the array is resident in the
+    // distribution (`distribute(...) resident`). `stencil-distribute`
+    // allocates its rank's block zero-filled instead of scattering it from
+    // a global array, and gathers nothing back: the caller passes no array.
+    "::mlir::UnitAttr":$resident
   );
   let hasOperationAttrVerify = 1;
+  let hasRegionArgAttrVerify = 1;
 }
 
 class Stencil_Op<string mnemonic, list<Trait> traits = []>

@@ -90,6 +90,8 @@ def Stencil_ApplyOp : Stencil_Op<"apply", [
     result is `init` combined with the contributions of all grid points by
     `kind` (`#stencil.reduction`), in an unspecified order: floating-point
     sums and products may differ from a sequential loop by reassociation.
+    An apply that reduces may write no field (`outs()`, a checksum): it
+    then reads at least one field, which gives the grid's rank.
 
     Every access must stay inside the accessed field: with grid `[lb, ub)`,
     offset `o` along an axis of size `n` needs `lb + o >= 0` and
@@ -162,6 +164,9 @@ def Stencil_ApplyOp : Stencil_Op<"apply", [
     unsigned getNumReductions() { return getReduceInits().size(); }
     /// The kind of each reduction, in order.
     ::llvm::SmallVector<ReductionKind> getReductionKinds();
+    /// The type of the first field written, else of the first read: the
+    /// fields' shape (an apply that only reduces writes none).
+    FieldType getFirstFieldType();
   }];
 }
 
@@ -369,6 +374,35 @@ def Stencil_StoreOp : Stencil_Op<"store", [
     $field `to` $memref attr-dict `:` qualified(type($field)) `to` type($memref)
   }];
   let hasVerifier = 1;
+}
+
+//===----------------------------------------------------------------------===//
+// stencil.write_raw
+//===----------------------------------------------------------------------===//
+
+def Stencil_WriteRawOp : Stencil_Op<"write_raw", [
+    DeclareOpInterfaceMethods<MemoryEffectsOpInterface>
+  ]> {
+  let summary = "Write all cells of a field to a file, in C order";
+  let description = [{
+    Creates (or truncates) the file whose NUL-terminated name starts at the
+    element of `path` and writes every cell of the field into it as raw
+    bytes, the last axis fastest: the bytes of the C array the field models
+    (`stencil_write_raw(A, path)` of `stencil_io.h`). On a distributed field
+    the write is collective: each rank writes its own block at its place in
+    the file (MPI-IO), so the global array never exists in one memory. A
+    file that cannot be written stops the program with a message. A null
+    `path` writes nothing (`if (c) stencil_write_raw(A, f);`, its
+    condition evaluated by the caller).
+
+    ```mlir
+    stencil.write_raw %a to %path : !stencil.field<64x64xf32> to memref<i8>
+    ```
+  }];
+  let arguments = (ins Stencil_AnyField:$field, MemRefRankOf<[I8], [0]>:$path);
+  let assemblyFormat = [{
+    $field `to` $path attr-dict `:` qualified(type($field)) `to` type($path)
+  }];
 }
 
 #endif // STENCIL_DIALECT_STENCIL_IR_STENCILOPS_TD
