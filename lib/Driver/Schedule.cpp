@@ -73,14 +73,28 @@ LogicalResult mlir::stencil::parseScheduleOverrides(
   return success();
 }
 
-/// The region's calc grid (its first stencil.grid).
+/// The region's calc grid: that of the first apply of its time loop (nests
+/// before the loop have grids of their own), else its first stencil.grid.
 static GridOp getRegionGrid(func::FuncOp func) {
   GridOp grid;
+  func.walk([&](IterateOp iterate) {
+    for (auto apply : iterate.getBodyBlock()->getOps<ApplyOp>())
+      if (!grid)
+        grid = apply.getGridOp();
+  });
   func.walk([&](GridOp op) {
     if (!grid)
       grid = op;
   });
   return grid;
+}
+
+/// Whether the time loop's fields are distributed across ranks.
+static bool isDistributed(IterateOp iterate) {
+  for (auto apply : iterate.getBodyBlock()->getOps<ApplyOp>())
+    if (FieldType type = apply.getFirstFieldType())
+      return type.isDistributed();
+  return false;
 }
 
 std::string RegionSchedule::getKeys() const {
@@ -124,15 +138,14 @@ static RegionSchedule describeRegion(func::FuncOp func, GridOp grid,
                                      IterateOp iterate) {
   ScheduleAttr schedule = iterate.getScheduleAttr();
   FailureOr<KernelProfile> profile = profileTimeLoop(iterate);
-  return {
-      func.getName().str(),
-      SmallVector<int64_t, 3>(llvm::reverse(schedule.getWg())),
-      schedule.getTimeBlock(),
-      schedule.getExchangeDepth(),
-      schedule.getStreamingStores(),
-      SmallVector<int64_t, 3>(llvm::reverse(getExtent(grid))),
-      succeeded(profile) && profile->canBlockInTime(),
-      llvm::cast<FieldType>(iterate.getInits()[0].getType()).isDistributed()};
+  return {func.getName().str(),
+          SmallVector<int64_t, 3>(llvm::reverse(schedule.getWg())),
+          schedule.getTimeBlock(),
+          schedule.getExchangeDepth(),
+          schedule.getStreamingStores(),
+          SmallVector<int64_t, 3>(llvm::reverse(getExtent(grid))),
+          succeeded(profile) && profile->canBlockInTime(),
+          isDistributed(iterate)};
 }
 
 SmallVector<RegionSchedule> mlir::stencil::getRegionSchedules(ModuleOp module) {
@@ -202,9 +215,7 @@ LogicalResult mlir::stencil::applyScheduleOverrides(
     }
     // Without --mpi a distributed region runs as one process: its
     // exchanges are the identity and k has no effect.
-    bool distributed =
-        acrossRanks &&
-        llvm::cast<FieldType>(iterate.getInits()[0].getType()).isDistributed();
+    bool distributed = acrossRanks && isDistributed(iterate);
     int64_t timeBlock = overrides.timeBlock.value_or(tuned.getTimeBlock());
     int64_t exchangeDepth =
         overrides.exchangeDepth.value_or(tuned.getExchangeDepth());

@@ -52,8 +52,7 @@ FailureOr<KernelProfile> mlir::stencil::profileTimeLoop(IterateOp iterate) {
   }
   // A bound known at run time only (`i < imax-1`): the grid is at most what
   // the fields hold once the stencil's reach is taken off.
-  auto fieldType =
-      llvm::cast<FieldType>(profile.kernel.getOutputs()[0].getType());
+  FieldType fieldType = profile.kernel.getFirstFieldType();
   for (unsigned axis = 0; axis < profile.rank; ++axis) {
     int64_t lower = grid.getStaticLower()[axis];
     int64_t upper = grid.getStaticUpper()[axis];
@@ -91,9 +90,7 @@ FailureOr<KernelProfile> mlir::stencil::profileTimeLoop(IterateOp iterate) {
   profile.numArrays = fields.size();
   profile.numOutputs = profile.kernel.getOutputs().size();
   profile.opsPerPoint = std::max<int64_t>(1, mostOps);
-  auto elementType =
-      llvm::cast<FieldType>(profile.kernel.getOutputs()[0].getType())
-          .getElementType();
+  Type elementType = profile.kernel.getFirstFieldType().getElementType();
   profile.isDouble = elementType.isF64();
   profile.elementBytes = profile.isDouble ? 8 : 4;
   profile.isCopyForm = matchCopySection(iterate).has_value();

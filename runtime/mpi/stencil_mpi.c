@@ -779,6 +779,18 @@ void stencil_mpi_write_raw(int64_t local, int64_t elemBytes, int64_t l0,
     inFile[d] = (int)lower[d];
     inLocal[d] = (int)(lower[d] - state.offset[d]);
   }
+  /* One write of one derived type: MPI counts its bytes in an int. */
+  int64_t blockBytes = elemBytes;
+  int anyDistributed = 0;
+  for (int d = 0; d < MAX_AXES; ++d) {
+    blockBytes *= box[d];
+    anyDistributed |= state.distributed[d];
+  }
+  if (blockBytes > INT_MAX)
+    fail("a rank's block of the written array exceeds 2 GiB, more than one "
+         "MPI-IO write takes; use more ranks");
+  /* Without a distributed axis every rank holds all of it: rank 0 writes. */
+  int count = anyDistributed || state.processRank == 0 ? 1 : 0;
   MPI_Datatype element, fileType, memoryType;
   MPI_Type_contiguous((int)elemBytes, MPI_BYTE, &element);
   MPI_Type_create_subarray(MAX_AXES, global, box, inFile, MPI_ORDER_C, element,
@@ -796,16 +808,19 @@ void stencil_mpi_write_raw(int64_t local, int64_t elemBytes, int64_t l0,
   checkFileCall(
       MPI_File_set_view(file, 0, element, fileType, "native", MPI_INFO_NULL),
       "view", name);
-  checkFileCall(MPI_File_write_all(file, (void *)(intptr_t)local, 1, memoryType,
-                                   MPI_STATUS_IGNORE),
+  checkFileCall(MPI_File_write_all(file, (void *)(intptr_t)local, count,
+                                   memoryType, MPI_STATUS_IGNORE),
                 "write", name);
   /* A longer file that was there is cut to the array, as fopen's "wb"
-   * would leave it; a device (/dev/null) has no size to cut. */
+   * would leave it; a device (/dev/null) has no size to cut. Setting the
+   * size is collective: rank 0 decides for all. */
   MPI_Offset size = 0, total = elemBytes;
   for (int d = 0; d < MAX_AXES; ++d)
     total *= global[d];
   checkFileCall(MPI_File_get_size(file, &size), "size", name);
-  if (size > total)
+  int cut = size > total;
+  MPI_Bcast(&cut, 1, MPI_INT, 0, state.layout);
+  if (cut)
     checkFileCall(MPI_File_set_size(file, total), "truncate", name);
   checkFileCall(MPI_File_close(&file), "close", name);
   MPI_Type_free(&memoryType);

@@ -394,7 +394,12 @@ bool Analyzer::analyzeArrays(StencilRegion &region,
     // The C declaration must agree with the directive: constant sizes, or
     // the same run-time extents (a C99 variably modified parameter, whose
     // first extent only `data` gives when it is written `(*A)[n]`).
+    // Looked up where the region uses it: in the time loop or in the
+    // statements before and after it.
     array.decl = findArrayDecl(array.name, region.timeLoop);
+    for (const Stmt *statement : nests)
+      if (!array.decl)
+        array.decl = findArrayDecl(array.name, statement);
     if (array.decl) {
       QualType type = getWrittenType(array.decl);
       // Per dimension its size as a linear form, none where it has none.

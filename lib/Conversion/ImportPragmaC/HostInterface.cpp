@@ -652,9 +652,9 @@ static void writeLoopVariables(const StencilRegion &region,
 }
 
 /// Under stencilcc --mpi the resident arrays exist only as the ranks'
-/// blocks: their definitions (each declaration of them, all its
-/// declarators resident, the analysis checked it is an array definition)
-/// become a comment, so no rank holds a global array.
+/// blocks: their definitions become a comment, so no rank holds a global
+/// array. The analysis checked that each is its array's only declaration,
+/// without an initializer, and that every declarator of it is resident.
 static void dropResidentDefinitions(ASTContext &context, Rewriter &rewriter,
                                     llvm::ArrayRef<StencilRegion> regions) {
   SourceManager &sm = context.getSourceManager();
@@ -674,10 +674,19 @@ static void dropResidentDefinitions(ASTContext &context, Rewriter &rewriter,
     std::string names;
     for (const VarDecl *declarator : group)
       names += (names.empty() ? "" : ", ") + declarator->getNameAsString();
-    SourceLocation last = sm.getExpansionLoc(group.back()->getEndLoc());
-    SourceLocation end = Lexer::findLocationAfterToken(
-        last, tok::semi, sm, context.getLangOpts(),
-        /*SkipTrailingWhitespaceAndNewLine=*/false);
+    // The `;` after the last declarator, past any attributes.
+    SourceLocation at = sm.getExpansionLoc(group.back()->getEndLoc()), end;
+    for (int guard = 0; guard < 256 && end.isInvalid(); ++guard) {
+      std::optional<Token> next =
+          Lexer::findNextToken(at, sm, context.getLangOpts());
+      if (!next)
+        break;
+      if (next->is(tok::semi))
+        end = next->getEndLoc();
+      at = next->getLocation();
+    }
+    // The analysis saw a declaration; one that ends elsewhere keeps its
+    // text, and the host compile still builds.
     if (end.isInvalid())
       continue;
     // The lines stay: diagnostics of the host compile point at the

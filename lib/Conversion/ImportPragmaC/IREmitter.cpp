@@ -71,34 +71,64 @@ func::FuncOp mlir::stencil::pragma_c::emitRegion(clang::ASTContext &astContext,
   for (TranslatedNest &nest : nests)
     if (nest.translator)
       nest.translator->contributions.resize(region.reductions.size());
-  // A run-time bound is read once, on entry; C reads it in every step, and
-  // a variable the time loop assigns changes between them.
-  for (const RuntimeBound &bound : region.runtimeBounds) {
-    const clang::Expr *expr = region.getBound(bound).expr;
-    const clang::VarDecl *assigned = nullptr;
+  // Run-time bounds, output file names and their conditions are computed
+  // once, on entry; C evaluates them where they stand, after whatever the
+  // region changed before: the time loop's variables, and the reduction
+  // variables, resets and temporaries of every nest.
+  llvm::SmallPtrSet<const clang::VarDecl *, 8> changed(
+      region.assignedInLoop.begin(), region.assignedInLoop.end());
+  for (const RegionReduction &reduction : region.reductions)
+    changed.insert(reduction.decl);
+  for (const ResetStatement &reset : region.resets)
+    changed.insert(reset.var);
+  changed.insert(region.outerTemporaries.begin(),
+                 region.outerTemporaries.end());
+  auto findChanged = [&](const clang::Expr *expr) {
+    const clang::VarDecl *found = nullptr;
     walkStmts(expr, [&](const clang::Stmt *stmt) {
       auto *ref = llvm::dyn_cast<clang::DeclRefExpr>(stmt);
       auto *var =
           ref ? llvm::dyn_cast<clang::VarDecl>(ref->getDecl()) : nullptr;
-      if (!assigned && var && region.assignedInLoop.contains(var))
-        assigned = var;
+      if (!found && var && changed.contains(var))
+        found = var;
     });
+    return found;
+  };
+  auto whatChanges = [&](const clang::VarDecl *var) -> std::string {
+    bool reduced =
+        llvm::any_of(region.reductions,
+                     [&](const RegionReduction &r) { return r.decl == var; });
+    return reduced ? "a nest of the region reduces into" : "the region assigns";
+  };
+  for (const RuntimeBound &bound : region.runtimeBounds) {
+    const clang::Expr *expr = region.getBound(bound).expr;
+    const clang::VarDecl *assigned = findChanged(expr);
     if (!assigned)
       continue;
-    bool reduced =
-        llvm::any_of(region.reductions, [&](const RegionReduction &r) {
-          return r.decl == assigned;
-        });
     reportError(diags, expr->getBeginLoc(),
                 "the bound of the loop over '" +
                     region.getLoop(bound).var->getName().str() + "' reads '" +
-                    assigned->getName().str() +
-                    (reduced ? "', which the calc section reduces into"
-                             : "', which the time loop assigns; C evaluates "
-                               "the bound in every step, the compiled region "
-                               "once: compute it before the region"));
+                    assigned->getName().str() + "', which " +
+                    whatChanges(assigned) +
+                    "; C evaluates the bound where the loop stands, the "
+                    "compiled region once, on entry: compute it before the "
+                    "region");
     return {};
   }
+  for (const OutputStatement &output : region.outputs)
+    for (const clang::Expr *expr : {output.path, output.condition}) {
+      const clang::VarDecl *assigned = expr ? findChanged(expr) : nullptr;
+      if (!assigned)
+        continue;
+      reportError(
+          diags, expr->IgnoreParenImpCasts()->getBeginLoc(),
+          std::string(expr == output.path ? "the file name" : "the condition") +
+              " of stencil_write_raw reads '" + assigned->getName().str() +
+              "', which " + whatChanges(assigned) +
+              "; the region evaluates it on entry: compute it "
+              "before the region");
+      return {};
+    }
 
   // Each reset sets a reduction variable; its value is computed once, before
   // the time loop, from constants and captured scalars.
@@ -144,8 +174,10 @@ func::FuncOp mlir::stencil::pragma_c::emitRegion(clang::ASTContext &astContext,
                   "'" + name +
                       "' is reset here, but the nest that reduces into it " +
                       (reducer.phase == Phase::Step
-                           ? "runs in the time loop: reset it there, before "
-                             "the first nest"
+                           ? "runs in the time loop: assign it before "
+                             "'#pragma stencil begin' to set it once, or at "
+                             "the top of the time loop to reset it every "
+                             "step"
                            : "runs outside the time loop: reset it right "
                              "before that nest"));
       reportNote(diags, it->loc, "reduced here");
@@ -193,6 +225,30 @@ func::FuncOp mlir::stencil::pragma_c::emitRegion(clang::ASTContext &astContext,
                       "' is never written by a loop nest of the region");
       return {};
     }
+  // A nest that writes no array computes nothing unless it reduces, and its
+  // grid's shape then comes from an array it reads.
+  for (unsigned index = 0; index < region.sections.size(); ++index) {
+    const Section &section = region.sections[index];
+    if (section.isCopy() || !section.writes.empty())
+      continue;
+    bool reduces =
+        llvm::any_of(region.reductions, [&](const RegionReduction &r) {
+          return r.section == index;
+        });
+    bool readsArray =
+        llvm::any_of(nests[index].translator->argumentSources,
+                     [](const CalcTranslator::ArgumentSource &source) {
+                       return source.array.has_value();
+                     });
+    if (reduces && readsArray)
+      continue;
+    reportError(diags, section.loc,
+                reduces ? "this nest writes no array and reads none; a nest "
+                          "that only reduces must read an array of 'data'"
+                        : "this nest writes no array of 'data' and reduces "
+                          "into no variable: it computes nothing");
+    return {};
+  }
 
   DecompositionAttr decomposition;
   if (region.distribute) {
@@ -593,10 +649,17 @@ func::FuncOp mlir::stencil::pragma_c::emitRegion(clang::ASTContext &astContext,
   };
   emitOutside(Phase::Before);
 
-  // Read-only fields never change in the loop: refresh their halo once,
-  // before it.
+  // The fields the loop reads but never changes: their halo is refreshed
+  // once, before it.
+  llvm::SmallDenseSet<unsigned, 8> readInLoop;
+  for (auto [sectionIndex, section] : llvm::enumerate(region.sections))
+    if (section.isInLoop() && !section.isCopy())
+      for (const CalcTranslator::ArgumentSource &source :
+           nests[sectionIndex].translator->argumentSources)
+        if (source.array)
+          readInLoop.insert(*source.array);
   for (auto [index, array] : llvm::enumerate(region.arrays))
-    if (!array.isCarried())
+    if (!array.isCarried() && readInLoop.contains(index))
       readOnly[index] = exchangedCurrent(index);
 
   // The time loop carries every array it changes, then the variables its

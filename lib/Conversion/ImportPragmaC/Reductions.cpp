@@ -218,7 +218,7 @@ bool CalcTranslator::translateReduction(const clang::BinaryOperator *assign,
       reduction = &existing;
   unsigned sectionIndex = section - region.sections.data();
   if (reduction && reduction->section != sectionIndex) {
-    error(at, name + " is reduced in two loop nests of one step; a "
+    error(at, name + " is reduced in two loop nests of the region; a "
                      "reduction belongs to one nest");
     reportNote(diags, reduction->loc, "first updated here");
     return false;

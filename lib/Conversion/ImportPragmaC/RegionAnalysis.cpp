@@ -349,8 +349,13 @@ bool Analyzer::analyzeRegion(StencilRegion &region,
     const Stmt *stmt;
   };
   SmallVector<PlacedNest> nests;
-  SmallVector<std::tuple<const CallExpr *, const Expr *, Phase, unsigned>>
-      outputCalls;
+  struct PlacedOutput {
+    const CallExpr *call;
+    const Expr *condition;
+    Phase phase;
+    unsigned afterSections;
+  };
+  SmallVector<PlacedOutput> outputCalls;
   auto placeOutside = [&](Phase phase) {
     for (const OutsideStatement &statement : outside) {
       if (statement.phase != phase)
@@ -386,8 +391,8 @@ bool Analyzer::analyzeRegion(StencilRegion &region,
   SmallVector<const Stmt *> statements;
   for (const PlacedNest &nest : nests)
     statements.push_back(nest.stmt);
-  for (auto [call, condition, phase, after] : outputCalls)
-    statements.push_back(call);
+  for (const PlacedOutput &output : outputCalls)
+    statements.push_back(output.call);
   if (!analyzeArrays(region, statements))
     return false;
   for (const PlacedNest &nest : nests) {
@@ -406,8 +411,9 @@ bool Analyzer::analyzeRegion(StencilRegion &region,
                        : !analyzeBoundary(region, nest.stmt, section.nest))
       return false;
   }
-  for (auto [call, condition, phase, after] : outputCalls)
-    if (!analyzeOutput(region, call, condition, phase, after))
+  for (const PlacedOutput &output : outputCalls)
+    if (!analyzeOutput(region, output.call, output.condition, output.phase,
+                       output.afterSections))
       return false;
   if (!checkHaloFits(region, diags))
     return false;
@@ -504,6 +510,15 @@ bool Analyzer::analyzeOutput(StencilRegion &region, const CallExpr *call,
     return error(at, "write an array of the region with "
                      "'stencil_write_raw(A, path)' (stencil_io.h), which "
                      "writes all of A");
+  // sizeof of a pointer (a parameter `double A[n][n]`) is the pointer's
+  // size: plain C would write a few bytes.
+  if (!var->getType()->isArrayType())
+    return error(call->getArg(0)->IgnoreParenImpCasts()->getBeginLoc(),
+                 "'" + var->getName() +
+                     "' is a pointer here, so stencil_write_raw(" +
+                     var->getName() +
+                     ", ...) would write sizeof a pointer in C; write an "
+                     "array defined in this function or file");
   RegionArray *array = region.findArray(var->getName());
   if (!array)
     return error(call->getArg(0)->IgnoreParenImpCasts()->getBeginLoc(),
@@ -524,10 +539,11 @@ bool Analyzer::analyzeOutput(StencilRegion &region, const CallExpr *call,
                  "the file name of stencil_write_raw "
                  "must be a string ('char *')");
   // The path and the condition are evaluated when the region is entered.
-  for (auto [expr, what] : {std::pair{path, "the file name of "
-                                            "stencil_write_raw"},
-                            std::pair{condition, "the condition of "
-                                                 "stencil_write_raw"}}) {
+  for (auto entry :
+       {std::pair{path, "the file name of stencil_write_raw"},
+        std::pair{condition, "the condition of stencil_write_raw"}}) {
+    const Expr *expr = entry.first;
+    const char *what = entry.second;
     if (!expr)
       continue;
     if (expr->HasSideEffects(context))
@@ -584,14 +600,15 @@ bool Analyzer::markResidentArrays(StencilRegion &region) {
         }))
       continue;
     // The region drops the array's definition under --mpi: it must be an
-    // array this file defines.
+    // array this file defines, once.
     const VarDecl *decl = array.decl;
     if (!decl || isa<ParmVarDecl>(decl) || !decl->getType()->isArrayType() ||
-        decl->hasExternalStorage()) {
+        decl->hasExternalStorage() ||
+        std::distance(decl->redecls_begin(), decl->redecls_end()) != 1) {
       error(array.loc, "'" + array.name +
                            "' is resident, so each rank holds only its "
-                           "block: it must be an array this file defines "
-                           "('static float " +
+                           "block: it must be an array this file defines, "
+                           "in one declaration ('static float " +
                            array.name +
                            "[N][N];'), not a parameter, a pointer or an "
                            "'extern' declaration");
@@ -599,7 +616,34 @@ bool Analyzer::markResidentArrays(StencilRegion &region) {
         note(decl->getLocation(), "'" + array.name + "' is declared here");
       return false;
     }
+    // Its blocks start at zero: an initializer would be lost.
+    if (const Expr *init = decl->getInit()) {
+      error(init->getBeginLoc(),
+            "'" + array.name +
+                "' is resident, so its blocks start at zero under "
+                "stencilcc --mpi and this initializer would be lost; "
+                "initialize it in a 'calc' nest of the region");
+      note(distribute.residentLoc, "made resident here");
+      return false;
+    }
     array.isResident = true;
+  }
+  // Each run of the region allocates the blocks afresh: a region that runs
+  // again in a loop would not see the values the last run left.
+  const Stmt *enclosingLoop = nullptr;
+  walkStmts(region.function->getBody(), [&](const Stmt *stmt) {
+    if (!enclosingLoop && isa<ForStmt, WhileStmt, DoStmt>(stmt) &&
+        before(stmt->getBeginLoc(), region.begin->loc) &&
+        before(region.end->loc, stmt->getEndLoc()))
+      enclosingLoop = stmt;
+  });
+  if (enclosingLoop) {
+    error(distribute.residentLoc,
+          "a region with resident arrays allocates their blocks each time "
+          "it runs; in a loop, each run would start from zero where C keeps "
+          "the last run's values: move the loop into the region");
+    note(enclosingLoop->getBeginLoc(), "the enclosing loop");
+    return false;
   }
   return true;
 }

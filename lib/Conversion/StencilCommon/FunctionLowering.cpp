@@ -18,7 +18,7 @@
 
 #include "FunctionLowering.h"
 
-#include "Stencil/Support/MPIRuntimeCalls.h"
+#include "Stencil/Support/RuntimeCalls.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
@@ -238,9 +238,9 @@ void FunctionLowering::lowerWriteRaw(WriteRawOp write) {
       bytes = arith::MulIOp::create(
           builder, loc, bytes, memref::DimOp::create(builder, loc, host, axis));
     auto module = func->getParentOfType<ModuleOp>();
-    callMPIRuntime(builder, loc, module, "stencil_write_raw_buffer",
-                   {getBufferAddress(builder, loc, host), bytes,
-                    getBufferAddress(builder, loc, write.getPath())});
+    callRuntime(builder, loc, module, "stencil_write_raw_buffer",
+                {getBufferAddress(builder, loc, host), bytes,
+                 getBufferAddress(builder, loc, write.getPath())});
   }
   if (host != buffer)
     memref::DeallocOp::create(builder, loc, host);

@@ -18,7 +18,7 @@
 #include "Stencil/Conversion/StencilToMPI/StencilToMPI.h"
 
 #include "Stencil/Dialect/Stencil/Analysis/AccessExtents.h"
-#include "Stencil/Support/MPIRuntimeCalls.h"
+#include "Stencil/Support/RuntimeCalls.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
@@ -49,8 +49,8 @@ void emitExchangeCall(OpBuilder &builder, Location loc, ModuleOp module,
       constant(type.getElementType().getIntOrFloatBitWidth() / 8)};
   llvm::append_range(args, padToThreeAxes(builder, loc, sizes, 1));
   llvm::append_range(args, padToThreeAxes(builder, loc, widthValues, 0));
-  callMPIRuntime(builder, loc, module,
-                 deviceBuffer ? (name + "_device").str() : name.str(), args);
+  callRuntime(builder, loc, module,
+              deviceBuffer ? (name + "_device").str() : name.str(), args);
 }
 
 /// The steps of one distributed copy-form loop.
@@ -138,8 +138,8 @@ MPIStepPartition::MPIStepPartition(OpBuilder &builder, IterateOp loop,
     auto query = [&](StringRef name, int64_t side) {
       Value axisValue = constant(builder, axis);
       Value sideValue = constant(builder, side);
-      return callMPIRuntime(builder, loc, module, name, {axisValue, sideValue},
-                            /*returnsIndex=*/true);
+      return callRuntime(builder, loc, module, name, {axisValue, sideValue},
+                         /*returnsIndex=*/true);
     };
     ringLow.push_back(query("stencil_mpi_ring", 0));
     ringHigh.push_back(query("stencil_mpi_ring", 1));
@@ -199,7 +199,7 @@ void MPIStepPartition::emitExchangeStep(OpBuilder &builder, ValueRange lower,
     innerUpper.push_back(hi);
   }
   emitBox(builder, innerLower, innerUpper);
-  callMPIRuntime(builder, loc, module, "stencil_mpi_exchange_end", {});
+  callRuntime(builder, loc, module, "stencil_mpi_exchange_end", {});
   forEachRingSlab(builder, from, to, innerLower, innerUpper, emitBox);
 }
 
@@ -297,8 +297,8 @@ public:
         builder, loc, static_cast<int64_t>(kind));
     auto module =
         builder.getBlock()->getParentOp()->getParentOfType<ModuleOp>();
-    callMPIRuntime(builder, loc, module, "stencil_mpi_allreduce",
-                   {address, typeValue, kindValue});
+    callRuntime(builder, loc, module, "stencil_mpi_allreduce",
+                {address, typeValue, kindValue});
     return memref::LoadOp::create(builder, loc, memory, ValueRange{zero});
   }
 
@@ -316,7 +316,7 @@ public:
     args.push_back(getBufferAddress(builder, loc, path));
     auto module =
         builder.getBlock()->getParentOp()->getParentOfType<ModuleOp>();
-    callMPIRuntime(builder, loc, module, "stencil_mpi_write_raw", args);
+    callRuntime(builder, loc, module, "stencil_mpi_write_raw", args);
   }
 
 private:

@@ -488,3 +488,16 @@ func.func @index_outside(%A: memref<8xf32>) {
   %i = stencil.index 0
   return
 }
+
+// -----
+
+// A file write stands outside time loops.
+!F = !stencil.field<8xf32>
+func.func @write_in_loop(%a: !F, %path: memref<i8>, %n: index) {
+  %r = stencil.iterate %n iter_args(%x = %a) : !F {
+    // expected-error @+1 {{'stencil.write_raw' op stands inside a stencil.iterate; write the field before or after the time loop}}
+    stencil.write_raw %x to %path : !F to memref<i8>
+    stencil.yield %x : !F
+  }
+  return
+}

@@ -927,6 +927,13 @@ void StoreOp::getEffects(
   effects.emplace_back(MemoryEffects::Write::get(), &getMemrefMutable());
 }
 
+LogicalResult WriteRawOp::verify() {
+  if ((*this)->getParentOfType<IterateOp>())
+    return emitOpError("stands inside a stencil.iterate; write the field "
+                       "before or after the time loop");
+  return success();
+}
+
 void WriteRawOp::getEffects(
     SmallVectorImpl<SideEffects::EffectInstance<MemoryEffects::Effect>>
         &effects) {

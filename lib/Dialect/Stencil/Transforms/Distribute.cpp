@@ -28,7 +28,7 @@
 #include "Stencil/Dialect/Stencil/Analysis/AccessExtents.h"
 #include "Stencil/Dialect/Stencil/IR/StencilOps.h"
 #include "Stencil/Dialect/Stencil/Transforms/Passes.h"
-#include "Stencil/Support/MPIRuntimeCalls.h"
+#include "Stencil/Support/RuntimeCalls.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
@@ -315,9 +315,8 @@ LogicalResult FunctionDistribution::run() {
     return failure();
   if (split)
     for (auto [index, share] : llvm::enumerate(split.asArrayRef()))
-      callMPIRuntime(
-          builder, loc, module, "stencil_mpi_split",
-          {constant(split.size()), constant(index), constant(share)});
+      callRuntime(builder, loc, module, "stencil_mpi_split",
+                  {constant(split.size()), constant(index), constant(share)});
   SmallVector<Value> beginArgs = {constant(rank)};
   llvm::append_range(beginArgs, padToThreeAxes(builder, loc, extents, 1));
   beginArgs.push_back(constant(mask));
@@ -359,18 +358,18 @@ LogicalResult FunctionDistribution::run() {
     return func.emitOpError("has distributed fields but no stencil.grid");
   llvm::append_range(beginArgs, padToThreeAxes(builder, loc, unionLower, 0));
   llvm::append_range(beginArgs, padToThreeAxes(builder, loc, unionUpper, 1));
-  callMPIRuntime(builder, loc, module, "stencil_mpi_begin", beginArgs);
+  callRuntime(builder, loc, module, "stencil_mpi_begin", beginArgs);
   for (unsigned axis = 0; axis < rank; ++axis) {
     Value axisValue = constant(axis);
-    blockLower.push_back(callMPIRuntime(builder, loc, module,
-                                        "stencil_mpi_block_lower", axisValue,
-                                        /*returnsIndex=*/true));
-    blockUpper.push_back(callMPIRuntime(builder, loc, module,
-                                        "stencil_mpi_block_upper", axisValue,
-                                        /*returnsIndex=*/true));
-    localOffset.push_back(callMPIRuntime(builder, loc, module,
-                                         "stencil_mpi_local_offset", axisValue,
-                                         /*returnsIndex=*/true));
+    blockLower.push_back(callRuntime(builder, loc, module,
+                                     "stencil_mpi_block_lower", axisValue,
+                                     /*returnsIndex=*/true));
+    blockUpper.push_back(callRuntime(builder, loc, module,
+                                     "stencil_mpi_block_upper", axisValue,
+                                     /*returnsIndex=*/true));
+    localOffset.push_back(callRuntime(builder, loc, module,
+                                      "stencil_mpi_local_offset", axisValue,
+                                      /*returnsIndex=*/true));
   }
 
   // Local buffers, filled from the global arrays every rank holds.
@@ -392,7 +391,7 @@ LogicalResult FunctionDistribution::run() {
                                elementBytes(memref)};
     llvm::append_range(args, sizesOf(memref));
     llvm::append_range(args, sizesOf(local));
-    callMPIRuntime(builder, loc, module, name, args);
+    callRuntime(builder, loc, module, name, args);
   };
   // A resident array (`stencil.resident`) has no global array to scatter
   // from or gather into: its rank's block starts zero-filled, as C's static
@@ -424,8 +423,8 @@ LogicalResult FunctionDistribution::run() {
         continue;
       }
       dynamicSizes.push_back(
-          callMPIRuntime(builder, loc, module, "stencil_mpi_local_extent",
-                         {constant(axis), extent}, /*returnsIndex=*/true));
+          callRuntime(builder, loc, module, "stencil_mpi_local_extent",
+                      {constant(axis), extent}, /*returnsIndex=*/true));
       shape[axis] = ShapedType::kDynamic;
     }
     local = memref::AllocOp::create(
@@ -438,7 +437,7 @@ LogicalResult FunctionDistribution::run() {
     SmallVector<Value> args = {getBufferAddress(builder, loc, local),
                                elementBytes(memref)};
     llvm::append_range(args, sizesOf(local));
-    callMPIRuntime(builder, loc, module, "stencil_mpi_clear", args);
+    callRuntime(builder, loc, module, "stencil_mpi_clear", args);
   }
 
   // Loads and stores use the local buffers; a store is followed by the
@@ -481,7 +480,7 @@ LogicalResult FunctionDistribution::run() {
     builder.setInsertionPoint(ret);
     for (auto &[memref, local] : localBuffers)
       memref::DeallocOp::create(builder, ret.getLoc(), local);
-    callMPIRuntime(builder, ret.getLoc(), module, "stencil_mpi_end", {});
+    callRuntime(builder, ret.getLoc(), module, "stencil_mpi_end", {});
   });
   StencilDialect::MpiAttrHelper(func.getContext())
       .setAttr(func, UnitAttr::get(func.getContext()));

@@ -393,7 +393,8 @@ def Stencil_WriteRawOp : Stencil_Op<"write_raw", [
     the file (MPI-IO), so the global array never exists in one memory. A
     file that cannot be written stops the program with a message. A null
     `path` writes nothing (`if (c) stencil_write_raw(A, f);`, its
-    condition evaluated by the caller).
+    condition evaluated by the caller). It stands outside time loops: a
+    time block computes steps in an order of its own.
 
     ```mlir
     stencil.write_raw %a to %path : !stencil.field<64x64xf32> to memref<i8>
@@ -403,6 +404,7 @@ def Stencil_WriteRawOp : Stencil_Op<"write_raw", [
   let assemblyFormat = [{
     $field `to` $path attr-dict `:` qualified(type($field)) `to` type($path)
   }];
+  let hasVerifier = 1;
 }
 
 #endif // STENCIL_DIALECT_STENCIL_IR_STENCILOPS_TD

@@ -1,6 +1,6 @@
-//===- MPIRuntimeCalls.cpp - Calls into runtime/mpi -----------------------===//
+//===- RuntimeCalls.cpp - Calls into the host runtime ---------------------===//
 
-#include "Stencil/Support/MPIRuntimeCalls.h"
+#include "Stencil/Support/RuntimeCalls.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
@@ -8,9 +8,8 @@
 
 using namespace mlir;
 
-Value stencil::callMPIRuntime(OpBuilder &builder, Location loc, ModuleOp module,
-                              StringRef name, ValueRange args,
-                              bool returnsIndex) {
+Value stencil::callRuntime(OpBuilder &builder, Location loc, ModuleOp module,
+                           StringRef name, ValueRange args, bool returnsIndex) {
   Type i64 = builder.getI64Type();
   SmallVector<Value> converted;
   for (Value arg : args)

@@ -1,15 +1,16 @@
-//===- MPIRuntimeCalls.h - Calls into runtime/mpi ---------------*- C++ -*-===//
+//===- RuntimeCalls.h - Calls into the host runtime -------------*- C++ -*-===//
 //
-// The MPI runtime (runtime/mpi/stencil_mpi.h) takes only 64-bit integers, so
-// IR calls it with `func.call` on i64 values and needs no memref
-// descriptors. These helpers declare its functions on demand and convert
-// arguments; stencil-distribute and the lowering of halo exchanges
-// (StencilToMPI) share them.
+// The runtime functions the lowered IR calls (runtime/mpi/stencil_mpi.h,
+// runtime/common's stencil_write_raw_buffer) take only 64-bit integers, so
+// IR calls them with `func.call` on i64 values and needs no memref
+// descriptors. These helpers declare the functions on demand and convert
+// arguments; stencil-distribute, the lowering of halo exchanges
+// (StencilToMPI) and the lowering core (file writes) share them.
 //
 //===----------------------------------------------------------------------===//
 
-#ifndef STENCIL_SUPPORT_MPIRUNTIMECALLS_H
-#define STENCIL_SUPPORT_MPIRUNTIMECALLS_H
+#ifndef STENCIL_SUPPORT_RUNTIMECALLS_H
+#define STENCIL_SUPPORT_RUNTIMECALLS_H
 
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/BuiltinOps.h"
@@ -19,9 +20,8 @@ namespace mlir::stencil {
 /// Calls runtime function `name` (declared in `module` if needed) with
 /// `args`, each an index or integer value converted to i64. Returns its i64
 /// result as an index when `returnsIndex`, else a null value.
-Value callMPIRuntime(OpBuilder &builder, Location loc, ModuleOp module,
-                     StringRef name, ValueRange args,
-                     bool returnsIndex = false);
+Value callRuntime(OpBuilder &builder, Location loc, ModuleOp module,
+                  StringRef name, ValueRange args, bool returnsIndex = false);
 
 /// The address of `memref`'s first element as an index.
 Value getBufferAddress(OpBuilder &builder, Location loc, Value memref);
@@ -33,4 +33,4 @@ SmallVector<Value, 3> padToThreeAxes(OpBuilder &builder, Location loc,
 
 } // namespace mlir::stencil
 
-#endif // STENCIL_SUPPORT_MPIRUNTIMECALLS_H
+#endif // STENCIL_SUPPORT_RUNTIMECALLS_H
