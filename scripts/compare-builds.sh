@@ -18,6 +18,8 @@ bin_a=$(cd "$1" && pwd)
 bin_b=$(cd "$2" && pwd)
 work=${3:-$(mktemp -d)}
 mkdir -p "$work/a" "$work/b"
+# One bandwidth for both builds' tuning, whatever the machine measures.
+export STENCIL_HOST_BANDWIDTH_GBPS=20
 
 # Runs "$@" with the tools of both builds, output (stdout and stderr,
 # temporary paths and compile-time measurements removed) into a/NAME and

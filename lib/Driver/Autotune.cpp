@@ -3,6 +3,7 @@
 #include "Stencil/Driver/Autotune.h"
 
 #include "Stencil/Dialect/Stencil/IR/StencilOps.h"
+#include "Stencil/Support/CacheDirectory.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "llvm/ADT/ScopeExit.h"
@@ -677,18 +678,7 @@ void mlir::stencil::printAutotuneTable(raw_ostream &os,
 //===----------------------------------------------------------------------===//
 
 std::string ScheduleCache::getDefaultPath() {
-  SmallString<128> path;
-  if (std::optional<std::string> dir =
-          llvm::sys::Process::GetEnv("STENCIL_CACHE_DIR")) {
-    path = *dir;
-  } else if (llvm::sys::path::cache_directory(path)) {
-    // $XDG_CACHE_HOME, else ~/.cache.
-    llvm::sys::path::append(path, "stencil-mlir");
-  } else {
-    return "";
-  }
-  llvm::sys::path::append(path, "schedules.json");
-  return std::string(path);
+  return getCachePath("schedules.json");
 }
 
 /// Reads one entry; false when a field is missing or of the wrong kind.

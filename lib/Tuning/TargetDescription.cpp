@@ -234,14 +234,10 @@ TargetDescription mlir::stencil::detectHostTarget() {
     }
   }
 
-  // Memory bandwidth cannot be read from the system; measure it once with
-  // bench/run.sh and export it, or take a conservative default.
-  host.bandwidthGBps = 20.0;
-  if (const char *value = std::getenv("STENCIL_HOST_BANDWIDTH_GBPS")) {
-    double parsed;
-    if (!StringRef(value).getAsDouble(parsed) && parsed > 0)
-      host.bandwidthGBps = parsed;
-  }
+  // Memory bandwidth cannot be read from the system: measured once per
+  // machine (HostBandwidth.cpp).
+  host.bandwidthGBps =
+      getHostBandwidth(host.description, cores, host.llcBytes).gbps;
   // Enough tasks per core for OpenMP to balance the load.
   host.minWorkGroups = 4 * cores;
   host.maxWorkGroupSize = int64_t(1) << 30;

@@ -35,6 +35,8 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
                     memref::MemRefDialect, stencil::StencilDialect>();
   stencil::PragmaCImportOptions options;
   options.silenceDiagnostics = true;
+  // stencil_io.h, as stencilcc finds it: output calls in regions.
+  options.clangArgs.push_back("-I" STENCIL_RUNTIME_INCLUDE_DIR);
   stencil::PragmaCImportResult result;
   StringRef source(reinterpret_cast<const char *>(data), size);
   if (failed(stencil::importPragmaCSource(source, "fuzz.c", options,

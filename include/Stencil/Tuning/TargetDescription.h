@@ -78,8 +78,20 @@ parseTargetDescription(StringRef text, StringRef path,
                        function_ref<InFlightDiagnostic()> emitError);
 
 /// The CPU this runs on: cores, SIMD width, caches from sysfs; bandwidth
-/// from STENCIL_HOST_BANDWIDTH_GBPS or a default (docs/Tuning.md).
+/// from getHostBandwidth (docs/Tuning.md).
 TargetDescription detectHostTarget();
+
+/// The host's memory bandwidth and where the figure comes from.
+struct HostBandwidth {
+  double gbps = 0;
+  std::string source;
+};
+/// STENCIL_HOST_BANDWIDTH_GBPS when set; else the STREAM copy bandwidth
+/// measured once on this machine (a CPU `cpuModel` with `cores` cores and a
+/// last-level cache of `llcBytes`) and kept in the cache directory
+/// (host.json); else measured now (a fraction of a second) and kept.
+HostBandwidth getHostBandwidth(StringRef cpuModel, unsigned cores,
+                               int64_t llcBytes);
 
 /// Places the devices on `module` as `dlti.target_system_spec`, device i
 /// under getDeviceID(i).
