@@ -244,6 +244,20 @@ bool parseHalo(TokenCursor &cursor, Directive &directive) {
   return parseHaloWidth(cursor, directive, clause.loc);
 }
 
+/// `(name, name, ...)`, each name `what` (for the message).
+bool parseNameList(TokenCursor &cursor, const char *what,
+                   std::vector<NamedLoc> &names) {
+  if (!cursor.expect(tok::l_paren, "'('"))
+    return false;
+  do {
+    NamedLoc name;
+    if (!cursor.expectIdentifier(name, what))
+      return false;
+    names.push_back(name);
+  } while (cursor.is(tok::comma) && (cursor.next(), true));
+  return cursor.expect(tok::r_paren, "',' or ')'");
+}
+
 bool parseDistribute(TokenCursor &cursor, Directive &directive) {
   if (!cursor.expect(tok::l_paren, "'('"))
     return false;
@@ -294,16 +308,8 @@ bool parseDistribute(TokenCursor &cursor, Directive &directive) {
       return false;
     }
     directive.residentLoc = clause.loc;
-    if (!cursor.is(tok::l_paren))
-      continue;
-    cursor.next();
-    do {
-      NamedLoc name;
-      if (!cursor.expectIdentifier(name, "an array of 'data'"))
-        return false;
-      directive.residentArrays.push_back(name);
-    } while (cursor.is(tok::comma) && (cursor.next(), true));
-    if (!cursor.expect(tok::r_paren, "',' or ')'"))
+    if (cursor.is(tok::l_paren) &&
+        !parseNameList(cursor, "an array of 'data'", directive.residentArrays))
       return false;
   }
   return true;
@@ -327,15 +333,7 @@ bool parseDirective(TokenCursor &cursor, Directive &directive) {
   case DirectiveKind::Data:
     return parseData(cursor, directive);
   case DirectiveKind::Dimension: {
-    if (!cursor.expect(tok::l_paren, "'('"))
-      return false;
-    do {
-      NamedLoc name;
-      if (!cursor.expectIdentifier(name, "a loop variable"))
-        return false;
-      directive.dimensions.push_back(name);
-    } while (cursor.is(tok::comma) && (cursor.next(), true));
-    if (!cursor.expect(tok::r_paren, "',' or ')'"))
+    if (!parseNameList(cursor, "a loop variable", directive.dimensions))
       return false;
     if (directive.dimensions.size() > 3) {
       cursor.error(directive.dimensions[3].loc,
