@@ -1,10 +1,11 @@
-//===- HostBandwidth.cpp - The host's memory bandwidth, measured once -----===//
+//===- HostBandwidth.cpp - The host's bandwidths, measured once -----------===//
 //
-// Memory bandwidth cannot be read from the system, and the tuning models'
-// choices follow it: a STREAM-style copy (c[i] = a[i] over arrays far
-// larger than the last-level cache, one thread per core, best of several
-// repetitions, 8 bytes read and 8 written per element: bench/stream_copy.c's
-// figure) measures it in a fraction of a second, and the cache directory
+// Bandwidths cannot be read from the system, and the tuning models' choices
+// follow them: a STREAM-style copy (c[i] = a[i], one thread per core, best
+// of several repetitions, 8 bytes read and 8 written per element:
+// bench/stream_copy.c's figure) measures the memory's over arrays far
+// larger than the last-level cache, and the last-level cache's over arrays
+// that fill a quarter of it, in a fraction of a second. The cache directory
 // keeps the result per machine (host.json, keyed by the CPU model and core
 // count) so that every later compile reads it.
 //
@@ -24,6 +25,7 @@
 #include <algorithm>
 #include <chrono>
 #include <memory>
+#include <optional>
 #include <thread>
 #include <vector>
 
@@ -32,15 +34,45 @@ using namespace mlir::stencil;
 
 namespace {
 
-/// The copy bandwidth in GB/s with `threads` threads over two arrays of at
-/// least 64 MiB and 8 times the last-level cache each.
-double measureCopyBandwidth(unsigned threads, int64_t llcBytes) {
-  size_t bytes = std::max<int64_t>(int64_t(64) << 20, 8 * llcBytes);
-  size_t elements = bytes / sizeof(double);
-  std::unique_ptr<double[]> a(new double[elements]);
-  std::unique_ptr<double[]> c(new double[elements]);
-  // Each thread touches its own part first, so its pages are local to it.
-  auto inParallel = [&](auto body) {
+/// Two arrays of at least `bytes` each that `threads` threads copy, one
+/// part each.
+class CopyProbe {
+public:
+  CopyProbe(unsigned threads, size_t bytes)
+      : threads(threads),
+        elements(std::max<size_t>(bytes / sizeof(double), threads)),
+        source(new double[elements]), target(new double[elements]) {
+    // Each thread touches its own part first, so its pages are local to it
+    // (and, for the cache's figure, its lines are in the cache).
+    inParallel([a = source.get(), c = target.get()](size_t begin, size_t end) {
+      for (size_t i = begin; i < end; ++i) {
+        a[i] = 1.0 + double(i);
+        c[i] = 0.0;
+      }
+    });
+  }
+
+  /// The best bandwidth so far in GB/s after `repetitions` more copies.
+  double measure(int repetitions) {
+    for (int rep = 0; rep < repetitions; ++rep) {
+      auto start = std::chrono::steady_clock::now();
+      // `+ 0.0` keeps the loop a loop: a compiler may turn a plain copy
+      // into memcpy, whose non-temporal stores would measure something
+      // else.
+      inParallel(
+          [a = source.get(), c = target.get()](size_t begin, size_t end) {
+            for (size_t i = begin; i < end; ++i)
+              c[i] = a[i] + 0.0;
+          });
+      std::chrono::duration<double> seconds =
+          std::chrono::steady_clock::now() - start;
+      best = std::min(best, seconds.count());
+    }
+    return 16.0 * double(elements) / best * 1e-9;
+  }
+
+private:
+  template <typename Body> void inParallel(Body body) {
     std::vector<std::thread> team;
     size_t chunk = (elements + threads - 1) / threads;
     for (unsigned t = 0; t < threads; ++t) {
@@ -50,28 +82,20 @@ double measureCopyBandwidth(unsigned threads, int64_t llcBytes) {
     }
     for (std::thread &thread : team)
       thread.join();
-  };
-  double *source = a.get(), *target = c.get();
-  inParallel([=](size_t begin, size_t end) {
-    for (size_t i = begin; i < end; ++i) {
-      source[i] = 1.0 + double(i);
-      target[i] = 0.0;
-    }
-  });
-  double best = 1e30;
-  for (int rep = 0; rep < 5; ++rep) {
-    auto start = std::chrono::steady_clock::now();
-    // `+ 0.0` keeps the loop a loop: a compiler may turn a plain copy into
-    // memcpy, whose non-temporal stores would measure something else.
-    inParallel([=](size_t begin, size_t end) {
-      for (size_t i = begin; i < end; ++i)
-        target[i] = source[i] + 0.0;
-    });
-    std::chrono::duration<double> seconds =
-        std::chrono::steady_clock::now() - start;
-    best = std::min(best, seconds.count());
   }
-  return 16.0 * double(elements) / best * 1e-9;
+
+  unsigned threads;
+  size_t elements;
+  std::unique_ptr<double[]> source, target;
+  double best = 1e30;
+};
+
+std::optional<double> getPositiveVariable(const char *name) {
+  std::optional<std::string> value = llvm::sys::Process::GetEnv(name);
+  double parsed;
+  if (value && !llvm::StringRef(*value).getAsDouble(parsed) && parsed > 0)
+    return parsed;
+  return std::nullopt;
 }
 
 } // namespace
@@ -79,12 +103,14 @@ double measureCopyBandwidth(unsigned threads, int64_t llcBytes) {
 HostBandwidth mlir::stencil::getHostBandwidth(llvm::StringRef cpuModel,
                                               unsigned cores,
                                               int64_t llcBytes) {
-  if (std::optional<std::string> value =
-          llvm::sys::Process::GetEnv("STENCIL_HOST_BANDWIDTH_GBPS")) {
-    double parsed;
-    if (!llvm::StringRef(*value).getAsDouble(parsed) && parsed > 0)
-      return {parsed, "STENCIL_HOST_BANDWIDTH_GBPS"};
-  }
+  // The variables fix the model's inputs (lit does, so that schedules do
+  // not depend on the machine); the cache's figure is then unknown unless
+  // given too.
+  if (std::optional<double> memory =
+          getPositiveVariable("STENCIL_HOST_BANDWIDTH_GBPS"))
+    return {*memory,
+            getPositiveVariable("STENCIL_HOST_LLC_BANDWIDTH_GBPS").value_or(0),
+            "STENCIL_HOST_BANDWIDTH_GBPS"};
   std::string path = getCachePath("host.json");
   if (!path.empty())
     if (llvm::ErrorOr<std::unique_ptr<llvm::MemoryBuffer>> file =
@@ -94,15 +120,32 @@ HostBandwidth mlir::stencil::getHostBandwidth(llvm::StringRef cpuModel,
       const llvm::json::Object *object = json ? json->getAsObject() : nullptr;
       if (!json)
         llvm::consumeError(json.takeError());
-      std::optional<double> cached =
+      std::optional<double> memory =
           object ? object->getNumber("bandwidth_gbps") : std::nullopt;
-      if (object && cached && *cached > 0 &&
+      std::optional<double> cache =
+          object ? object->getNumber("llc_bandwidth_gbps") : std::nullopt;
+      if (object && memory && *memory > 0 && cache && *cache >= 0 &&
           object->getString("cpu") == cpuModel &&
           object->getInteger("cores") == int64_t(cores))
-        return {*cached, "measured once, kept in " + path};
+        return {*memory, *cache, "measured once, kept in " + path};
     }
-  double measured = measureCopyBandwidth(cores, llcBytes);
-  HostBandwidth result{measured, "measured now"};
+  // Arrays far larger than the last-level cache for the memory's figure;
+  // two of an eighth of the cache each for the cache's: they stay in it,
+  // and are far larger than the private levels of all but the smallest
+  // caches. Both are measured in turns, so that a neighbour's burst on a
+  // shared machine meets both, and their ratio, which the model uses, is
+  // steadier than either.
+  CopyProbe memory(cores, std::max<int64_t>(int64_t(64) << 20, 8 * llcBytes));
+  std::optional<CopyProbe> cache;
+  if (llcBytes > 0)
+    cache.emplace(cores, size_t(llcBytes / 8));
+  double measured = 0, cached = 0;
+  for (int round = 0; round < 4; ++round) {
+    measured = memory.measure(2);
+    if (cache)
+      cached = cache->measure(20);
+  }
+  HostBandwidth result{measured, cached, "measured now"};
   if (path.empty())
     return result;
   // Written whole, then renamed: a compile running beside this one reads
@@ -120,11 +163,13 @@ HostBandwidth mlir::stencil::getHostBandwidth(llvm::StringRef cpuModel,
       return result;
     os << llvm::formatv("{0:2}\n",
                         llvm::json::Value(llvm::json::Object{
-                            {"version", 1},
+                            {"version", 2},
                             {"cpu", cpuModel},
                             {"cores", int64_t(cores)},
                             {"bandwidth_gbps", measured},
-                            {"method", "STREAM copy, one thread per core"}}));
+                            {"llc_bandwidth_gbps", cached},
+                            {"method", "STREAM copy, one thread per core, "
+                                       "arrays of 8x and 1/8 the LLC"}}));
   }
   if (!llvm::sys::fs::rename(temporary, path))
     result.source = "measured now, kept in " + path;

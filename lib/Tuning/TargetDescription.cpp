@@ -66,6 +66,9 @@ const IntField optionalIntFields[] = {
     {"l1_bytes", &TargetDescription::l1Bytes},
     {"llc_bytes", &TargetDescription::llcBytes},
 };
+const RealField optionalRealFields[] = {
+    {"llc_bandwidth_gbps", &TargetDescription::llcBandwidthGBps},
+};
 
 /// Checks the values the passes divide by or compare with.
 LogicalResult validate(const TargetDescription &target,
@@ -85,6 +88,10 @@ LogicalResult validate(const TargetDescription &target,
                          << "' must be positive";
   for (const IntField &field : optionalIntFields)
     if (target.*field.member < 0)
+      return emitError() << where << ": field '" << field.key
+                         << "' must be positive";
+  for (const RealField &field : optionalRealFields)
+    if (!(target.*field.member >= 0))
       return emitError() << where << ": field '" << field.key
                          << "' must be positive";
   return success();
@@ -153,6 +160,16 @@ FailureOr<TargetDescription> mlir::stencil::parseTargetDescription(
       return emitError() << "target description '" << path << "': field '"
                          << field.key << "' must be a positive integer";
     target.*field.member = *integer;
+  }
+  for (const RealField &field : optionalRealFields) {
+    const llvm::json::Value *value = object->get(field.key);
+    if (!value)
+      continue;
+    std::optional<double> number = value->getAsNumber();
+    if (!number || !(*number > 0))
+      return emitError() << "target description '" << path << "': field '"
+                         << field.key << "' must be a positive number";
+    target.*field.member = *number;
   }
   if (failed(validate(target, emitError,
                       "target description '" + path.str() + "'")))
@@ -236,8 +253,10 @@ TargetDescription mlir::stencil::detectHostTarget() {
 
   // Memory bandwidth cannot be read from the system: measured once per
   // machine (HostBandwidth.cpp).
-  host.bandwidthGBps =
-      getHostBandwidth(host.description, cores, host.llcBytes).gbps;
+  HostBandwidth bandwidth =
+      getHostBandwidth(host.description, cores, host.llcBytes);
+  host.bandwidthGBps = bandwidth.gbps;
+  host.llcBandwidthGBps = bandwidth.llcGbps;
   // Enough tasks per core for OpenMP to balance the load.
   host.minWorkGroups = 4 * cores;
   host.maxWorkGroupSize = int64_t(1) << 30;
@@ -301,6 +320,9 @@ void mlir::stencil::attachTargets(ModuleOp module,
     for (const IntField &field : optionalIntFields)
       if (target.*field.member > 0)
         add(field.key, builder.getI64IntegerAttr(target.*field.member));
+    for (const RealField &field : optionalRealFields)
+      if (target.*field.member > 0)
+        add(field.key, builder.getF64FloatAttr(target.*field.member));
     devices.push_back(
         DataLayoutEntryAttr::get(builder.getStringAttr(getDeviceID(index)),
                                  TargetDeviceSpecAttr::get(context, entries)));
@@ -362,6 +384,17 @@ mlir::stencil::readAttachedTargets(ModuleOp module) {
       if (!integer)
         return missing(field.key, "an integer");
       target.*field.member = integer.getInt();
+    }
+    for (const RealField &field : optionalRealFields) {
+      Attribute value = lookup(field.key);
+      if (!value)
+        continue;
+      if (auto real = llvm::dyn_cast<FloatAttr>(value))
+        target.*field.member = real.getValueAsDouble();
+      else if (auto integer = llvm::dyn_cast<IntegerAttr>(value))
+        target.*field.member = integer.getInt();
+      else
+        return missing(field.key, "a number");
     }
     if (failed(validate(
             target, [&] { return module.emitError(); },

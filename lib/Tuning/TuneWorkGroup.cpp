@@ -26,6 +26,8 @@
 #include "llvm/Support/FormatVariadic.h"
 #include "llvm/Support/MathExtras.h"
 
+#include <limits>
+
 namespace mlir::stencil {
 #define GEN_PASS_DEF_STENCILTUNEWORKGROUP
 #include "Stencil/Tuning/Passes.h.inc"
@@ -37,6 +39,11 @@ using namespace mlir::stencil;
 namespace {
 
 enum Direction { X = 0, Y = 1, Z = 2, T = 3 };
+/// The least relative saving per point and step that one more step of a
+/// time block must bring.
+constexpr double kMinTimeBlockGain = 0.001;
+/// Where a time block's later steps read the fields nobody writes again.
+enum class RereadLevel { None, Onchip, LastLevel, Memory };
 const char *const directionNames[] = {"x", "y", "z", "t"};
 
 /// (W, H, D, T); sizes indexed x, y, z (x innermost).
@@ -61,7 +68,8 @@ public:
   }
 
   ParameterVector run();
-  /// One line per direction: how far it grew and why it stopped.
+  /// One line per direction: how far it grew and why it stopped; where the
+  /// later steps of a block read the read-only fields.
   std::string explain() const;
   double getAlgorithmBF(const ParameterVector &pv) const;
   /// Whether CPU sweeps without time blocking should write with streaming
@@ -79,6 +87,9 @@ private:
   /// not.
   std::optional<std::string> reject(const ParameterVector &candidate,
                                     Direction direction) const;
+  /// After the growth: trade half of y or z for deeper time blocks where
+  /// the model says it pays.
+  void tradeRowsForSteps();
 
   int64_t volume(const ParameterVector &pv, int64_t haloSteps) const {
     int64_t points = 1;
@@ -86,6 +97,12 @@ private:
       points *= pv.size[d] + radius[d] * haloSteps;
     return points;
   }
+  /// Whether the device overlaps memory traffic with computation well
+  /// enough that the slower of the two bounds a sweep (the roofline the
+  /// seed's B/F rule assumes). On CPUs the measured times follow the sum
+  /// instead: time blocks keep paying after the B/F rule calls the loop
+  /// compute-bound.
+  bool overlapsMemory() const { return target.kind != "cpu"; }
   /// Whether the backend runs time blocks as pipelined rows (the CPU
   /// backend on 2-D and 3-D grids, PipelinedTimeBlock.cpp) rather than as
   /// overlapped tiles held whole on chip.
@@ -118,21 +135,29 @@ private:
            (profile.numHaloArrays * (pv.timeBlock - 1) + profile.numArrays) *
            profile.elementBytes;
   }
-  /// Whether the rows of the read-only fields that a pipelined step reads
-  /// again, (T - 1) x radius + 1 rows after the first step read them, are
-  /// still in the tile's cache beside its rings: then only the first step
-  /// reads them from memory.
-  bool rereadsStayOnchip(const ParameterVector &pv) const {
+  /// Where a pipelined step after the first finds the rows of the
+  /// read-only fields, which the first step read (T - 1) x radius + 1 rows
+  /// before it, and what reading them there costs relative to memory:
+  /// nothing in the tile's own cache beside its rings, the last-level
+  /// cache's rate where every core's rows fit in it, else memory's.
+  std::pair<RereadLevel, double> getRereads(const ParameterVector &pv) const {
     int64_t readOnly = profile.getNumCentreOnlyInputs();
     if (!isPipelined(pv) || readOnly == 0)
-      return true;
+      return {RereadLevel::None, 0.0};
     unsigned rowAxis = profile.rank - 1;
     int64_t rows = (pv.timeBlock - 1) * radius[rowAxis] + 1;
     int64_t bytes = getRowPoints(pv) * rows * readOnly * profile.elementBytes;
-    // Half the cache: the streamed rows of the other fields and the
+    // Half of each cache: the streamed rows of the other fields and the
     // hardware prefetchers' lines share it (Himeno measured slower at T = 3
     // when rings and rereads filled three quarters of L2).
-    return tileBytes(pv) + bytes <= getOnchipBudget() / 2;
+    if (tileBytes(pv) + bytes <= getOnchipBudget() / 2)
+      return {RereadLevel::Onchip, 0.0};
+    int64_t cores = std::max<int64_t>(target.computeUnits, 1);
+    if (target.llcBandwidthGBps > target.bandwidthGBps &&
+        (tileBytes(pv) + bytes) * cores <= target.llcBytes / 2)
+      return {RereadLevel::LastLevel,
+              target.bandwidthGBps / target.llcBandwidthGBps};
+    return {RereadLevel::Memory, 1.0};
   }
   /// A pipelined tile's row: its extent along the inner axes plus halo.
   int64_t getRowPoints(const ParameterVector &pv) const {
@@ -168,6 +193,8 @@ private:
   int64_t extent[3];
   int64_t radius[3];
   bool enabled[4] = {true, true, true, true};
+  /// Whether the loop may be blocked in time at all.
+  bool timeBlockable = true;
   /// T did not pay off for the current work group; try again once the work
   /// group has grown (its halo is then relatively smaller).
   bool timePostponed = false;
@@ -176,14 +203,16 @@ private:
   ParameterVector current;
 };
 
-/// Bytes one tile moves for T steps and the operations it performs,
-/// redundant ones included. With `rereadEachStep`, the fields that are
-/// neither carried nor written are read again by every step (pipelined
-/// rows keep only the carried fields between steps).
+/// Bytes one tile moves for T steps, in memory-equivalent bytes, and the
+/// operations it performs, redundant ones included. The fields that are
+/// neither carried nor written are read again by every step after the
+/// first, each byte costing `rereadWeight` memory bytes (pipelined rows
+/// keep only the carried fields between steps; 0 where nothing is read
+/// again).
 static std::pair<double, double>
 tileTraffic(const KernelProfile &profile, double opsPerPoint,
             int64_t pointsLoaded, int64_t pointsCore,
-            ArrayRef<int64_t> pointsPerStep, bool rereadEachStep = false) {
+            ArrayRef<int64_t> pointsPerStep, double rereadWeight) {
   double bytes =
       profile.elementBytes *
       (double(profile.numHaloArrays) * pointsLoaded +
@@ -191,10 +220,11 @@ tileTraffic(const KernelProfile &profile, double opsPerPoint,
   double ops = 0;
   for (int64_t points : pointsPerStep)
     ops += opsPerPoint * points;
-  if (rereadEachStep && pointsPerStep.size() > 1) {
+  if (rereadWeight > 0 && pointsPerStep.size() > 1) {
     int64_t readOnly = profile.getNumCentreOnlyInputs();
     for (int64_t points : pointsPerStep.drop_back())
-      bytes += double(profile.elementBytes) * double(readOnly) * double(points);
+      bytes += rereadWeight * double(profile.elementBytes) * double(readOnly) *
+               double(points);
   }
   return {bytes, ops};
 }
@@ -203,10 +233,10 @@ double WorkGroupTuner::getCostPerPointStep(const ParameterVector &pv) const {
   SmallVector<int64_t> perStep;
   for (int64_t step = 0; step < pv.timeBlock; ++step)
     perStep.push_back(volume(pv, step));
-  auto [bytes, ops] = tileTraffic(
-      profile, double(profile.opsPerPoint),
-      pv.timeBlock == 1 ? volume(pv, 0) : volume(pv, pv.timeBlock),
-      volume(pv, 0), perStep, isPipelined(pv) && !rereadsStayOnchip(pv));
+  auto [bytes, ops] =
+      tileTraffic(profile, double(profile.opsPerPoint),
+                  pv.timeBlock == 1 ? volume(pv, 0) : volume(pv, pv.timeBlock),
+                  volume(pv, 0), perStep, getRereads(pv).second);
   if (pv.timeBlock == 1)
     bytes = double(profile.numArrays * profile.elementBytes) * volume(pv, 0);
   // A 1-D CPU tile with T > 1 is computed in private buffers: its box is
@@ -215,9 +245,13 @@ double WorkGroupTuner::getCostPerPointStep(const ParameterVector &pv) const {
   if (pv.timeBlock > 1 && target.kind == "cpu" && !isPipelined(pv))
     ops += double(profile.numHaloArrays) *
            (2.0 * volume(pv, pv.timeBlock) + 2.0 * volume(pv, 0));
-  // max(bytes / B, ops / F) with time in units of 1 / B.
-  return std::max(bytes, ops * systemBF) /
-         (double(pv.timeBlock) * double(volume(pv, 0)));
+  // Time in units of 1 / B. A GPU hides memory behind other warps'
+  // computation: max(bytes / B, ops / F). A CPU core mostly streams and
+  // computes in turn, so the two add (docs/Tuning.md, "additive CPU
+  // cost").
+  double time = overlapsMemory() ? std::max(bytes, ops * systemBF)
+                                 : bytes + ops * systemBF;
+  return time / (double(pv.timeBlock) * double(volume(pv, 0)));
 }
 
 double WorkGroupTuner::getAlgorithmBF(const ParameterVector &pv) const {
@@ -230,9 +264,9 @@ double WorkGroupTuner::getAlgorithmBF(const ParameterVector &pv) const {
   SmallVector<int64_t> perStep;
   for (int64_t step = 0; step < pv.timeBlock; ++step)
     perStep.push_back(volume(pv, step));
-  auto [bytes, ops] = tileTraffic(
-      profile, double(profile.opsPerPoint), volume(pv, pv.timeBlock),
-      volume(pv, 0), perStep, isPipelined(pv) && !rereadsStayOnchip(pv));
+  auto [bytes, ops] = tileTraffic(profile, double(profile.opsPerPoint),
+                                  volume(pv, pv.timeBlock), volume(pv, 0),
+                                  perStep, getRereads(pv).second);
   return bytes / ops;
 }
 
@@ -252,7 +286,7 @@ WorkGroupTuner::propose(const ParameterVector &pv) {
     if (!enabled[T] || timePostponed)
       return std::nullopt;
     double bf = getAlgorithmBF(pv);
-    if (bf > systemBF)
+    if (bf > systemBF || !overlapsMemory())
       return grow(T, pv.timeBlock + 1);
     disable(T, llvm::formatv("B/F_alg {0:F2} is not above B/F_sys {1:F2}", bf,
                              systemBF)
@@ -320,7 +354,7 @@ std::optional<std::string> WorkGroupTuner::reject(const ParameterVector &pv,
                          tileBytes(pv), getOnchipBudget(),
                          usesL1() ? "L1 data cache" : "on-chip memory")
         .str();
-  if (direction == T && getAlgorithmBF(pv) < systemBF)
+  if (direction == T && overlapsMemory() && getAlgorithmBF(pv) < systemBF)
     return llvm::formatv("B/F_alg would drop to {0:F2}, below B/F_sys {1:F2} "
                          "(compute-bound)",
                          getAlgorithmBF(pv), systemBF)
@@ -328,12 +362,22 @@ std::optional<std::string> WorkGroupTuner::reject(const ParameterVector &pv,
   if (direction == T) {
     ParameterVector previous = pv;
     --previous.timeBlock;
-    if (getCostPerPointStep(pv) >= getCostPerPointStep(previous))
+    double cost = getCostPerPointStep(pv);
+    double previousCost = getCostPerPointStep(previous);
+    if (cost >= previousCost)
       return llvm::formatv("the halo and redundant work of one more step "
                            "would cost more than it saves ({0:F2} vs {1:F2} "
                            "per point and step)",
-                           getCostPerPointStep(pv),
-                           getCostPerPointStep(previous))
+                           cost, previousCost)
+          .str();
+    // Where the cost flattens out (1-D tiles, whose halo is two points),
+    // deeper blocks gain less than the model's precision and lengthen the
+    // steps that run unblocked or in a shallower last block.
+    if (cost > (1.0 - kMinTimeBlockGain) * previousCost)
+      return llvm::formatv("the halo and redundant work of one more step "
+                           "would save less than {0}% ({1:F3} vs {2:F3} per "
+                           "point and step)",
+                           100 * kMinTimeBlockGain, cost, previousCost)
           .str();
   }
   if (direction != T && workGroups(pv) < target.minWorkGroups)
@@ -346,6 +390,8 @@ std::optional<std::string> WorkGroupTuner::reject(const ParameterVector &pv,
 ParameterVector WorkGroupTuner::run() {
   for (unsigned d = profile.rank; d < 3; ++d)
     disable(Direction(d), "the grid has no such axis");
+  timeBlockable = profile.isCopyForm || profile.numSweeps <= 1;
+  timeBlockable &= !profile.carriesStepValue && !profile.carriesScalars;
   if (!profile.isCopyForm && profile.numSweeps > 1)
     disable(T, llvm::formatv("the time step runs {0} sweeps in order; time "
                              "blocks are implemented for one sweep and a copy "
@@ -382,7 +428,54 @@ ParameterVector WorkGroupTuner::run() {
   }
   if (enabled[T] && timePostponed)
     disable(T, postponedReason);
+  if (timeBlockable)
+    tradeRowsForSteps();
   return current;
+}
+
+void WorkGroupTuner::tradeRowsForSteps() {
+  // The growth takes y and z further while T does not pay on a thin tile,
+  // and the tile's on-chip budget may then refuse the step that would pay
+  // on the grown one. Half the tile along y or z with deeper blocks may
+  // cost less per point and step by the same model: take the best such
+  // trade (Himeno on a 1 MiB L2: (255, 16, 64, 2) -> (255, 8, 64, 3)).
+  if (target.kind != "cpu")
+    return;
+  ParameterVector best = current;
+  double bestCost = getCostPerPointStep(current);
+  std::optional<Direction> traded;
+  for (Direction d : {Y, Z}) {
+    if (d >= profile.rank || current.size[d] < 2)
+      continue;
+    ParameterVector candidate = current;
+    candidate.size[d] /= 2;
+    double previousCost = std::numeric_limits<double>::infinity();
+    for (candidate.timeBlock = current.timeBlock + 1;; ++candidate.timeBlock) {
+      if (tileBytes(candidate) > getOnchipBudget())
+        break;
+      double cost = getCostPerPointStep(candidate);
+      if (cost >= previousCost)
+        break;
+      previousCost = cost;
+      if (cost < (1.0 - kMinTimeBlockGain) * bestCost) {
+        best = candidate;
+        bestCost = cost;
+        traded = d;
+      }
+    }
+  }
+  if (!traded)
+    return;
+  stopped[*traded] =
+      llvm::formatv("halved from {0}: with T = {1} instead of {2} the model "
+                    "costs {3:F2} instead of {4:F2} per point and step",
+                    current.size[*traded], best.timeBlock, current.timeBlock,
+                    bestCost, getCostPerPointStep(current))
+          .str();
+  current = best;
+  ParameterVector deeper = current;
+  ++deeper.timeBlock;
+  stopped[T] = reject(deeper, T).value_or("the deepest trade tried");
 }
 
 std::string WorkGroupTuner::explain() const {
@@ -392,6 +485,22 @@ std::string WorkGroupTuner::explain() const {
     text += llvm::formatv("; {0} = {1}: {2}", directionNames[d], value,
                           stopped[d].empty() ? "not limited" : stopped[d])
                 .str();
+  }
+  switch (getRereads(current).first) {
+  case RereadLevel::None:
+    break;
+  case RereadLevel::Onchip:
+    text += "; later steps re-read the read-only fields from on-chip memory";
+    break;
+  case RereadLevel::LastLevel:
+    text += llvm::formatv("; later steps re-read the read-only fields from "
+                          "the last-level cache ({0:F0} GB/s)",
+                          target.llcBandwidthGBps)
+                .str();
+    break;
+  case RereadLevel::Memory:
+    text += "; later steps re-read the read-only fields from memory";
+    break;
   }
   return text;
 }

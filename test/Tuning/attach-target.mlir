@@ -8,6 +8,10 @@
 // RUN: not stencil-opt %s --stencil-attach-target 2>&1 | FileCheck %s --check-prefix=NONE
 // RUN: stencil-opt %s --stencil-attach-target=targets=%S/Inputs/xeon-2core.json | FileCheck %s --check-prefix=L1
 // RUN: not stencil-opt %s --stencil-attach-target=targets=%S/Inputs/bad-l1.json 2>&1 | FileCheck %s --check-prefix=BADL1
+// RUN: sed -e 's/"bandwidth_gbps": 20.0,/"bandwidth_gbps": 20.0, "llc_bandwidth_gbps": 55.5,/' %S/Inputs/xeon-2core.json > %t.llc.json
+// RUN: stencil-opt %s --stencil-attach-target=targets=%t.llc.json | FileCheck %s --check-prefix=LLCBW
+// RUN: sed -e 's/"bandwidth_gbps": 20.0,/"bandwidth_gbps": 20.0, "llc_bandwidth_gbps": "fast",/' %S/Inputs/xeon-2core.json > %t.badllc.json
+// RUN: not stencil-opt %s --stencil-attach-target=targets=%t.badllc.json 2>&1 | FileCheck %s --check-prefix=BADLLC
 
 // The seed's Tesla C2070 (Table 4) as DLTI on the module.
 // CHECK: module attributes {dlti.target_system_spec = #dlti.target_system_spec<"stencil.device0" = #dlti.target_device_spec<
@@ -29,6 +33,10 @@
 // CHECK-NOT: l1_bytes
 // CHECK-NOT: llc_bytes
 // BADL1: error: target description '{{.*}}bad-l1.json': field 'l1_bytes' must be a positive integer
+// The last-level cache's bandwidth, optional too, travels as a number.
+// LLCBW: "name" = "xeon-2core"{{.*}}"llc_bandwidth_gbps" = 5.550000e+01 : f64
+// L1-NOT: llc_bandwidth_gbps
+// BADLLC: error: target description '{{.*}}badllc.json': field 'llc_bandwidth_gbps' must be a positive number
 
 // TWO: "stencil.device0" = #dlti.target_device_spec<"name" = "v100"
 // TWO-SAME: "stencil.device1" = #dlti.target_device_spec<"name" = "mi300x"

@@ -35,6 +35,10 @@ struct TargetDescription {
   /// Last-level cache, shared by all cores; optional ("llc_bytes"), 0 when
   /// not given. CPU sweeps whose fields exceed it use streaming stores.
   int64_t llcBytes = 0;
+  /// Copy bandwidth of the last-level cache, all cores together; optional
+  /// ("llc_bandwidth_gbps"), 0 when not known. The CPU cost model charges
+  /// data that a time block reads again from that cache at this rate.
+  double llcBandwidthGBps = 0;
   int64_t minWorkGroups = 0;
   int64_t maxWorkGroupSize = 0;
   int64_t simdWidth = 0;
@@ -81,15 +85,19 @@ parseTargetDescription(StringRef text, StringRef path,
 /// from getHostBandwidth (docs/Tuning.md).
 TargetDescription detectHostTarget();
 
-/// The host's memory bandwidth and where the figure comes from.
+/// The host's memory and last-level cache bandwidths and where the figures
+/// come from.
 struct HostBandwidth {
   double gbps = 0;
+  /// 0 when not known.
+  double llcGbps = 0;
   std::string source;
 };
-/// STENCIL_HOST_BANDWIDTH_GBPS when set; else the STREAM copy bandwidth
-/// measured once on this machine (a CPU `cpuModel` with `cores` cores and a
-/// last-level cache of `llcBytes`) and kept in the cache directory
-/// (host.json); else measured now (a fraction of a second) and kept.
+/// STENCIL_HOST_BANDWIDTH_GBPS (and STENCIL_HOST_LLC_BANDWIDTH_GBPS, else
+/// unknown) when set; else the STREAM copy bandwidths measured once on this
+/// machine (a CPU `cpuModel` with `cores` cores and a last-level cache of
+/// `llcBytes`) and kept in the cache directory (host.json); else measured
+/// now (a fraction of a second) and kept.
 HostBandwidth getHostBandwidth(StringRef cpuModel, unsigned cores,
                                int64_t llcBytes);
 

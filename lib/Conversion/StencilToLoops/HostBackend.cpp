@@ -193,16 +193,17 @@ public:
   SmallVector<Value> emitApply(OpBuilder &builder, const ApplyLowering &apply,
                                BoxPartition partition) override;
 
-  bool runsShallowTimeBlocks(const TimeBlockPlan &plan) const override {
-    // Pipelined row sweeps take their depth at run time.
-    return plan.lower.size() >= 2;
+  bool runsShallowTimeBlocks(const TimeBlockPlan &) const override {
+    // Pipelined row sweeps and overlapped 1-D tiles both take their depth
+    // at run time.
+    return true;
   }
   void emitTimeBlock(OpBuilder &builder, Location loc, const TimeBlock &block,
                      Value depth) override {
-    if (depth)
+    if (block.plan.lower.size() >= 2)
       emitPipelinedTimeBlock(builder, loc, block, depth);
     else
-      emitOverlappedTimeBlock(builder, loc, block);
+      emitOverlappedTimeBlock(builder, loc, block, depth);
   }
 
   void finishFunction(func::FuncOp) override {}

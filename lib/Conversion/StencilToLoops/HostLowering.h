@@ -19,10 +19,11 @@
 
 namespace mlir::stencil::host {
 
-/// One block of `block.plan.timeBlock` steps as overlapped tiles with
-/// private buffers (the scheme for 1-D grids).
+/// One block of `depth` steps (at most `block.plan.timeBlock`; all of them
+/// when null) as overlapped tiles with private buffers (the scheme for 1-D
+/// grids).
 void emitOverlappedTimeBlock(OpBuilder &builder, Location loc,
-                             const TimeBlock &block);
+                             const TimeBlock &block, Value depth);
 
 /// A block of `depth` steps (2 <= depth <= T, known at run time) for grids
 /// of two or more axes, as one pipelined sweep over the rows of each tile

@@ -23,7 +23,7 @@ static Value getIndex(OpBuilder &builder, Location loc, int64_t value) {
 }
 
 void host::emitOverlappedTimeBlock(OpBuilder &builder, Location loc,
-                                   const TimeBlock &block) {
+                                   const TimeBlock &block, Value depth) {
   const TimeBlockPlan &plan = block.plan;
   ArrayRef<int64_t> tile = plan.tile;
   unsigned rank = tile.size();
@@ -69,15 +69,18 @@ void host::emitOverlappedTimeBlock(OpBuilder &builder, Location loc,
                 memref::StoreOp::create(nb, nl, v, buffer[1], at);
               }
             });
-        // The T steps as a loop that swaps the buffers of each pair
-        // (unrolled, IR and compile time would grow with T).
+        // The steps as a loop that swaps the buffers of each pair
+        // (unrolled, IR and compile time would grow with T). A shallower
+        // block of `depth` steps runs the last `depth` of the T steps'
+        // boxes: its region still shrinks to the tile's own points.
         SmallVector<Value> buffers;
         for (auto &pair : privates)
           llvm::append_range(buffers, pair);
         // One op per statement: the order of IR built in one call's
         // arguments would depend on the compiler.
-        Value first = getIndex(b, l, 0);
         Value count = getIndex(b, l, plan.timeBlock);
+        Value first = depth ? Value(arith::SubIOp::create(b, l, count, depth))
+                            : getIndex(b, l, 0);
         Value one = getIndex(b, l, 1);
         auto steps = scf::ForOp::create(
             b, l, first, count, one, buffers,

@@ -180,23 +180,34 @@ func.func @guarded_store(%A: memref<10xf32>, %B: memref<10xf32>, %n: index) {
 !h = !stencil.field<66xf32>
 
 // time_block = 2 on the copy form of a 1-D grid: blocks of two steps as
-// overlapped tiles, then the remaining step alone. Each tile's private
-// buffers hold its 4 points plus 2 steps x radius 1 on the low side: 6.
-// (Grids of two or more axes use pipelined rows: pipelined-time-block.mlir.)
+// overlapped tiles; a remainder of two or more steps would run as one
+// shallower block (its depth taken at run time), one step runs alone.
+// Each tile's private buffers hold its 4 points plus 2 steps x radius 1 on
+// the low side: 6. (Grids of two or more axes use pipelined rows:
+// pipelined-time-block.mlir.)
 // CHECK-LABEL: func.func @time_block(
 // CHECK-SAME: %[[A:[^:]*]]: memref<66xf32>, %[[B:[^:]*]]: memref<66xf32>, %[[N:[^:]*]]: index)
 // CHECK: %[[STEPS:.*]] = arith.maxsi %[[N]]
 // CHECK: %[[BLOCKS:.*]] = arith.divsi %[[STEPS]], %[[TWO:.*]] : index
 // CHECK: %[[REST:.*]] = arith.subi %[[STEPS]], %{{.*}} : index
-// CHECK: %[[RB:.*]]:2 = scf.for %{{.*}} to %[[BLOCKS]] {{.*}} iter_args(%[[X:.*]] = %[[A]], %[[Y:.*]] = %[[B]])
+// CHECK: %[[DEEP:.*]] = arith.cmpi sge, %[[REST]], %{{.*}} : index
+// CHECK: %[[EXTRA:.*]] = arith.index_castui %[[DEEP]] : i1 to index
+// CHECK: %[[COUNT:.*]] = arith.addi %[[BLOCKS]], %[[EXTRA]] : index
+// CHECK: %[[SINGLE:.*]] = arith.select %[[DEEP]], %{{.*}}, %[[REST]] : index
+// CHECK: %[[RB:.*]]:2 = scf.for %[[I:.*]] = %{{.*}} to %[[COUNT]] {{.*}} iter_args(%[[X:.*]] = %[[A]], %[[Y:.*]] = %[[B]])
+// CHECK: %[[DONE:.*]] = arith.muli %[[I]], %[[TWO]] : index
+// CHECK: %[[LEFT:.*]] = arith.subi %[[STEPS]], %[[DONE]] : index
+// CHECK: %[[DEPTH:.*]] = arith.minsi %[[TWO]], %[[LEFT]] : index
 // CHECK: scf.parallel
 // CHECK: %[[P0:.*]] = memref.alloc() : memref<6xf32>
 // CHECK: %[[P1:.*]] = memref.alloc() : memref<6xf32>
 // CHECK: memref.load %[[X]]
-// The two steps, a loop (IR does not grow with T) that reads one private
-// buffer, writes the other and swaps them.
+// The block's steps, a loop (IR does not grow with T) that reads one
+// private buffer, writes the other and swaps them: the last DEPTH of the
+// T steps, whose regions shrink to the tile's own points.
 // CHECK: %[[T:.*]] = arith.constant 2 : index
-// CHECK: %[[FINAL:.*]]:2 = scf.for %[[S:.*]] = %{{.*}} to %[[T]] step %{{.*}} iter_args(%[[CUR:.*]] = %[[P0]], %[[NEXT:.*]] = %[[P1]])
+// CHECK: %[[FIRST:.*]] = arith.subi %[[T]], %[[DEPTH]] : index
+// CHECK: %[[FINAL:.*]]:2 = scf.for %[[S:.*]] = %[[FIRST]] to %[[T]] step %{{.*}} iter_args(%[[CUR:.*]] = %[[P0]], %[[NEXT:.*]] = %[[P1]])
 // CHECK: memref.load %[[CUR]]
 // CHECK: memref.store %{{.*}}, %[[NEXT]]
 // CHECK: scf.yield %[[NEXT]], %[[CUR]]
@@ -206,7 +217,7 @@ func.func @guarded_store(%A: memref<10xf32>, %B: memref<10xf32>, %n: index) {
 // CHECK: memref.dealloc %[[P0]]
 // CHECK: memref.dealloc %[[P1]]
 // CHECK: scf.yield %[[Y]], %[[X]]
-// CHECK: scf.for %{{.*}} to %[[REST]] {{.*}} iter_args(%{{.*}} = %[[RB]]#0, %{{.*}} = %[[RB]]#1)
+// CHECK: scf.for %{{.*}} to %[[SINGLE]] {{.*}} iter_args(%{{.*}} = %[[RB]]#0, %{{.*}} = %[[RB]]#1)
 func.func @time_block(%A: memref<66xf32>, %B: memref<66xf32>, %n: index) {
   %a = stencil.load %A : memref<66xf32> -> !h
   %b = stencil.load %B : memref<66xf32> -> !h
