@@ -390,8 +390,9 @@ std::optional<std::string> WorkGroupTuner::reject(const ParameterVector &pv,
 ParameterVector WorkGroupTuner::run() {
   for (unsigned d = profile.rank; d < 3; ++d)
     disable(Direction(d), "the grid has no such axis");
-  timeBlockable = profile.isCopyForm || profile.numSweeps <= 1;
-  timeBlockable &= !profile.carriesStepValue && !profile.carriesScalars;
+  // The lowerings block the calc/copy form only (BufferPlan.cpp).
+  timeBlockable = profile.isCopyForm && !profile.carriesStepValue &&
+                  !profile.carriesScalars;
   if (!profile.isCopyForm && profile.numSweeps > 1)
     disable(T, llvm::formatv("the time step runs {0} sweeps in order; time "
                              "blocks are implemented for one sweep and a copy "
@@ -405,6 +406,10 @@ ParameterVector WorkGroupTuner::run() {
     disable(T, "the loop carries a value from step to step (a reduction "
                "that accumulates across steps), which a time block would "
                "compute for its last step only");
+  else if (!profile.isCopyForm)
+    disable(T, "the time step is not one sweep followed by a copy back into "
+               "its sources (seed 000 Fig. 4), the form time blocks are "
+               "implemented for");
   // Each accepted step doubles a size or adds a step, so this terminates;
   // the bound is a guard only.
   for (int iteration = 0; iteration < 256; ++iteration) {
