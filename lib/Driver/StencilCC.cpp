@@ -104,7 +104,8 @@ const char *const usage =
     "                 [--schedule=wg=WxHxD,t=T,k=K,nt=0|1 | --schedule=cache]\n"
     "                 [--autotune[=SECONDS] [--autotune-args='ARGS']]\n"
     "                 [--mpi [--mpi-ranks=N] [--mpi-devices=NAME,NAME,...]]\n"
-    "                 [--print-schedule]\n"
+    "                 [--frontend=auto|stencil|omp-devices] "
+    "[--print-schedule]\n"
     "                 [--emit=mlir|llvm|obj|device|device-isa|exe] "
     "[--save-temps] [-v]\n"
     "                 [-I dir] [-D name[=value]] [-U name] [-std=...] "
@@ -129,6 +130,8 @@ struct Options {
   bool printSchedule = false;
   /// --mpi: distributed regions run across MPI ranks.
   bool mpi = false;
+  /// --frontend: the spelling of the directives.
+  PragmaFrontend frontend = PragmaFrontend::Auto;
   /// The rank count the exchange-depth model assumes (--mpi-ranks).
   int64_t mpiRanks = 4;
   /// --mpi-devices: one device description per rank, in rank order; the
@@ -284,6 +287,17 @@ bool parseArgs(ArrayRef<const char *> args, Options &options, bool &help,
       options.autotuneArgsGiven = true;
     } else if (arg == "--mpi") {
       options.mpi = true;
+    } else if (arg.consume_front("--frontend=")) {
+      std::optional<PragmaFrontend> frontend =
+          llvm::StringSwitch<std::optional<PragmaFrontend>>(arg)
+              .Case("auto", PragmaFrontend::Auto)
+              .Case("stencil", PragmaFrontend::Stencil)
+              .Case("omp-devices", PragmaFrontend::OmpDevices)
+              .Default(std::nullopt);
+      if (!frontend)
+        return usageError("--frontend=" + arg +
+                          ": expected auto, stencil or omp-devices");
+      options.frontend = *frontend;
     } else if (arg.consume_front("--mpi-ranks=")) {
       if (arg.getAsInteger(10, options.mpiRanks) || options.mpiRanks < 1)
         return usageError("--mpi-ranks=" + arg +
@@ -996,7 +1010,8 @@ int mlir::stencil::runStencilCC(ArrayRef<const char *> args) {
   }
   if (help) {
     llvm::outs() << "stencilcc: compile a C program with #pragma stencil "
-                    "regions into an executable\n"
+                    "regions (or seed 004's '#pragma omp target' spelling) "
+                    "into an executable\n"
                  << usage;
     return 0;
   }
@@ -1038,6 +1053,7 @@ int mlir::stencil::runStencilCC(ArrayRef<const char *> args) {
   PragmaCImportOptions importOptions;
   importOptions.clangArgs = options.preprocessorArgs;
   importOptions.residentBlocks = options.mpi;
+  importOptions.frontend = options.frontend;
   PragmaCImportResult imported;
   if (failed(importPragmaC(options.input, importOptions, &context, imported)))
     return 1;
@@ -1124,8 +1140,9 @@ int mlir::stencil::runStencilCC(ArrayRef<const char *> args) {
     if (anyDistributed && !options.mpi)
       llvm::errs() << "stencilcc: note: '" << options.input
                    << "' distributes its arrays (#pragma stencil "
-                      "distribute); compiled to run as one process. Use "
-                      "--mpi to run it across MPI ranks\n";
+                      "distribute, or an OpenMP layout clause); compiled to "
+                      "run as one process. Use --mpi to run it across MPI "
+                      "ranks\n";
     if (options.autotuneSeconds &&
         !autotuneSchedules(*imported.module, options, imported, hashes, tempDir,
                            hostPath))

@@ -62,6 +62,18 @@ static cl::opt<bool> residentBlocks(
              "(distribute(...) resident) exist only as the MPI ranks' "
              "blocks, so their definitions are dropped"),
     cl::cat(category));
+static cl::opt<mlir::stencil::PragmaFrontend> frontend(
+    "frontend", cl::desc("The spelling of the directives"),
+    cl::values(clEnumValN(mlir::stencil::PragmaFrontend::Auto, "auto",
+                          "#pragma stencil, or seed 004's OpenMP spelling "
+                          "where '#pragma omp target' lines use its "
+                          "extensions (default)"),
+               clEnumValN(mlir::stencil::PragmaFrontend::Stencil, "stencil",
+                          "#pragma stencil only"),
+               clEnumValN(mlir::stencil::PragmaFrontend::OmpDevices,
+                          "omp-devices",
+                          "every '#pragma omp target' line is seed 004's")),
+    cl::init(mlir::stencil::PragmaFrontend::Auto), cl::cat(category));
 static cl::list<std::string>
     extraArgs("extra-arg", cl::desc("Pass an argument to Clang as it is"),
               cl::value_desc("arg"), cl::cat(category));
@@ -107,6 +119,7 @@ int main(int argc, char **argv) {
   for (const std::string &arg : extraArgs)
     options.clangArgs.push_back(arg);
   options.residentBlocks = residentBlocks;
+  options.frontend = frontend;
 
   mlir::DialectRegistry registry;
   mlir::stencil::registerAllDialects(registry);

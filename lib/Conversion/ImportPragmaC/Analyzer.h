@@ -137,6 +137,14 @@ private:
   std::optional<LinearForm> getLinearForm(const clang::Expr *expr);
   const clang::VarDecl *findVariable(llvm::StringRef name,
                                      const clang::FunctionDecl *function);
+  /// The element type and sizes of a `data` array from its C declaration
+  /// (seed 004's maps name arrays only); each size goes to `addSize`.
+  bool typeFromDeclaration(
+      StencilRegion &region, const ArrayDecl &decl,
+      llvm::ArrayRef<const clang::Stmt *> nests, RegionArray &array,
+      llvm::function_ref<bool(std::optional<LinearForm>, const std::string &,
+                              clang::SourceLocation)>
+          addSize);
   const clang::VarDecl *findArrayDecl(llvm::StringRef name,
                                       const clang::Stmt *scope);
 

@@ -317,6 +317,61 @@ bool Analyzer::findComponents(const RegionArray &array,
   return ok;
 }
 
+bool Analyzer::typeFromDeclaration(
+    StencilRegion &region, const ArrayDecl &decl, ArrayRef<const Stmt *> nests,
+    RegionArray &array,
+    llvm::function_ref<bool(std::optional<LinearForm>, const std::string &,
+                            SourceLocation)>
+        addSize) {
+  const VarDecl *var = findArrayDecl(array.name, region.timeLoop);
+  for (const Stmt *statement : nests)
+    if (!var)
+      var = findArrayDecl(array.name, statement);
+  if (!var)
+    return error(decl.name.loc, "'" + array.name +
+                                    "' is mapped but no loop nest of the "
+                                    "region uses it");
+  QualType type = getWrittenType(var);
+  if (!context.getAsArrayType(type))
+    return error(decl.name.loc,
+                 "'" + array.name +
+                     "' must be declared as an array (float or double, "
+                     "sizes constant or C99 run-time extents) for its map "
+                     "to give its size");
+  while (const clang::ArrayType *arrayType = context.getAsArrayType(type)) {
+    SourceLocation loc = var->getLocation();
+    if (auto *constant = dyn_cast<ConstantArrayType>(arrayType)) {
+      if (!addSize(constantForm(constant->getSize().getSExtValue()), "", loc))
+        return false;
+    } else if (auto *variable = dyn_cast<VariableArrayType>(arrayType)) {
+      const Expr *size = variable->getSizeExpr();
+      if (size)
+        loc = size->getBeginLoc();
+      std::string text =
+          size ? Lexer::getSourceText(
+                     CharSourceRange::getTokenRange(size->getSourceRange()), sm,
+                     context.getLangOpts())
+                     .str()
+               : "";
+      if (!addSize(size ? getLinearForm(size) : std::nullopt, text, loc))
+        return false;
+    } else {
+      return error(decl.name.loc,
+                   "'" + array.name + "' has an array type without a size");
+    }
+    type = arrayType->getElementType();
+  }
+  const auto *element = type.getCanonicalType()->getAs<BuiltinType>();
+  if (!element || (element->getKind() != BuiltinType::Float &&
+                   element->getKind() != BuiltinType::Double))
+    return error(decl.name.loc, "'" + array.name + "' has elements of type '" +
+                                    type.getAsString() +
+                                    "'; regions compute float and double "
+                                    "arrays");
+  array.isDouble = element->getKind() == BuiltinType::Double;
+  return true;
+}
+
 bool Analyzer::analyzeArrays(StencilRegion &region,
                              ArrayRef<const Stmt *> nests) {
   unsigned rank = region.dimension->dimensions.size();
@@ -336,32 +391,28 @@ bool Analyzer::analyzeArrays(StencilRegion &region,
     array.isDouble = decl.isDouble;
     array.isSource = decl.isSource;
     array.isConst = decl.isConst;
-    for (auto [tokens, loc] : llvm::zip(decl.sizeTokens, decl.sizeLocs)) {
-      std::optional<LinearForm> size = evaluateSize(tokens, region.function);
+    // One size: a constant, or a run-time extent (C99 `double A[n][n]`)
+    // evaluated on entry, so nothing the region computes may feed it.
+    auto addSize = [&](std::optional<LinearForm> size, const std::string &text,
+                       SourceLocation loc) {
       if (!size) {
         ok = error(loc, "the size of '" + array.name +
                             "' must be an integer expression of constants "
                             "and integer variables (an integer, a macro, a "
                             "'const int', 'n', 'n + 1', '2*n')");
-        break;
+        return false;
       }
       if (isConstantForm(*size)) {
         if (size->constant <= 0) {
           ok = error(loc, "the size of '" + array.name +
                               "' must be positive, got " +
                               llvm::Twine(size->constant));
-          break;
+          return false;
         }
         array.shape.push_back(size->constant);
         array.extents.push_back(std::nullopt);
-        continue;
+        return true;
       }
-      // A run-time extent (C99 `double A[n][n]`): evaluated on entry, so
-      // nothing the region computes may feed it.
-      std::string text;
-      for (const Token &tok : tokens)
-        text += (text.empty() ? "" : " ") +
-                Lexer::getSpelling(tok, sm, context.getLangOpts());
       for (const auto &term : size->terms)
         if (region.isLoopVariable(term.first))
           ok = error(loc, "the size of '" + array.name +
@@ -375,7 +426,7 @@ bool Analyzer::analyzeArrays(StencilRegion &region,
                               "', which the time loop assigns; compute it "
                               "before the region");
       if (!ok)
-        break;
+        return false;
       auto same = llvm::find_if(
           region.runtimeExtents,
           [&](const RuntimeExtent &extent) { return extent.form == *size; });
@@ -387,8 +438,27 @@ bool Analyzer::analyzeArrays(StencilRegion &region,
       }
       array.shape.push_back(ShapedType::kDynamic);
       array.extents.push_back(same - region.runtimeExtents.begin());
+      return true;
+    };
+    size_t expectedSizes = decl.sizeTokens.size();
+    if (decl.typedByDeclaration) {
+      // Seed 004's `map(to: u)` names the array: its declaration gives the
+      // element type and the sizes.
+      if (!typeFromDeclaration(region, decl, nests, array, addSize)) {
+        ok = false;
+        continue;
+      }
+      expectedSizes = array.shape.size();
     }
-    if (array.shape.size() != decl.sizeTokens.size())
+    for (auto [tokens, loc] : llvm::zip(decl.sizeTokens, decl.sizeLocs)) {
+      std::string text;
+      for (const Token &tok : tokens)
+        text += (text.empty() ? "" : " ") +
+                Lexer::getSpelling(tok, sm, context.getLangOpts());
+      if (!addSize(evaluateSize(tokens, region.function), text, loc))
+        break;
+    }
+    if (array.shape.size() != expectedSizes)
       continue;
 
     // The C declaration must agree with the directive: constant sizes, or

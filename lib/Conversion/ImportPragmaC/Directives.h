@@ -53,6 +53,9 @@ struct ArrayDecl {
   bool isSource = false;
   /// `const float C[N]`: the region only reads it.
   bool isConst = false;
+  /// Element type and sizes come from the array's C declaration (seed
+  /// 004's `map(to: u)` names the array only); sizeTokens is then empty.
+  bool typedByDeclaration = false;
   std::vector<std::vector<clang::Token>> sizeTokens;
   llvm::SmallVector<clang::SourceLocation, 3> sizeLocs;
 };
@@ -82,6 +85,19 @@ struct Directive {
   // when it names none.
   clang::SourceLocation residentLoc;
   std::vector<NamedLoc> residentArrays;
+
+  // Translated from seed 004's OpenMP spelling (OmpDevices.h):
+  /// On `begin`: the region was written in that spelling.
+  bool ompDevices = false;
+  /// On `step`: the time loop's variable is whatever the loop declares.
+  /// On `dimension`: the names are those of the loops of the first nest,
+  /// which starts after `firstNestLoc`; `rank` of them when not 0.
+  bool implicit = false;
+  clang::SourceLocation firstNestLoc;
+  unsigned rank = 0;
+  /// On `end`: the arrays mapped back (`map(from: ...)`); the others keep
+  /// their host values, as OpenMP says.
+  std::vector<NamedLoc> mappedBack;
 };
 
 /// Collects every `#pragma stencil ...` line of the translation unit,

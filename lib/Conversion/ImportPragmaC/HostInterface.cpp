@@ -125,6 +125,12 @@ std::string getFirstElement(const StencilRegion &region,
   return text;
 }
 
+/// The copy a region computes on where the host array keeps its values.
+std::string getHostCopyName(const StencilRegion &region,
+                            const RegionArray &array) {
+  return region.name + "_" + array.name + "_copy";
+}
+
 std::string getTypeName(const clang::VarDecl *decl) {
   return decl->getType().getCanonicalType().getUnqualifiedType().getAsString();
 }
@@ -158,7 +164,9 @@ std::string getCallArguments(ASTContext &context, const StencilRegion &region,
   for (const RegionArray &array : region.arrays)
     text += (residentBlocks && array.isResident
                  ? "(" + getElementName(array) + " *)0"
-                 : getFirstElement(region, array)) +
+             : array.keepsHostValues ? "(" + getElementName(array) + " *)" +
+                                           getHostCopyName(region, array)
+                                     : getFirstElement(region, array)) +
             ", ";
   for (const CapturedScalar &scalar : region.scalars)
     text += scalar.decl->getNameAsString() + ", ";
@@ -724,12 +732,26 @@ mlir::stencil::pragma_c::rewriteSource(ASTContext &context,
     // look at the bounds, so neither may the region's function.
     // A region that runs nests or output calls outside its time loop is
     // called whatever the number of steps.
+    // Arrays not mapped back (seed 004's spelling): the region computes on
+    // copies, which go away after it.
+    for (const RegionArray &array : region.arrays)
+      if (array.keepsHostValues) {
+        std::string copy = getHostCopyName(region, array);
+        std::string name = array.getDisplayName();
+        os << "  void *" << copy << " = __builtin_malloc(sizeof(" << name
+           << "));\n  if (!" << copy << ") __builtin_abort();\n"
+           << "  __builtin_memcpy(" << copy << ", " << name << ", sizeof("
+           << name << "));\n";
+      }
     os << "  ";
     if (region.hasRuntimeValues() && !region.hasStatementsOutsideLoop())
       os << "if (" << region.name << "_steps > 0) ";
     os << region.name << "("
        << getCallArguments(context, region, residentBlocks) << region.name
        << "_steps);\n";
+    for (const RegionArray &array : region.arrays)
+      if (array.keepsHostValues)
+        os << "  __builtin_free(" << getHostCopyName(region, array) << ");\n";
     writeLoopVariables(region, os);
     // The variables the loops used are now only set, or not used at all
     // (temporaries declared outside the loops): keep the compiler's unused

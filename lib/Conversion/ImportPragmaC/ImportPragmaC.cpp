@@ -13,6 +13,7 @@
 #include "Directives.h"
 #include "HostInterface.h"
 #include "IREmitter.h"
+#include "OmpDevices.h"
 #include "RegionModel.h"
 
 #include "mlir/IR/Verifier.h"
@@ -39,14 +40,18 @@ namespace {
 
 class ImportConsumer : public clang::ASTConsumer {
 public:
-  ImportConsumer(const std::vector<Directive> &directives,
-                 PragmaCImportResult &result, bool residentBlocks)
-      : directives(directives), result(result), residentBlocks(residentBlocks) {
-  }
+  ImportConsumer(clang::Preprocessor &pp, std::vector<Directive> &directives,
+                 const std::vector<OmpLine> &ompLines,
+                 PragmaCImportResult &result,
+                 const PragmaCImportOptions &options)
+      : pp(pp), directives(directives), ompLines(ompLines), result(result),
+        residentBlocks(options.residentBlocks), frontend(options.frontend) {}
 
   void HandleTranslationUnit(clang::ASTContext &context) override {
     // A C file Clang rejects is not imported: its errors come first.
     if (context.getDiagnostics().hasErrorOccurred())
+      return;
+    if (!readOmpDevices(context))
       return;
     std::vector<StencilRegion> regions = analyzeRegions(context, directives);
     if (context.getDiagnostics().hasErrorOccurred())
@@ -60,38 +65,65 @@ public:
   }
 
 private:
-  const std::vector<Directive> &directives;
+  /// Seed 004's spelling, where the file uses it: its lines become
+  /// directives beside (not mixed with) `#pragma stencil`'s.
+  bool readOmpDevices(clang::ASTContext &context) {
+    if (ompLines.empty() || frontend == PragmaFrontend::Stencil ||
+        (frontend == PragmaFrontend::Auto && !usesOmpDevices(ompLines)))
+      return true;
+    if (!directives.empty()) {
+      reportError(context.getDiagnostics(), directives.front().loc,
+                  "this file uses both '#pragma stencil' and seed 004's "
+                  "'#pragma omp target' spelling; write each region in one "
+                  "(stencilcc --frontend=stencil reads only the first)");
+      reportNote(context.getDiagnostics(), ompLines.front().hashLoc,
+                 "the first '#pragma omp target' line");
+      return false;
+    }
+    return translateOmpDevices(pp, ompLines, directives) &&
+           completeOmpDevices(context, directives);
+  }
+
+  clang::Preprocessor &pp;
+  std::vector<Directive> &directives;
+  const std::vector<OmpLine> &ompLines;
   PragmaCImportResult &result;
   bool residentBlocks;
+  PragmaFrontend frontend;
 };
 
 class ImportAction : public clang::ASTFrontendAction {
 public:
   ImportAction(PragmaCImportResult &result, const PragmaCImportOptions &options)
-      : result(result), silenceDiagnostics(options.silenceDiagnostics),
-        residentBlocks(options.residentBlocks) {}
+      : result(result), options(options) {}
 
   bool BeginSourceFileAction(clang::CompilerInstance &ci) override {
     // The engine still counts errors; only their printing is dropped.
-    if (silenceDiagnostics)
+    if (options.silenceDiagnostics)
       ci.getDiagnostics().setClient(new clang::IgnoringDiagConsumer(),
                                     /*ShouldOwnClient=*/true);
     // The preprocessor owns the handler; it sees every `#pragma stencil`.
     ci.getPreprocessor().AddPragmaHandler("stencil",
                                           new StencilPragmaHandler(directives));
+    // Clang's parser owns `#pragma omp`: seed 004's lines are seen through
+    // the preprocessor's callback instead.
+    if (options.frontend != PragmaFrontend::Stencil)
+      ci.getPreprocessor().addPPCallbacks(
+          std::make_unique<OmpLineCollector>(ci.getPreprocessor(), ompLines));
     return true;
   }
 
   std::unique_ptr<clang::ASTConsumer>
-  CreateASTConsumer(clang::CompilerInstance &, llvm::StringRef) override {
-    return std::make_unique<ImportConsumer>(directives, result, residentBlocks);
+  CreateASTConsumer(clang::CompilerInstance &ci, llvm::StringRef) override {
+    return std::make_unique<ImportConsumer>(ci.getPreprocessor(), directives,
+                                            ompLines, result, options);
   }
 
 private:
   std::vector<Directive> directives;
+  std::vector<OmpLine> ompLines;
   PragmaCImportResult &result;
-  bool silenceDiagnostics;
-  bool residentBlocks;
+  PragmaCImportOptions options;
 };
 
 } // namespace

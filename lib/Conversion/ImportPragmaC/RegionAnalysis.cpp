@@ -461,6 +461,14 @@ bool Analyzer::analyzeRegion(StencilRegion &region,
       array.isWritten = true;
       array.isWrittenInLoop |= section.isInLoop();
     }
+  // OpenMP: a mapped array not mapped back keeps its host values.
+  if (region.begin->ompDevices)
+    for (RegionArray &array : region.arrays)
+      array.keepsHostValues =
+          array.isWritten &&
+          llvm::none_of(region.end->mappedBack, [&](const NamedLoc &name) {
+            return name.name == array.name;
+          });
   return markResidentArrays(region);
 }
 
@@ -784,9 +792,14 @@ bool Analyzer::findTimeLoop(StencilRegion &region,
                                      region.distribute, region.halo})
     if (directive && !before(directive->loc, firstBegin))
       ok = error(directive->loc,
-                 llvm::Twine("'#pragma stencil ") +
-                     getDirectiveName(directive->kind) +
-                     "' must come before the region's first statement");
+                 region.begin->ompDevices
+                     ? llvm::Twine("'target enter data' must come before the "
+                                   "region's first statement: map every "
+                                   "array before the other statements")
+                     : llvm::Twine("'#pragma stencil ") +
+                           getDirectiveName(directive->kind) +
+                           "' must come before the region's first "
+                           "statement");
   if (!ok)
     return false;
 
@@ -912,7 +925,8 @@ bool Analyzer::analyzeTimeLoop(StencilRegion &region) {
     return error(loop->getBeginLoc(), "the time loop must start with '" +
                                           region.step->stepVar.name +
                                           " = <first step>'");
-  if (var->getName() != region.step->stepVar.name) {
+  // Seed 004's spelling names no step variable: the loop's is taken.
+  if (!region.step->implicit && var->getName() != region.step->stepVar.name) {
     error(lower->getBeginLoc(),
           "time loop variable '" + var->getName() + "' does not match '" +
               region.step->stepVar.name + "' of '#pragma stencil step'");

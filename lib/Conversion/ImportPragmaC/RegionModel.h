@@ -131,6 +131,10 @@ struct RegionArray {
   /// Named by `distribute(...) resident`: under `stencilcc --mpi` the array
   /// exists only as the ranks' blocks, so only its region may use it.
   bool isResident = false;
+  /// Written by the region but, in seed 004's spelling, not mapped back
+  /// (`map(from: ...)`): the region computes on a copy, and the host array
+  /// keeps its values, as OpenMP says.
+  bool keepsHostValues = false;
   /// `a`, or `a[3]` for a component, as the C program spells it.
   std::string getDisplayName() const {
     std::string text = name;

@@ -19,6 +19,19 @@
 
 namespace mlir::stencil {
 
+/// Which spelling of the directives a file is read in.
+enum class PragmaFrontend {
+  /// `#pragma stencil`, or seed 004's OpenMP spelling where the file's
+  /// `#pragma omp target` lines use its extensions (`layout`, `shadow`,
+  /// `reflect`, `gmove`, `bcast`).
+  Auto,
+  /// `#pragma stencil` only; `#pragma omp` lines are left to the host
+  /// compiler.
+  Stencil,
+  /// Every `#pragma omp target` line is seed 004's.
+  OmpDevices,
+};
+
 struct PragmaCImportOptions {
   /// Arguments passed to Clang as they are: -I, -D, -U, -std=, ...
   std::vector<std::string> clangArgs;
@@ -33,6 +46,7 @@ struct PragmaCImportOptions {
   /// definitions are dropped and the regions' functions get null pointers
   /// for them.
   bool residentBlocks = false;
+  PragmaFrontend frontend = PragmaFrontend::Auto;
 };
 
 struct PragmaCImportResult {

@@ -1,0 +1,713 @@
+//===- OmpDevices.cpp - Seed 004's OpenMP spelling of a region ------------===//
+//
+// Clang's parser owns `#pragma omp` (it registers its handler after ours
+// could be, and skips the line without -fopenmp), so the lines are seen
+// through the preprocessor's callback and lexed again from the source
+// buffer, raw: macros in their clauses are expanded only where a clause
+// takes a number (`shadow(W)` with `#define W 1`).
+//
+//===----------------------------------------------------------------------===//
+
+#include "OmpDevices.h"
+
+#include "clang/AST/ASTContext.h"
+#include "clang/AST/RecursiveASTVisitor.h"
+#include "clang/AST/Stmt.h"
+#include "clang/Basic/SourceManager.h"
+#include "clang/Lex/Lexer.h"
+#include "clang/Lex/MacroInfo.h"
+#include "clang/Lex/Preprocessor.h"
+#include "llvm/ADT/STLExtras.h"
+#include "llvm/ADT/StringSwitch.h"
+
+using namespace clang;
+using namespace mlir::stencil::pragma_c;
+
+void OmpLineCollector::PragmaDirective(SourceLocation loc,
+                                       PragmaIntroducerKind introducer) {
+  // An operator form (_Pragma) has no line of its own to replace; Clang's
+  // OpenMP handling (or none) deals with it.
+  SourceManager &sm = pp.getSourceManager();
+  if (introducer != PIK_HashPragma || loc.isMacroID() || !sm.isInMainFile(loc))
+    return;
+  auto [file, offset] = sm.getDecomposedLoc(loc);
+  bool invalid = false;
+  StringRef buffer = sm.getBufferData(file, &invalid);
+  if (invalid)
+    return;
+  Lexer lexer(sm.getLocForStartOfFile(file), pp.getLangOpts(), buffer.begin(),
+              buffer.begin() + offset, buffer.end());
+  Token tok;
+  lexer.LexFromRawLexer(tok); // `#`
+  std::vector<Token> tokens;
+  SourceLocation end = tok.getEndLoc();
+  while (!lexer.LexFromRawLexer(tok) && !tok.isAtStartOfLine()) {
+    tokens.push_back(tok);
+    end = tok.getEndLoc();
+  }
+  // The last token of the file: LexFromRawLexer returned true with it.
+  if (tok.isNot(tok::eof) && !tok.isAtStartOfLine()) {
+    tokens.push_back(tok);
+    end = tok.getEndLoc();
+  }
+  auto isWord = [](const Token &token, StringRef word) {
+    return token.is(tok::raw_identifier) && token.getRawIdentifier() == word;
+  };
+  if (tokens.size() < 3 || !isWord(tokens[0], "pragma") ||
+      !isWord(tokens[1], "omp") || !isWord(tokens[2], "target"))
+    return;
+  lines.push_back({loc, end, {tokens.begin() + 2, tokens.end()}});
+}
+
+namespace {
+
+std::string spell(const Token &tok) {
+  if (tok.is(tok::raw_identifier))
+    return tok.getRawIdentifier().str();
+  if (tok.isLiteral())
+    return std::string(tok.getLiteralData(), tok.getLength());
+  if (const char *punctuator = tok::getPunctuatorSpelling(tok.getKind()))
+    return punctuator;
+  return tok.getName();
+}
+
+/// What a line of the spelling is.
+enum class Construct {
+  EnterData,
+  ExitData,
+  Loop,
+  Reflect,
+  Combined,
+  Gmove,
+  Bcast,
+  Reduction,
+  Update
+};
+
+struct Clause {
+  std::string name;
+  SourceLocation loc;
+  /// Tokens between the parentheses; empty without them.
+  std::vector<Token> arguments;
+  SourceLocation endLoc;
+};
+
+/// A line parsed: its construct and clauses.
+struct ParsedLine {
+  const OmpLine *line;
+  Construct construct;
+  SourceLocation loc;
+  std::vector<Clause> clauses;
+};
+
+class LineParser {
+public:
+  LineParser(Preprocessor &pp) : pp(pp), diags(pp.getDiagnostics()) {}
+
+  std::optional<ParsedLine> parse(const OmpLine &line);
+  bool error(SourceLocation loc, const llvm::Twine &message) {
+    reportError(diags, loc, message.str());
+    return false;
+  }
+  void note(SourceLocation loc, const llvm::Twine &message) {
+    reportNote(diags, loc, message.str());
+  }
+  /// `name(list)` arguments as names: `u, v`.
+  bool parseNames(const Clause &clause, std::vector<NamedLoc> &names);
+  /// An integer argument, or a macro defined as one.
+  std::optional<int64_t> parseInteger(const Token &tok);
+
+private:
+  Preprocessor &pp;
+  DiagnosticsEngine &diags;
+};
+
+std::optional<ParsedLine> LineParser::parse(const OmpLine &line) {
+  const std::vector<Token> &tokens = line.tokens;
+  size_t pos = 1; // after `target`
+  auto wordAt = [&](size_t at) -> std::string {
+    return at < tokens.size() && tokens[at].is(tok::raw_identifier)
+               ? tokens[at].getRawIdentifier().str()
+               : std::string();
+  };
+  ParsedLine parsed{&line, Construct::Combined, tokens[0].getLocation(), {}};
+  std::string first = wordAt(pos);
+  if ((first == "enter" || first == "exit") && wordAt(pos + 1) == "data") {
+    parsed.construct =
+        first == "enter" ? Construct::EnterData : Construct::ExitData;
+    pos += 2;
+  } else if (first == "teams" || first == "parallel") {
+    // `teams distribute parallel for` and its shorter forms: one loop nest
+    // over the devices.
+    parsed.construct = Construct::Loop;
+    while (llvm::is_contained({std::string("teams"), std::string("distribute"),
+                               std::string("parallel"), std::string("for"),
+                               std::string("simd")},
+                              wordAt(pos)))
+      ++pos;
+  } else if (first == "reflect") {
+    parsed.construct = Construct::Reflect;
+  } else if (first == "gmove") {
+    parsed.construct = Construct::Gmove;
+    ++pos;
+  } else if (first == "bcast") {
+    parsed.construct = Construct::Bcast;
+  } else if (first == "reduction") {
+    parsed.construct = Construct::Reduction;
+  } else if (first == "update") {
+    parsed.construct = Construct::Update;
+    ++pos;
+  }
+  // Clauses: `name` or `name(...)`, commas between them allowed.
+  while (pos < tokens.size()) {
+    const Token &tok = tokens[pos];
+    if (tok.is(tok::comma)) {
+      ++pos;
+      continue;
+    }
+    if (!tok.is(tok::raw_identifier)) {
+      error(tok.getLocation(), "expected a clause, found '" + spell(tok) +
+                                   "' in '#pragma omp target'");
+      return std::nullopt;
+    }
+    Clause clause{
+        tok.getRawIdentifier().str(), tok.getLocation(), {}, tok.getEndLoc()};
+    ++pos;
+    if (pos < tokens.size() && tokens[pos].is(tok::l_paren)) {
+      int depth = 0;
+      for (; pos < tokens.size(); ++pos) {
+        if (tokens[pos].is(tok::l_paren) && depth++ == 0)
+          continue;
+        if (tokens[pos].is(tok::r_paren) && --depth == 0)
+          break;
+        clause.arguments.push_back(tokens[pos]);
+      }
+      if (pos >= tokens.size()) {
+        error(clause.loc, "clause '" + clause.name + "' lacks its ')'");
+        return std::nullopt;
+      }
+      clause.endLoc = tokens[pos].getEndLoc();
+      ++pos;
+    }
+    parsed.clauses.push_back(std::move(clause));
+  }
+  return parsed;
+}
+
+bool LineParser::parseNames(const Clause &clause,
+                            std::vector<NamedLoc> &names) {
+  bool expectName = true;
+  for (const Token &tok : clause.arguments) {
+    if (expectName && tok.is(tok::raw_identifier)) {
+      names.push_back({tok.getRawIdentifier().str(), tok.getLocation()});
+      expectName = false;
+    } else if (!expectName && tok.is(tok::comma)) {
+      expectName = true;
+    } else {
+      return error(
+          tok.getLocation(),
+          "expected " + llvm::Twine(expectName ? "an array name" : "','") +
+              " in '" + clause.name + "(...)', found '" + spell(tok) + "'");
+    }
+  }
+  if (expectName)
+    return error(clause.endLoc,
+                 "expected an array name in '" + clause.name + "(...)'");
+  return true;
+}
+
+std::optional<int64_t> LineParser::parseInteger(const Token &tok) {
+  Token value = tok;
+  if (tok.is(tok::raw_identifier)) {
+    // A macro defined as one integer.
+    IdentifierInfo *name = pp.getIdentifierInfo(tok.getRawIdentifier());
+    const MacroInfo *macro = pp.getMacroInfo(name);
+    if (!macro || macro->isFunctionLike() || macro->getNumTokens() != 1)
+      return std::nullopt;
+    value = macro->getReplacementToken(0);
+  }
+  if (!value.is(tok::numeric_constant))
+    return std::nullopt;
+  int64_t result;
+  if (StringRef(value.getLiteralData(), value.getLength())
+          .getAsInteger(0, result))
+    return std::nullopt;
+  return result;
+}
+
+/// A region being assembled from its lines.
+struct PendingRegion {
+  const ParsedLine *begin = nullptr;
+  const ParsedLine *end = nullptr;
+  std::vector<const ParsedLine *> loops;
+  std::vector<NamedLoc> arrays;
+  std::vector<NamedLoc> mappedBack;
+  std::optional<llvm::SmallVector<bool, 3>> layout;
+  SourceLocation layoutLoc;
+  std::optional<int64_t> shadow;
+  SourceLocation shadowLoc;
+  /// Arrays named by `layout(v)` and `reflect(v)`: they must be mapped.
+  std::vector<NamedLoc> referenced;
+  SourceLocation endLoc;
+};
+
+class Translator {
+public:
+  Translator(Preprocessor &pp, std::vector<Directive> &directives)
+      : parser(pp), directives(directives) {}
+
+  bool run(const std::vector<OmpLine> &lines);
+
+private:
+  bool addMaps(PendingRegion &region, const ParsedLine &line);
+  bool addLayout(PendingRegion &region, const ParsedLine &line,
+                 const Clause &clause);
+  bool checkClauses(const ParsedLine &line,
+                    llvm::ArrayRef<llvm::StringRef> allowed,
+                    llvm::StringRef construct);
+  bool finish(PendingRegion &region);
+
+  LineParser parser;
+  std::vector<Directive> &directives;
+};
+
+bool Translator::checkClauses(const ParsedLine &line,
+                              llvm::ArrayRef<llvm::StringRef> allowed,
+                              llvm::StringRef construct) {
+  for (const Clause &clause : line.clauses)
+    if (!llvm::is_contained(allowed, clause.name)) {
+      std::string list;
+      for (llvm::StringRef name : allowed)
+        list += (list.empty() ? "'" : ", '") + name.str() + "'";
+      return parser.error(clause.loc, "unknown clause '" + clause.name +
+                                          "' in '#pragma omp target " +
+                                          construct + "'; expected " + list);
+    }
+  return true;
+}
+
+bool Translator::addMaps(PendingRegion &region, const ParsedLine &line) {
+  for (const Clause &clause : line.clauses) {
+    if (clause.name != "map")
+      continue;
+    // `map(type: list)`; without a type, `tofrom`.
+    Clause list = clause;
+    std::string type = "tofrom";
+    if (clause.arguments.size() >= 2 && clause.arguments[1].is(tok::colon)) {
+      type = spell(clause.arguments[0]);
+      list.arguments.erase(list.arguments.begin(), list.arguments.begin() + 2);
+    }
+    bool enter = line.construct == Construct::EnterData;
+    bool valid =
+        enter
+            ? llvm::is_contained({"to", "alloc", "tofrom"}, type)
+            : llvm::is_contained({"from", "tofrom", "release", "delete"}, type);
+    if (!valid)
+      return parser.error(clause.arguments.empty()
+                              ? clause.loc
+                              : clause.arguments[0].getLocation(),
+                          "map type '" + type + "' in 'target " +
+                              (enter ? "enter" : "exit") + " data'; expected " +
+                              (enter ? "'to', 'alloc' or 'tofrom'"
+                                     : "'from', 'tofrom', 'release' or "
+                                       "'delete'"));
+    std::vector<NamedLoc> names;
+    if (!parser.parseNames(list, names))
+      return false;
+    for (const NamedLoc &name : names) {
+      if (enter || type == "from" || type == "tofrom") {
+        if (llvm::none_of(region.arrays, [&](const NamedLoc &known) {
+              return known.name == name.name;
+            }))
+          region.arrays.push_back(name);
+      }
+      if (!enter && (type == "from" || type == "tofrom"))
+        region.mappedBack.push_back(name);
+      if (enter && type == "tofrom")
+        region.mappedBack.push_back(name);
+    }
+  }
+  return true;
+}
+
+bool Translator::addLayout(PendingRegion &region, const ParsedLine &line,
+                           const Clause &clause) {
+  // `layout(block, *)`: one entry per array dimension, the distributed
+  // ones `block`. `layout(v)` (an array's layout) adds nothing new.
+  llvm::SmallVector<bool, 3> distributed;
+  bool expectEntry = true;
+  for (const Token &tok : clause.arguments) {
+    if (expectEntry && tok.is(tok::star)) {
+      distributed.push_back(false);
+      expectEntry = false;
+    } else if (expectEntry && tok.is(tok::raw_identifier) &&
+               tok.getRawIdentifier() == "block") {
+      distributed.push_back(true);
+      expectEntry = false;
+    } else if (expectEntry && tok.is(tok::raw_identifier) &&
+               clause.arguments.size() == 1) {
+      // layout(v): checked against `data` when the region is complete.
+      region.referenced.push_back(
+          {tok.getRawIdentifier().str(), tok.getLocation()});
+      return true;
+    } else if (!expectEntry && tok.is(tok::comma)) {
+      expectEntry = true;
+    } else {
+      return parser.error(tok.getLocation(),
+                          "expected 'block' or '*' in 'layout(...)', found '" +
+                              spell(tok) + "'" +
+                              (tok.is(tok::raw_identifier)
+                                   ? " (only block distributions are "
+                                     "implemented)"
+                                   : ""));
+    }
+  }
+  if (expectEntry || distributed.empty())
+    return parser.error(clause.endLoc,
+                        "expected 'block' or '*' in 'layout(...)'");
+  if (distributed.size() > 3)
+    return parser.error(clause.loc, "'layout' gives more than 3 dimensions");
+  if (region.layout && *region.layout != distributed) {
+    parser.error(clause.loc, "this layout differs from an earlier one of the "
+                             "region; all its arrays are distributed alike");
+    parser.note(region.layoutLoc, "the earlier layout");
+    return false;
+  }
+  if (line.construct != Construct::EnterData)
+    return parser.error(clause.loc,
+                        "a layout of block and '*' entries belongs on "
+                        "'target enter data'; loops name an array's layout, "
+                        "'layout(v)'");
+  region.layout = distributed;
+  region.layoutLoc = clause.loc;
+  return true;
+}
+
+} // namespace
+
+namespace {
+
+bool Translator::finish(PendingRegion &region) {
+  bool ok = true;
+  for (const NamedLoc &name : region.referenced)
+    if (llvm::none_of(region.arrays, [&](const NamedLoc &array) {
+          return array.name == name.name;
+        }))
+      ok = parser.error(name.loc, "'" + name.name +
+                                      "' is not mapped by the region's "
+                                      "'target enter data'");
+  if (region.shadow && !region.layout)
+    ok = parser.error(region.shadowLoc,
+                      "'shadow' widens a distributed array's blocks: it "
+                      "needs a 'layout' on 'target enter data'");
+  if (region.loops.empty())
+    ok = parser.error(region.begin->loc,
+                      "the region has no loop nest: put '#pragma omp target "
+                      "teams distribute parallel for' on the loop nests of "
+                      "the time loop, between 'target enter data' and "
+                      "'target exit data'");
+  if (!ok)
+    return false;
+  const OmpLine &first = *region.begin->line;
+  auto make = [&](DirectiveKind kind, SourceLocation loc) {
+    Directive directive;
+    directive.kind = kind;
+    directive.loc = loc;
+    directive.hashLoc = first.hashLoc;
+    directive.endLoc = first.endLoc;
+    return directive;
+  };
+  // Every directive but the nests' and `end` sits at the first line, which
+  // comes before the region's statements.
+  Directive begin = make(DirectiveKind::Begin, region.begin->loc);
+  begin.ompDevices = true;
+  directives.push_back(std::move(begin));
+  Directive step = make(DirectiveKind::Step, region.begin->loc);
+  step.implicit = true;
+  directives.push_back(std::move(step));
+  Directive data = make(DirectiveKind::Data, region.begin->loc);
+  for (const NamedLoc &name : region.arrays) {
+    ArrayDecl array;
+    array.name = name;
+    // Read or written: the analysis tells; every array is a source in the
+    // sense of seed 000 (it need not be written).
+    array.isSource = true;
+    array.typedByDeclaration = true;
+    data.arrays.push_back(std::move(array));
+  }
+  directives.push_back(std::move(data));
+  Directive dimension = make(DirectiveKind::Dimension, region.begin->loc);
+  dimension.implicit = true;
+  dimension.firstNestLoc = region.loops.front()->line->endLoc;
+  dimension.rank = region.layout ? region.layout->size() : 0;
+  directives.push_back(std::move(dimension));
+  if (region.layout) {
+    Directive distribute = make(DirectiveKind::Distribute, region.layoutLoc);
+    distribute.distributed = *region.layout;
+    distribute.haloWidth = region.shadow;
+    directives.push_back(std::move(distribute));
+  }
+  for (const ParsedLine *loop : region.loops) {
+    Directive calc = make(DirectiveKind::Calc, loop->loc);
+    calc.hashLoc = loop->line->hashLoc;
+    calc.endLoc = loop->line->endLoc;
+    directives.push_back(std::move(calc));
+  }
+  Directive end = make(DirectiveKind::End, region.end->loc);
+  end.hashLoc = region.end->line->hashLoc;
+  end.endLoc = region.endLoc;
+  end.mappedBack = region.mappedBack;
+  directives.push_back(std::move(end));
+  return true;
+}
+
+bool Translator::run(const std::vector<OmpLine> &lines) {
+  std::vector<ParsedLine> parsed;
+  bool ok = true;
+  for (const OmpLine &line : lines) {
+    if (std::optional<ParsedLine> one = parser.parse(line))
+      parsed.push_back(std::move(*one));
+    else
+      ok = false;
+  }
+  if (!ok)
+    return false;
+  std::optional<PendingRegion> open;
+  auto integerClause = [&](const Clause &clause) -> std::optional<int64_t> {
+    std::optional<int64_t> value;
+    if (clause.arguments.size() == 1)
+      value = parser.parseInteger(clause.arguments[0]);
+    if (!value || *value < 0)
+      parser.error(clause.arguments.empty() ? clause.loc
+                                            : clause.arguments[0].getLocation(),
+                   "'" + clause.name +
+                       "' takes a non-negative integer (or a macro defined "
+                       "as one)");
+    return value && *value >= 0 ? value : std::nullopt;
+  };
+  for (auto [index, line] : llvm::enumerate(parsed)) {
+    switch (line.construct) {
+    case Construct::EnterData: {
+      if (open && !open->loops.empty()) {
+        parser.error(line.loc, "'target enter data' after the region's "
+                               "loops: map every array before the time loop");
+        return false;
+      }
+      if (!checkClauses(line, {"map", "device", "layout", "shadow"},
+                        "enter data"))
+        return false;
+      if (!open) {
+        open.emplace();
+        open->begin = &line;
+      }
+      if (!addMaps(*open, line))
+        return false;
+      for (const Clause &clause : line.clauses) {
+        if (clause.name == "layout" && !addLayout(*open, line, clause))
+          return false;
+        if (clause.name == "shadow") {
+          std::optional<int64_t> width = integerClause(clause);
+          if (!width)
+            return false;
+          open->shadow = std::max(open->shadow.value_or(0), *width);
+          open->shadowLoc = clause.loc;
+        }
+      }
+      break;
+    }
+    case Construct::Loop:
+      if (!open)
+        return parser.error(
+            line.loc, "a 'target teams distribute parallel for' loop outside "
+                      "a region: map its arrays with 'target enter data' "
+                      "before the time loop and 'target exit data' after it");
+      if (!checkClauses(line,
+                        {"layout", "device", "collapse", "private",
+                         "firstprivate", "shared", "schedule", "dist_schedule",
+                         "num_teams", "thread_limit", "num_threads"},
+                        "teams distribute parallel for"))
+        return false;
+      for (const Clause &clause : line.clauses)
+        if (clause.name == "layout" && !addLayout(*open, line, clause))
+          return false;
+      open->loops.push_back(&line);
+      break;
+    case Construct::Reflect:
+      if (!open)
+        return parser.error(line.loc, "'target reflect' outside a region");
+      if (!checkClauses(line, {"reflect", "device"}, "reflect"))
+        return false;
+      // The halo exchange is derived from the stencil's reads, where every
+      // step needs it; the named arrays must be the region's.
+      for (const Clause &clause : line.clauses)
+        if (clause.name == "reflect" &&
+            !parser.parseNames(clause, open->referenced))
+          return false;
+      break;
+    case Construct::ExitData: {
+      if (!open)
+        return parser.error(line.loc, "'target exit data' without 'target "
+                                      "enter data' before it");
+      if (!checkClauses(line, {"map", "device", "layout"}, "exit data") ||
+          !addMaps(*open, line))
+        return false;
+      for (const Clause &clause : line.clauses)
+        if (clause.name == "layout" && !addLayout(*open, line, clause))
+          return false;
+      open->end = &line;
+      open->endLoc = line.line->endLoc;
+      bool more = index + 1 < parsed.size() &&
+                  parsed[index + 1].construct == Construct::ExitData;
+      if (!more) {
+        if (!finish(*open))
+          return false;
+        open.reset();
+      }
+      break;
+    }
+    case Construct::Combined:
+      return parser.error(
+          line.loc, "a 'target' construct over a single loop nest, without "
+                    "a time loop, is not implemented yet; map the arrays "
+                    "with 'target enter data' and 'target exit data' around "
+                    "a time loop");
+    case Construct::Gmove:
+      return parser.error(line.loc,
+                          "'#pragma omp target gmove' (copying array sections "
+                          "between devices) is parsed but not implemented "
+                          "yet");
+    case Construct::Bcast:
+      return parser.error(line.loc,
+                          "'#pragma omp target bcast' is parsed but not "
+                          "implemented yet; a scalar the loops read reaches "
+                          "every device as it is");
+    case Construct::Reduction:
+      return parser.error(line.loc,
+                          "'#pragma omp target reduction' is parsed but not "
+                          "implemented yet; in a region, a reduction is a C "
+                          "accumulation in a loop nest ('s += u[j][i];', "
+                          "docs/PragmaC.md)");
+    case Construct::Update:
+      return parser.error(line.loc,
+                          "'#pragma omp target update' is not implemented: "
+                          "the host sees the arrays after 'target exit "
+                          "data'");
+    }
+  }
+  if (open)
+    return parser.error(open->begin->loc,
+                        "'target enter data' has no 'target exit data' after "
+                        "the time loop");
+  return true;
+}
+
+} // namespace
+
+bool mlir::stencil::pragma_c::usesOmpDevices(
+    const std::vector<OmpLine> &lines) {
+  for (const OmpLine &line : lines)
+    for (auto [index, tok] : llvm::enumerate(line.tokens)) {
+      if (!tok.is(tok::raw_identifier))
+        continue;
+      StringRef word = tok.getRawIdentifier();
+      bool clause = (word == "layout" || word == "shadow") &&
+                    index + 1 < line.tokens.size() &&
+                    line.tokens[index + 1].is(tok::l_paren);
+      bool construct = index == 1 && (word == "reflect" || word == "gmove" ||
+                                      word == "bcast");
+      if (clause || construct)
+        return true;
+    }
+  return false;
+}
+
+bool mlir::stencil::pragma_c::translateOmpDevices(
+    Preprocessor &pp, const std::vector<OmpLine> &lines,
+    std::vector<Directive> &directives) {
+  return Translator(pp, directives).run(lines);
+}
+
+namespace {
+/// Every `for` of the main file, in source order.
+class ForCollector : public RecursiveASTVisitor<ForCollector> {
+public:
+  explicit ForCollector(const SourceManager &sm) : sm(sm) {}
+  bool VisitForStmt(ForStmt *loop) {
+    if (sm.isInMainFile(sm.getExpansionLoc(loop->getBeginLoc())))
+      loops.push_back(loop);
+    return true;
+  }
+  const SourceManager &sm;
+  std::vector<const ForStmt *> loops;
+};
+
+/// The variable a `for` initializes: `i = 0` or `int i = 0`.
+const VarDecl *getLoopVariable(const ForStmt *loop) {
+  const Stmt *init = loop->getInit();
+  if (auto *assign = dyn_cast_or_null<BinaryOperator>(init))
+    if (assign->getOpcode() == BO_Assign)
+      if (auto *ref =
+              dyn_cast<DeclRefExpr>(assign->getLHS()->IgnoreParenImpCasts()))
+        return dyn_cast<VarDecl>(ref->getDecl());
+  if (auto *decl = dyn_cast_or_null<DeclStmt>(init))
+    if (decl->isSingleDecl())
+      return dyn_cast<VarDecl>(decl->getSingleDecl());
+  return nullptr;
+}
+} // namespace
+
+bool mlir::stencil::pragma_c::completeOmpDevices(
+    ASTContext &context, std::vector<Directive> &directives) {
+  const SourceManager &sm = context.getSourceManager();
+  DiagnosticsEngine &diags = context.getDiagnostics();
+  std::optional<ForCollector> collector;
+  bool ok = true;
+  for (Directive &directive : directives) {
+    if (directive.kind != DirectiveKind::Dimension || !directive.implicit)
+      continue;
+    if (!collector) {
+      collector.emplace(sm);
+      collector->TraverseDecl(context.getTranslationUnitDecl());
+    }
+    // The first loop after the nest's directive line.
+    const ForStmt *first = nullptr;
+    for (const ForStmt *loop : collector->loops) {
+      SourceLocation at = sm.getExpansionLoc(loop->getBeginLoc());
+      if (sm.isBeforeInTranslationUnit(directive.firstNestLoc, at) &&
+          (!first || sm.isBeforeInTranslationUnit(
+                         at, sm.getExpansionLoc(first->getBeginLoc()))))
+        first = loop;
+    }
+    unsigned wanted = directive.rank ? directive.rank : 3;
+    const Stmt *stmt = first;
+    while (directive.dimensions.size() < wanted) {
+      while (auto *compound = dyn_cast_or_null<CompoundStmt>(stmt)) {
+        if (compound->size() != 1)
+          break;
+        stmt = compound->body_front();
+      }
+      auto *loop = dyn_cast_or_null<ForStmt>(stmt);
+      const VarDecl *var = loop ? getLoopVariable(loop) : nullptr;
+      if (!var)
+        break;
+      directive.dimensions.push_back(
+          {var->getNameAsString(), sm.getExpansionLoc(loop->getBeginLoc())});
+      stmt = loop->getBody();
+    }
+    if (directive.dimensions.empty()) {
+      reportError(diags, directive.firstNestLoc,
+                  "expected a loop nest ('for') after '#pragma omp target "
+                  "teams distribute parallel for'");
+      ok = false;
+    } else if (directive.rank &&
+               directive.dimensions.size() != directive.rank) {
+      reportError(diags, directive.dimensions.front().loc,
+                  "the loop nest has " +
+                      std::to_string(directive.dimensions.size()) +
+                      " loops, but the arrays' layout gives " +
+                      std::to_string(directive.rank) + " dimensions");
+      ok = false;
+    }
+  }
+  return ok;
+}
