@@ -52,21 +52,25 @@ public:
     });
   }
 
-  /// The best bandwidth so far in GB/s after `repetitions` more copies.
-  double measure(int repetitions) {
+  /// The best bandwidth so far in GB/s after `repetitions` more timed
+  /// runs of `passes` copies each (several passes per run, so that
+  /// starting the threads does not count against a copy of a few
+  /// microseconds).
+  double measure(int repetitions, int passes) {
     for (int rep = 0; rep < repetitions; ++rep) {
       auto start = std::chrono::steady_clock::now();
       // `+ 0.0` keeps the loop a loop: a compiler may turn a plain copy
       // into memcpy, whose non-temporal stores would measure something
       // else.
-      inParallel(
-          [a = source.get(), c = target.get()](size_t begin, size_t end) {
-            for (size_t i = begin; i < end; ++i)
-              c[i] = a[i] + 0.0;
-          });
+      inParallel([a = source.get(), c = target.get(), passes](size_t begin,
+                                                              size_t end) {
+        for (int pass = 0; pass < passes; ++pass)
+          for (size_t i = begin; i < end; ++i)
+            c[i] = a[i] + 0.0;
+      });
       std::chrono::duration<double> seconds =
           std::chrono::steady_clock::now() - start;
-      best = std::min(best, seconds.count());
+      best = std::min(best, seconds.count() / passes);
     }
     return 16.0 * double(elements) / best * 1e-9;
   }
@@ -100,17 +104,28 @@ std::optional<double> getPositiveVariable(const char *name) {
 
 } // namespace
 
+static HostBandwidth measureOrRead(llvm::StringRef cpuModel, unsigned cores,
+                                   int64_t l2Bytes, int64_t llcBytes);
+
 HostBandwidth mlir::stencil::getHostBandwidth(llvm::StringRef cpuModel,
-                                              unsigned cores,
+                                              unsigned cores, int64_t l2Bytes,
                                               int64_t llcBytes) {
   // The variables fix the model's inputs (lit does, so that schedules do
-  // not depend on the machine); the cache's figure is then unknown unless
-  // given too.
+  // not depend on the machine): the memory's alone leaves the cache's
+  // unknown; the cache's alone replaces the measured one.
+  std::optional<double> cache =
+      getPositiveVariable("STENCIL_HOST_LLC_BANDWIDTH_GBPS");
   if (std::optional<double> memory =
           getPositiveVariable("STENCIL_HOST_BANDWIDTH_GBPS"))
-    return {*memory,
-            getPositiveVariable("STENCIL_HOST_LLC_BANDWIDTH_GBPS").value_or(0),
-            "STENCIL_HOST_BANDWIDTH_GBPS"};
+    return {*memory, cache.value_or(0), "STENCIL_HOST_BANDWIDTH_GBPS"};
+  HostBandwidth result = measureOrRead(cpuModel, cores, l2Bytes, llcBytes);
+  if (cache)
+    result.llcGbps = *cache;
+  return result;
+}
+
+static HostBandwidth measureOrRead(llvm::StringRef cpuModel, unsigned cores,
+                                   int64_t l2Bytes, int64_t llcBytes) {
   std::string path = getCachePath("host.json");
   if (!path.empty())
     if (llvm::ErrorOr<std::unique_ptr<llvm::MemoryBuffer>> file =
@@ -124,26 +139,32 @@ HostBandwidth mlir::stencil::getHostBandwidth(llvm::StringRef cpuModel,
           object ? object->getNumber("bandwidth_gbps") : std::nullopt;
       std::optional<double> cache =
           object ? object->getNumber("llc_bandwidth_gbps") : std::nullopt;
-      if (object && memory && *memory > 0 && cache && *cache >= 0 &&
+      if (object && object->getInteger("version") == 3 && memory &&
+          *memory > 0 && cache && *cache >= 0 &&
           object->getString("cpu") == cpuModel &&
           object->getInteger("cores") == int64_t(cores))
         return {*memory, *cache, "measured once, kept in " + path};
     }
-  // Arrays far larger than the last-level cache for the memory's figure;
-  // two of an eighth of the cache each for the cache's: they stay in it,
-  // and are far larger than the private levels of all but the smallest
-  // caches. Both are measured in turns, so that a neighbour's burst on a
-  // shared machine meets both, and their ratio, which the model uses, is
-  // steadier than either.
+  // Arrays far larger than the last-level cache for the memory's figure.
+  // For the cache's, two that stay in it (at most a quarter of it each)
+  // and give each thread at least four times its private L2 where the
+  // cache allows (an eighth of it each otherwise). Both are measured in
+  // turns, so that a neighbour's burst on a shared machine meets both,
+  // and their ratio, which the model uses, is steadier than either.
   CopyProbe memory(cores, std::max<int64_t>(int64_t(64) << 20, 8 * llcBytes));
   std::optional<CopyProbe> cache;
-  if (llcBytes > 0)
-    cache.emplace(cores, size_t(llcBytes / 8));
+  int cachePasses = 1;
+  if (llcBytes > 0) {
+    int64_t bytes = std::min<int64_t>(
+        llcBytes / 4, std::max<int64_t>(llcBytes / 8, 2 * l2Bytes * cores));
+    cache.emplace(cores, size_t(bytes));
+    cachePasses = int(std::max<int64_t>(1, (int64_t(32) << 20) / (2 * bytes)));
+  }
   double measured = 0, cached = 0;
   for (int round = 0; round < 4; ++round) {
-    measured = memory.measure(2);
+    measured = memory.measure(2, 1);
     if (cache)
-      cached = cache->measure(20);
+      cached = cache->measure(5, cachePasses);
   }
   HostBandwidth result{measured, cached, "measured now"};
   if (path.empty())
@@ -163,7 +184,7 @@ HostBandwidth mlir::stencil::getHostBandwidth(llvm::StringRef cpuModel,
       return result;
     os << llvm::formatv("{0:2}\n",
                         llvm::json::Value(llvm::json::Object{
-                            {"version", 2},
+                            {"version", 3},
                             {"cpu", cpuModel},
                             {"cores", int64_t(cores)},
                             {"bandwidth_gbps", measured},

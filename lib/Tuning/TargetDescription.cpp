@@ -93,7 +93,7 @@ LogicalResult validate(const TargetDescription &target,
   for (const RealField &field : optionalRealFields)
     if (!(target.*field.member >= 0))
       return emitError() << where << ": field '" << field.key
-                         << "' must be positive";
+                         << "' must not be negative";
   return success();
 }
 
@@ -253,8 +253,8 @@ TargetDescription mlir::stencil::detectHostTarget() {
 
   // Memory bandwidth cannot be read from the system: measured once per
   // machine (HostBandwidth.cpp).
-  HostBandwidth bandwidth =
-      getHostBandwidth(host.description, cores, host.llcBytes);
+  HostBandwidth bandwidth = getHostBandwidth(host.description, cores,
+                                             host.onchipBytes, host.llcBytes);
   host.bandwidthGBps = bandwidth.gbps;
   host.llcBandwidthGBps = bandwidth.llcGbps;
   // Enough tasks per core for OpenMP to balance the load.

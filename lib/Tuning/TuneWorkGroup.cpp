@@ -42,6 +42,9 @@ enum Direction { X = 0, Y = 1, Z = 2, T = 3 };
 /// The least relative saving per point and step that one more step of a
 /// time block must bring.
 constexpr double kMinTimeBlockGain = 0.001;
+/// The deepest time block considered: beyond it the model's gains are far
+/// below its precision on every grid bench/ measures.
+constexpr int64_t kMaxTimeBlock = 256;
 /// Where a time block's later steps read the fields nobody writes again.
 enum class RereadLevel { None, Onchip, LastLevel, Memory };
 const char *const directionNames[] = {"x", "y", "z", "t"};
@@ -285,6 +288,13 @@ WorkGroupTuner::propose(const ParameterVector &pv) {
       [&]() -> std::optional<std::pair<Direction, ParameterVector>> {
     if (!enabled[T] || timePostponed)
       return std::nullopt;
+    if (pv.timeBlock >= kMaxTimeBlock) {
+      disable(T, llvm::formatv("T = {0} is the deepest block the tuner "
+                               "considers",
+                               kMaxTimeBlock)
+                     .str());
+      return std::nullopt;
+    }
     double bf = getAlgorithmBF(pv);
     if (bf > systemBF || !overlapsMemory())
       return grow(T, pv.timeBlock + 1);
@@ -375,7 +385,7 @@ std::optional<std::string> WorkGroupTuner::reject(const ParameterVector &pv,
     // steps that run unblocked or in a shallower last block.
     if (cost > (1.0 - kMinTimeBlockGain) * previousCost)
       return llvm::formatv("the halo and redundant work of one more step "
-                           "would save less than {0}% ({1:F3} vs {2:F3} per "
+                           "would save less than {0:F1}% ({1:F3} vs {2:F3} per "
                            "point and step)",
                            100 * kMinTimeBlockGain, cost, previousCost)
           .str();
@@ -391,8 +401,7 @@ ParameterVector WorkGroupTuner::run() {
   for (unsigned d = profile.rank; d < 3; ++d)
     disable(Direction(d), "the grid has no such axis");
   // The lowerings block the calc/copy form only (BufferPlan.cpp).
-  timeBlockable = profile.isCopyForm && !profile.carriesStepValue &&
-                  !profile.carriesScalars;
+  timeBlockable = profile.canBlockInTime();
   if (!profile.isCopyForm && profile.numSweeps > 1)
     disable(T, llvm::formatv("the time step runs {0} sweeps in order; time "
                              "blocks are implemented for one sweep and a copy "
@@ -412,7 +421,7 @@ ParameterVector WorkGroupTuner::run() {
                "implemented for");
   // Each accepted step doubles a size or adds a step, so this terminates;
   // the bound is a guard only.
-  for (int iteration = 0; iteration < 256; ++iteration) {
+  for (int iteration = 0; iteration < 1024; ++iteration) {
     auto proposal = propose(current);
     if (!proposal)
       break;
@@ -455,11 +464,12 @@ void WorkGroupTuner::tradeRowsForSteps() {
     ParameterVector candidate = current;
     candidate.size[d] /= 2;
     double previousCost = std::numeric_limits<double>::infinity();
-    for (candidate.timeBlock = current.timeBlock + 1;; ++candidate.timeBlock) {
+    for (candidate.timeBlock = current.timeBlock + 1;
+         candidate.timeBlock <= kMaxTimeBlock; ++candidate.timeBlock) {
       if (tileBytes(candidate) > getOnchipBudget())
         break;
       double cost = getCostPerPointStep(candidate);
-      if (cost >= previousCost)
+      if (cost > (1.0 - kMinTimeBlockGain) * previousCost)
         break;
       previousCost = cost;
       if (cost < (1.0 - kMinTimeBlockGain) * bestCost) {

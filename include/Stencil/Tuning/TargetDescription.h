@@ -95,11 +95,12 @@ struct HostBandwidth {
 };
 /// STENCIL_HOST_BANDWIDTH_GBPS (and STENCIL_HOST_LLC_BANDWIDTH_GBPS, else
 /// unknown) when set; else the STREAM copy bandwidths measured once on this
-/// machine (a CPU `cpuModel` with `cores` cores and a last-level cache of
-/// `llcBytes`) and kept in the cache directory (host.json); else measured
-/// now (a fraction of a second) and kept.
+/// machine (a CPU `cpuModel` with `cores` cores, `l2Bytes` of L2 each and a
+/// last-level cache of `llcBytes`) and kept in the cache directory
+/// (host.json); else measured now (a fraction of a second) and kept.
+/// STENCIL_HOST_LLC_BANDWIDTH_GBPS alone replaces the cache's figure.
 HostBandwidth getHostBandwidth(StringRef cpuModel, unsigned cores,
-                               int64_t llcBytes);
+                               int64_t l2Bytes, int64_t llcBytes);
 
 /// Places the devices on `module` as `dlti.target_system_spec`, device i
 /// under getDeviceID(i).

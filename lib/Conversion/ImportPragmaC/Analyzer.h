@@ -137,6 +137,11 @@ private:
   std::optional<LinearForm> getLinearForm(const clang::Expr *expr);
   const clang::VarDecl *findVariable(llvm::StringRef name,
                                      const clang::FunctionDecl *function);
+  /// Seed 004's spelling: no host statements in the time loop.
+  bool checkHostStatements(const StencilRegion &region);
+  /// Seed 004's spelling: which arrays keep their host values (written,
+  /// not mapped back), each declared as an array so that it can be copied.
+  bool markHostValues(StencilRegion &region);
   /// The element type and sizes of a `data` array from its C declaration
   /// (seed 004's maps name arrays only); each size goes to `addSize`.
   bool typeFromDeclaration(

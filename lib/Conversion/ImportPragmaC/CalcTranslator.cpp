@@ -757,7 +757,10 @@ bool CalcTranslator::matchAccess(const clang::Expr *expr, unsigned &arrayIndex,
   if (!any)
     return error(ref->getBeginLoc(),
                  "'" + ref->getDecl()->getName() +
-                     "' is not an array of '#pragma stencil data'");
+                     (region.begin->ompDevices
+                          ? "' is not mapped by the region's 'target enter "
+                            "data'"
+                          : "' is not an array of '#pragma stencil data'"));
   unsigned components = any->componentShape.size();
   unsigned fullRank = components + region.getRank();
   if (indices.size() != fullRank)

@@ -128,7 +128,7 @@ std::string getFirstElement(const StencilRegion &region,
 /// The copy a region computes on where the host array keeps its values.
 std::string getHostCopyName(const StencilRegion &region,
                             const RegionArray &array) {
-  return region.name + "_" + array.name + "_copy";
+  return region.name + "_copy" + std::to_string(&array - region.arrays.data());
 }
 
 std::string getTypeName(const clang::VarDecl *decl) {

@@ -102,7 +102,7 @@ struct ParsedLine {
 
 class LineParser {
 public:
-  LineParser(Preprocessor &pp) : pp(pp), diags(pp.getDiagnostics()) {}
+  explicit LineParser(Preprocessor &pp) : pp(pp), diags(pp.getDiagnostics()) {}
 
   std::optional<ParsedLine> parse(const OmpLine &line);
   bool error(SourceLocation loc, const llvm::Twine &message) {
@@ -114,8 +114,10 @@ public:
   }
   /// `name(list)` arguments as names: `u, v`.
   bool parseNames(const Clause &clause, std::vector<NamedLoc> &names);
-  /// An integer argument, or a macro defined as one.
+  /// An integer argument, or a macro defined as one where the line is.
   std::optional<int64_t> parseInteger(const Token &tok);
+  /// Whether only white space separates `from` and `to`.
+  bool onlySpaceBetween(SourceLocation from, SourceLocation to);
 
 private:
   Preprocessor &pp;
@@ -140,10 +142,13 @@ std::optional<ParsedLine> LineParser::parse(const OmpLine &line) {
     // `teams distribute parallel for` and its shorter forms: one loop nest
     // over the devices.
     parsed.construct = Construct::Loop;
-    while (llvm::is_contained({std::string("teams"), std::string("distribute"),
-                               std::string("parallel"), std::string("for"),
-                               std::string("simd")},
-                              wordAt(pos)))
+    auto isLoopWord = [](StringRef word) {
+      return llvm::is_contained({StringRef("teams"), StringRef("distribute"),
+                                 StringRef("parallel"), StringRef("for"),
+                                 StringRef("simd")},
+                                word);
+    };
+    while (isLoopWord(wordAt(pos)))
       ++pos;
   } else if (first == "reflect") {
     parsed.construct = Construct::Reflect;
@@ -220,8 +225,10 @@ std::optional<int64_t> LineParser::parseInteger(const Token &tok) {
   Token value = tok;
   if (tok.is(tok::raw_identifier)) {
     // A macro defined as one integer.
+    // The definition in force at the line, not at the end of the file.
     IdentifierInfo *name = pp.getIdentifierInfo(tok.getRawIdentifier());
-    const MacroInfo *macro = pp.getMacroInfo(name);
+    const MacroInfo *macro =
+        pp.getMacroDefinitionAtLoc(name, tok.getLocation()).getMacroInfo();
     if (!macro || macro->isFunctionLike() || macro->getNumTokens() != 1)
       return std::nullopt;
     value = macro->getReplacementToken(0);
@@ -233,6 +240,15 @@ std::optional<int64_t> LineParser::parseInteger(const Token &tok) {
           .getAsInteger(0, result))
     return std::nullopt;
   return result;
+}
+
+bool LineParser::onlySpaceBetween(SourceLocation from, SourceLocation to) {
+  const SourceManager &sm = pp.getSourceManager();
+  bool invalid = false;
+  const char *begin = sm.getCharacterData(from, &invalid);
+  const char *end = invalid ? nullptr : sm.getCharacterData(to, &invalid);
+  return !invalid && begin <= end &&
+         StringRef(begin, end - begin).trim().empty();
 }
 
 /// A region being assembled from its lines.
@@ -345,7 +361,9 @@ bool Translator::addLayout(PendingRegion &region, const ParsedLine &line,
       distributed.push_back(true);
       expectEntry = false;
     } else if (expectEntry && tok.is(tok::raw_identifier) &&
-               clause.arguments.size() == 1) {
+               clause.arguments.size() == 1 &&
+               !llvm::is_contained({StringRef("cyclic"), StringRef("gblock")},
+                                   tok.getRawIdentifier())) {
       // layout(v): checked against `data` when the region is complete.
       region.referenced.push_back(
           {tok.getRawIdentifier().str(), tok.getLocation()});
@@ -382,10 +400,6 @@ bool Translator::addLayout(PendingRegion &region, const ParsedLine &line,
   region.layoutLoc = clause.loc;
   return true;
 }
-
-} // namespace
-
-namespace {
 
 bool Translator::finish(PendingRegion &region) {
   bool ok = true;
@@ -556,8 +570,12 @@ bool Translator::run(const std::vector<OmpLine> &lines) {
           return false;
       open->end = &line;
       open->endLoc = line.line->endLoc;
+      // The next line continues the region's exit only where nothing but
+      // white space comes between.
       bool more = index + 1 < parsed.size() &&
-                  parsed[index + 1].construct == Construct::ExitData;
+                  parsed[index + 1].construct == Construct::ExitData &&
+                  parser.onlySpaceBetween(line.line->endLoc,
+                                          parsed[index + 1].line->hashLoc);
       if (!more) {
         if (!finish(*open))
           return false;
@@ -567,10 +585,10 @@ bool Translator::run(const std::vector<OmpLine> &lines) {
     }
     case Construct::Combined:
       return parser.error(
-          line.loc, "a 'target' construct over a single loop nest, without "
-                    "a time loop, is not implemented yet; map the arrays "
-                    "with 'target enter data' and 'target exit data' around "
-                    "a time loop");
+          line.loc, "a 'target' construct with a structured block ('target "
+                    "map(...)', 'target data') is not implemented yet; map "
+                    "the arrays with 'target enter data' before a time loop "
+                    "and 'target exit data' after it");
     case Construct::Gmove:
       return parser.error(line.loc,
                           "'#pragma omp target gmove' (copying array sections "

@@ -411,6 +411,8 @@ bool Analyzer::analyzeRegion(StencilRegion &region,
                        : !analyzeBoundary(region, nest.stmt, section.nest))
       return false;
   }
+  if (region.begin->ompDevices && !checkHostStatements(region))
+    return false;
   for (const PlacedOutput &output : outputCalls)
     if (!analyzeOutput(region, output.call, output.condition, output.phase,
                        output.afterSections))
@@ -461,15 +463,47 @@ bool Analyzer::analyzeRegion(StencilRegion &region,
       array.isWritten = true;
       array.isWrittenInLoop |= section.isInLoop();
     }
-  // OpenMP: a mapped array not mapped back keeps its host values.
-  if (region.begin->ompDevices)
-    for (RegionArray &array : region.arrays)
-      array.keepsHostValues =
-          array.isWritten &&
-          llvm::none_of(region.end->mappedBack, [&](const NamedLoc &name) {
-            return name.name == array.name;
-          });
+  if (region.begin->ompDevices && !markHostValues(region))
+    return false;
   return markResidentArrays(region);
+}
+
+bool Analyzer::checkHostStatements(const StencilRegion &region) {
+  // In OpenMP a statement of the time loop outside the target constructs
+  // runs on the host, on arrays the devices do not update until 'target
+  // exit data'; as a boundary statement it would run on the region's.
+  for (const Section &section : region.sections)
+    if (!section.directive && section.isInLoop())
+      return error(section.loc,
+                   "in seed 004's spelling a statement of the time loop "
+                   "outside a 'target teams distribute parallel for' runs "
+                   "on the host's copy of the arrays; put it under a loop "
+                   "construct, or outside the region");
+  return true;
+}
+
+bool Analyzer::markHostValues(StencilRegion &region) {
+  // A mapped array not mapped back keeps its host values: the region
+  // computes on a copy, whose size is the array's.
+  for (RegionArray &array : region.arrays) {
+    array.keepsHostValues =
+        array.isWritten &&
+        llvm::none_of(region.end->mappedBack, [&](const NamedLoc &name) {
+          return name.name == array.name;
+        });
+    if (array.keepsHostValues &&
+        (isa<ParmVarDecl>(array.decl) ||
+         !context.getAsArrayType(array.decl->getType())))
+      return error(array.loc,
+                   "'" + array.name +
+                       "' is written but not mapped back, so the host keeps "
+                       "its values and the region computes on a copy, which "
+                       "needs the array's size: map it back ('map(from: " +
+                       array.name +
+                       ")') or declare it as an array, not a "
+                       "parameter or pointer");
+  }
+  return true;
 }
 
 std::pair<const VarDecl *, const BinaryOperator *>
@@ -922,9 +956,11 @@ bool Analyzer::analyzeTimeLoop(StencilRegion &region) {
   const Expr *lower = nullptr;
   bool declares = false;
   if (!matchLoopInit(loop->getInit(), var, lower, declares))
-    return error(loop->getBeginLoc(), "the time loop must start with '" +
-                                          region.step->stepVar.name +
-                                          " = <first step>'");
+    return error(loop->getBeginLoc(),
+                 "the time loop must start with '" +
+                     (region.step->implicit ? std::string("<variable>")
+                                            : region.step->stepVar.name) +
+                     " = <first step>'");
   // Seed 004's spelling names no step variable: the loop's is taken.
   if (!region.step->implicit && var->getName() != region.step->stepVar.name) {
     error(lower->getBeginLoc(),

@@ -19,9 +19,8 @@
 
 namespace mlir::stencil::host {
 
-/// One block of `depth` steps (at most `block.plan.timeBlock`; all of them
-/// when null) as overlapped tiles with private buffers (the scheme for 1-D
-/// grids).
+/// One block of `depth` steps (at most `block.plan.timeBlock`) as
+/// overlapped tiles with private buffers (the scheme for 1-D grids).
 void emitOverlappedTimeBlock(OpBuilder &builder, Location loc,
                              const TimeBlock &block, Value depth);
 

@@ -24,6 +24,7 @@ static Value getIndex(OpBuilder &builder, Location loc, int64_t value) {
 
 void host::emitOverlappedTimeBlock(OpBuilder &builder, Location loc,
                                    const TimeBlock &block, Value depth) {
+  assert(depth && "the host backend takes every block's depth at run time");
   const TimeBlockPlan &plan = block.plan;
   ArrayRef<int64_t> tile = plan.tile;
   unsigned rank = tile.size();
@@ -79,8 +80,7 @@ void host::emitOverlappedTimeBlock(OpBuilder &builder, Location loc,
         // One op per statement: the order of IR built in one call's
         // arguments would depend on the compiler.
         Value count = getIndex(b, l, plan.timeBlock);
-        Value first = depth ? Value(arith::SubIOp::create(b, l, count, depth))
-                            : getIndex(b, l, 0);
+        Value first = arith::SubIOp::create(b, l, count, depth);
         Value one = getIndex(b, l, 1);
         auto steps = scf::ForOp::create(
             b, l, first, count, one, buffers,

@@ -23,10 +23,10 @@ static double u[64][40], v[64][40];
 // CHECK: stencil.exchange %[[COPY]] widths [1, 0]
 // CHECK: stencil.access %{{.*}}[-1, 0]
 // NONE-NOT: func.func
-// REWRITE: void *stencil_laplace_0_u_copy = __builtin_malloc(sizeof(u));
-// REWRITE: __builtin_memcpy(stencil_laplace_0_u_copy, u, sizeof(u));
-// REWRITE: stencil_laplace_0((double *)stencil_laplace_0_u_copy, &v[0][0],
-// REWRITE: __builtin_free(stencil_laplace_0_u_copy);
+// REWRITE: void *stencil_laplace_0_copy0 = __builtin_malloc(sizeof(u));
+// REWRITE: __builtin_memcpy(stencil_laplace_0_copy0, u, sizeof(u));
+// REWRITE: stencil_laplace_0((double *)stencil_laplace_0_copy0, &v[0][0],
+// REWRITE: __builtin_free(stencil_laplace_0_copy0);
 void laplace(int steps) {
   int i, j, k;
 #pragma omp target enter data map(to: u) device(0:4) layout(block, *)
