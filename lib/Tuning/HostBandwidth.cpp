@@ -190,7 +190,7 @@ static HostBandwidth measureOrRead(llvm::StringRef cpuModel, unsigned cores,
                             {"bandwidth_gbps", measured},
                             {"llc_bandwidth_gbps", cached},
                             {"method", "STREAM copy, one thread per core, "
-                                       "arrays of 8x and 1/8 the LLC"}}));
+                                       "arrays beyond and within the LLC"}}));
   }
   if (!llvm::sys::fs::rename(temporary, path))
     result.source = "measured now, kept in " + path;

@@ -70,6 +70,15 @@ const RealField optionalRealFields[] = {
     {"llc_bandwidth_gbps", &TargetDescription::llcBandwidthGBps},
 };
 
+/// A number field's value: a float or an integer attribute.
+std::optional<double> getNumber(Attribute value) {
+  if (auto real = llvm::dyn_cast_or_null<FloatAttr>(value))
+    return real.getValueAsDouble();
+  if (auto integer = llvm::dyn_cast_or_null<IntegerAttr>(value))
+    return double(integer.getInt());
+  return std::nullopt;
+}
+
 /// Checks the values the passes divide by or compare with.
 LogicalResult validate(const TargetDescription &target,
                        function_ref<InFlightDiagnostic()> emitError,
@@ -362,13 +371,10 @@ mlir::stencil::readAttachedTargets(ModuleOp module) {
       target.*field.member = value.str();
     }
     for (const RealField &field : realFields) {
-      Attribute value = lookup(field.key);
-      if (auto real = llvm::dyn_cast_or_null<FloatAttr>(value))
-        target.*field.member = real.getValueAsDouble();
-      else if (auto integer = llvm::dyn_cast_or_null<IntegerAttr>(value))
-        target.*field.member = integer.getInt();
-      else
+      std::optional<double> number = getNumber(lookup(field.key));
+      if (!number)
         return missing(field.key, "a number");
+      target.*field.member = *number;
     }
     for (const IntField &field : intFields) {
       auto value = llvm::dyn_cast_or_null<IntegerAttr>(lookup(field.key));
@@ -389,12 +395,10 @@ mlir::stencil::readAttachedTargets(ModuleOp module) {
       Attribute value = lookup(field.key);
       if (!value)
         continue;
-      if (auto real = llvm::dyn_cast<FloatAttr>(value))
-        target.*field.member = real.getValueAsDouble();
-      else if (auto integer = llvm::dyn_cast<IntegerAttr>(value))
-        target.*field.member = integer.getInt();
-      else
+      std::optional<double> number = getNumber(value);
+      if (!number)
         return missing(field.key, "a number");
+      target.*field.member = *number;
     }
     if (failed(validate(
             target, [&] { return module.emitError(); },

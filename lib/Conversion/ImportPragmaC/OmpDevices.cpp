@@ -10,6 +10,8 @@
 
 #include "OmpDevices.h"
 
+#include "Analyzer.h"
+
 #include "clang/AST/ASTContext.h"
 #include "clang/AST/RecursiveASTVisitor.h"
 #include "clang/AST/Stmt.h"
@@ -264,7 +266,6 @@ struct PendingRegion {
   SourceLocation shadowLoc;
   /// Arrays named by `layout(v)` and `reflect(v)`: they must be mapped.
   std::vector<NamedLoc> referenced;
-  SourceLocation endLoc;
 };
 
 class Translator {
@@ -469,7 +470,7 @@ bool Translator::finish(PendingRegion &region) {
   }
   Directive end = make(DirectiveKind::End, region.end->loc);
   end.hashLoc = region.end->line->hashLoc;
-  end.endLoc = region.endLoc;
+  end.endLoc = region.end->line->endLoc;
   end.mappedBack = region.mappedBack;
   directives.push_back(std::move(end));
   return true;
@@ -569,7 +570,6 @@ bool Translator::run(const std::vector<OmpLine> &lines) {
         if (clause.name == "layout" && !addLayout(*open, line, clause))
           return false;
       open->end = &line;
-      open->endLoc = line.line->endLoc;
       // The next line continues the region's exit only where nothing but
       // white space comes between.
       bool more = index + 1 < parsed.size() &&
@@ -699,12 +699,7 @@ bool mlir::stencil::pragma_c::completeOmpDevices(
     unsigned wanted = directive.rank ? directive.rank : 3;
     const Stmt *stmt = first;
     while (directive.dimensions.size() < wanted) {
-      while (auto *compound = dyn_cast_or_null<CompoundStmt>(stmt)) {
-        if (compound->size() != 1)
-          break;
-        stmt = compound->body_front();
-      }
-      auto *loop = dyn_cast_or_null<ForStmt>(stmt);
+      auto *loop = dyn_cast_or_null<ForStmt>(skipSingleCompound(stmt));
       const VarDecl *var = loop ? getLoopVariable(loop) : nullptr;
       if (!var)
         break;
