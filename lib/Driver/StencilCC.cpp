@@ -104,7 +104,7 @@ const char *const usage =
     "                 [--schedule=wg=WxHxD,t=T,k=K,nt=0|1 | --schedule=cache]\n"
     "                 [--autotune[=SECONDS] [--autotune-args='ARGS']]\n"
     "                 [--mpi [--mpi-ranks=N] [--mpi-devices=NAME,NAME,...]]\n"
-    "                 [--frontend=auto|stencil|omp-devices] "
+    "                 [--frontend=auto|stencil|omp-devices|physis] "
     "[--print-schedule]\n"
     "                 [--emit=mlir|llvm|obj|device|device-isa|exe] "
     "[--save-temps] [-v]\n"
@@ -293,10 +293,11 @@ bool parseArgs(ArrayRef<const char *> args, Options &options, bool &help,
               .Case("auto", PragmaFrontend::Auto)
               .Case("stencil", PragmaFrontend::Stencil)
               .Case("omp-devices", PragmaFrontend::OmpDevices)
+              .Case("physis", PragmaFrontend::Physis)
               .Default(std::nullopt);
       if (!frontend)
         return usageError("--frontend=" + arg +
-                          ": expected auto, stencil or omp-devices");
+                          ": expected auto, stencil, omp-devices or physis");
       options.frontend = *frontend;
     } else if (arg.consume_front("--mpi-ranks=")) {
       if (arg.getAsInteger(10, options.mpiRanks) || options.mpiRanks < 1)
@@ -815,8 +816,10 @@ bool linkProgram(const Options &options, const PragmaCImportResult &imported,
     command.push_back(resolveInstallPath(STENCIL_SUPPORT_RUNTIME));
   if (options.mpi) {
     // The MPI runtime and the MPI library it calls; its constructor starts
-    // MPI before main.
-    command.push_back(resolveInstallPath(STENCIL_MPI_RUNTIME));
+    // MPI before main and keeps rank 0's output only, also in a program
+    // none of whose regions calls it (`-u` pulls it in).
+    command.insert(command.end(), {"-Wl,-u,stencil_mpi_begin",
+                                   resolveInstallPath(STENCIL_MPI_RUNTIME)});
     SmallVector<StringRef> libraries;
     StringRef(STENCIL_MPI_LIBRARIES).split(libraries, ' ', -1, false);
     for (StringRef library : libraries)

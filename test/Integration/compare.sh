@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# compare.sh [--rtol R] PROGRAM.c "STEPS [ARGS]" [flags...] [-- stencilcc-only flags...]
+# compare.sh [--rtol R | --numdiff R] [--ref REF.c] [--run CMD] PROGRAM.c "STEPS [ARGS]" [flags...] [-- stencilcc-only flags...]
 # Builds PROGRAM.c with stencilcc and with plain clang -O2 (the pragmas
 # ignored), runs both for STEPS steps (and further ARGS), and requires
 # identical output apart from the timing lines. Prints the checksum line it
@@ -10,10 +10,20 @@
 # With --numdiff R every number may differ (reductions, whose order of
 # summation is not C's): float values by R, doubles by 1e-9, integers not
 # at all (numdiff.py).
+# With --ref REF.c the reference is that plain-C twin of the program (a
+# Physis program, which plain C cannot run), built with the same flags.
+# With --run CMD the program runs under CMD (mpirun -np N).
 set -euo pipefail
-rtol=; numdiff=
-if [ "$1" = "--rtol" ]; then rtol=$2; shift 2; fi
-if [ "$1" = "--numdiff" ]; then numdiff=$2; shift 2; fi
+rtol=; numdiff=; ref=; run=
+while true; do
+  case $1 in
+    --rtol) rtol=$2; shift 2 ;;
+    --numdiff) numdiff=$2; shift 2 ;;
+    --ref) ref=$2; shift 2 ;;
+    --run) run=$2; shift 2 ;;
+    *) break ;;
+  esac
+done
 src=$1; steps=$2; shift 2
 common=(); only=()
 while [ $# -gt 0 ]; do
@@ -23,8 +33,8 @@ done
 out=$(mktemp -d)
 trap 'rm -rf "$out"' EXIT
 stencilcc "$src" "${common[@]}" "${only[@]}" -o "$out/stencil"
-clang -O2 -w "$src" "${common[@]}" -o "$out/ref" -lm
-"$out/stencil" $steps | grep -v -e '^time ' -e '/s ' > "$out/stencil.txt"
+clang -O2 -w "${ref:-$src}" "${common[@]}" -o "$out/ref" -lm
+$run "$out/stencil" $steps | grep -v -e '^time ' -e '/s ' > "$out/stencil.txt"
 "$out/ref" $steps | grep -v -e '^time ' -e '/s ' > "$out/ref.txt"
 if [ -n "$numdiff" ]; then
   "$(dirname "$0")/numdiff.py" --rtol "$numdiff" "$out/ref.txt" \

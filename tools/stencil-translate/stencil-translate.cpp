@@ -29,6 +29,16 @@ static cl::opt<std::string>
     importFile("import-pragma-c",
                cl::desc("Import the #pragma stencil regions of a C file"),
                cl::value_desc("file.c"), cl::cat(category));
+static cl::opt<std::string> importPhysisFile(
+    "import-physis",
+    cl::desc("Import the PSStencilRuns of a Physis program (seed 003) as "
+             "regions (--import-pragma-c FILE --frontend=physis)"),
+    cl::value_desc("file.c"), cl::cat(category));
+static cl::opt<std::string> regionsFile(
+    "write-regions-c",
+    cl::desc("Write the program as a front end (Physis) wrote it with "
+             "#pragma stencil regions, before the import"),
+    cl::value_desc("file.c"), cl::cat(category));
 static cl::opt<std::string> outputFile("o", cl::desc("Output MLIR file"),
                                        cl::value_desc("file"), cl::init("-"),
                                        cl::cat(category));
@@ -72,7 +82,10 @@ static cl::opt<mlir::stencil::PragmaFrontend> frontend(
                           "#pragma stencil only"),
                clEnumValN(mlir::stencil::PragmaFrontend::OmpDevices,
                           "omp-devices",
-                          "every '#pragma omp target' line is seed 004's")),
+                          "every '#pragma omp target' line is seed 004's"),
+               clEnumValN(mlir::stencil::PragmaFrontend::Physis, "physis",
+                          "a Physis program: each PSStencilRun is a region "
+                          "(auto: when it includes physis/physis.h)")),
     cl::init(mlir::stencil::PragmaFrontend::Auto), cl::cat(category));
 static cl::list<std::string>
     extraArgs("extra-arg", cl::desc("Pass an argument to Clang as it is"),
@@ -99,11 +112,20 @@ int main(int argc, char **argv) {
   cl::AddExtraVersionPrinter(mlir::stencil::printToolVersion);
   cl::ParseCommandLineOptions(
       argc, argv,
-      "stencil-translate: import C with #pragma stencil directives into the "
-      "stencil dialect\n");
+      "stencil-translate: import C with #pragma stencil directives (or a "
+      "Physis program) into the stencil dialect\n");
+  if (!importPhysisFile.empty()) {
+    if (!importFile.empty()) {
+      WithColor::error() << "pass one of --import-pragma-c and "
+                            "--import-physis\n";
+      return 1;
+    }
+    importFile = importPhysisFile;
+    frontend = mlir::stencil::PragmaFrontend::Physis;
+  }
   if (importFile.empty()) {
-    WithColor::error() << "no input: pass --import-pragma-c FILE.c (see "
-                          "--help)\n";
+    WithColor::error() << "no input: pass --import-pragma-c FILE.c or "
+                          "--import-physis FILE.c (see --help)\n";
     return 1;
   }
 
@@ -135,6 +157,8 @@ int main(int argc, char **argv) {
   raw_string_ostream os(mlirText);
   result.module->print(os);
   if (!writeFile(outputFile, mlirText))
+    return 1;
+  if (!regionsFile.empty() && !writeFile(regionsFile, result.regionsSource))
     return 1;
   if (!manifestFile.empty() && !writeFile(manifestFile, result.manifest + "\n"))
     return 1;

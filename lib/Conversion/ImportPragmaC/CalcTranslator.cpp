@@ -714,32 +714,6 @@ Value CalcTranslator::translateVar(const clang::DeclRefExpr *ref) {
   return argument;
 }
 
-/// `c` for a subscript `var`, `var + c`, `c + var` or `var - c` (c a
-/// constant).
-static std::optional<int64_t> getOffsetFrom(const clang::Expr *expr,
-                                            const clang::VarDecl *var,
-                                            clang::ASTContext &context) {
-  expr = expr->IgnoreParenImpCasts();
-  if (getReferencedVar(expr) == var)
-    return 0;
-  auto *binary = dyn_cast<clang::BinaryOperator>(expr);
-  if (!binary)
-    return std::nullopt;
-  const clang::Expr *lhs = binary->getLHS()->IgnoreParenImpCasts();
-  const clang::Expr *rhs = binary->getRHS()->IgnoreParenImpCasts();
-  if (binary->getOpcode() == clang::BO_Add) {
-    if (getReferencedVar(lhs) == var)
-      return evaluateInteger(rhs, context);
-    if (getReferencedVar(rhs) == var)
-      return evaluateInteger(lhs, context);
-  } else if (binary->getOpcode() == clang::BO_Sub &&
-             getReferencedVar(lhs) == var) {
-    if (std::optional<int64_t> value = evaluateInteger(rhs, context))
-      return -*value;
-  }
-  return std::nullopt;
-}
-
 bool CalcTranslator::matchAccess(const clang::Expr *expr, unsigned &arrayIndex,
                                  SmallVectorImpl<int64_t> &offsets) {
   SmallVector<const clang::Expr *, 3> indices;

@@ -212,10 +212,9 @@ bool parseData(TokenCursor &cursor, Directive &directive) {
     if (!parseArrayList(cursor, isSource, directive.arrays))
       return false;
   }
-  if (!seenSource || !seenDestination) {
-    cursor.error(directive.loc, std::string("'data' needs a '") +
-                                    (seenSource ? "destination" : "source") +
-                                    "' clause");
+  // A region may update its sources in place and have no destination.
+  if (!seenSource) {
+    cursor.error(directive.loc, "'data' needs a 'source' clause");
     return false;
   }
   return true;

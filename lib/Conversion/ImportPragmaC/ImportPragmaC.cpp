@@ -14,7 +14,10 @@
 #include "HostInterface.h"
 #include "IREmitter.h"
 #include "OmpDevices.h"
+#include "Physis.h"
 #include "RegionModel.h"
+
+#include "Stencil/Support/InstallPaths.h"
 
 #include "mlir/IR/Verifier.h"
 
@@ -147,6 +150,29 @@ LogicalResult mlir::stencil::importPragmaCSource(
     llvm::StringRef source, llvm::StringRef fileName,
     const PragmaCImportOptions &options, MLIRContext *context,
     PragmaCImportResult &result) {
+  if (options.frontend == PragmaFrontend::Physis ||
+      (options.frontend == PragmaFrontend::Auto &&
+       pragma_c::includesPhysisHeader(source))) {
+    // stencil-mlir's physis/physis.h, after the user's directories.
+    PragmaCImportOptions regions = options;
+    regions.frontend = PragmaFrontend::Stencil;
+    regions.clangArgs.push_back("-I" +
+                                resolveInstallPath("include/stencil-mlir"));
+    std::optional<std::string> program = pragma_c::translatePhysis(
+        source, fileName, regions.clangArgs, options.residentBlocks,
+        options.silenceDiagnostics);
+    if (!program) {
+      result.module =
+          ModuleOp::create(FileLineColLoc::get(context, fileName, 1, 1));
+      return failure();
+    }
+    if (failed(
+            importPragmaCSource(*program, fileName, regions, context, result)))
+      return failure();
+    result.regionsSource = *program;
+    return success();
+  }
+  result.regionsSource = source.str();
   result.module =
       ModuleOp::create(FileLineColLoc::get(context, fileName, 1, 1));
   std::string resourceDir = options.resourceDir.empty()

@@ -20,6 +20,7 @@
 #include "clang/Lex/Lexer.h"
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/StringExtras.h"
+#include "llvm/Support/CheckedArithmetic.h"
 
 using namespace clang;
 using namespace mlir::stencil::pragma_c;
@@ -125,6 +126,29 @@ std::optional<int64_t>
 mlir::stencil::pragma_c::evaluateInteger(const Expr *expr,
                                          ASTContext &context) {
   return evaluateIntegerImpl(expr, context, 0);
+}
+
+std::optional<int64_t>
+mlir::stencil::pragma_c::getOffsetFrom(const Expr *expr, const VarDecl *var,
+                                       ASTContext &context) {
+  expr = expr->IgnoreParenImpCasts();
+  if (getReferencedVar(expr) == var)
+    return 0;
+  const auto *binary = dyn_cast<BinaryOperator>(expr);
+  if (!binary ||
+      (binary->getOpcode() != BO_Add && binary->getOpcode() != BO_Sub))
+    return std::nullopt;
+  bool add = binary->getOpcode() == BO_Add;
+  if (std::optional<int64_t> c = evaluateInteger(binary->getRHS(), context))
+    if (std::optional<int64_t> base =
+            getOffsetFrom(binary->getLHS(), var, context))
+      return add ? llvm::checkedAdd(*base, *c) : llvm::checkedSub(*base, *c);
+  if (add)
+    if (std::optional<int64_t> c = evaluateInteger(binary->getLHS(), context))
+      if (std::optional<int64_t> base =
+              getOffsetFrom(binary->getRHS(), var, context))
+        return llvm::checkedAdd(*base, *c);
+  return std::nullopt;
 }
 
 //===----------------------------------------------------------------------===//

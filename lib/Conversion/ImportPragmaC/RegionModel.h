@@ -405,6 +405,13 @@ struct StencilRegion {
 std::optional<int64_t> evaluateInteger(const clang::Expr *expr,
                                        clang::ASTContext &context);
 
+/// `c` for an expression that is `var` plus or minus constants: `var`,
+/// `var + c`, `c + var`, `var - c`, and sums of those (`(var - 1) + 2`, as
+/// macros write them); nothing for any other form or an overflow.
+std::optional<int64_t> getOffsetFrom(const clang::Expr *expr,
+                                     const clang::VarDecl *var,
+                                     clang::ASTContext &context);
+
 /// Calls `fn` on every statement below `stmt`, `stmt` included.
 template <typename Fn> void walkStmts(const clang::Stmt *stmt, Fn &&fn) {
   if (!stmt)

@@ -30,6 +30,9 @@ enum class PragmaFrontend {
   Stencil,
   /// Every `#pragma omp target` line is seed 004's.
   OmpDevices,
+  /// A Physis program (seed 003): its `PSStencilRun`s are the regions.
+  /// `Auto` reads a file this way when it includes `physis/physis.h`.
+  Physis,
 };
 
 struct PragmaCImportOptions {
@@ -45,6 +48,7 @@ struct PragmaCImportOptions {
   /// (`distribute(...) resident`) exist only as the ranks' blocks, so their
   /// definitions are dropped and the regions' functions get null pointers
   /// for them.
+  /// A Physis program's runs are split across the ranks too.
   bool residentBlocks = false;
   PragmaFrontend frontend = PragmaFrontend::Auto;
 };
@@ -56,6 +60,9 @@ struct PragmaCImportResult {
   std::string manifest;
   /// The C file with each region replaced by a call to its function.
   std::string rewrittenSource;
+  /// The program with `#pragma stencil` regions as a front end wrote it
+  /// (Physis), before the import; the file itself otherwise.
+  std::string regionsSource;
   /// Number of regions found (0 for a file without regions).
   unsigned numRegions = 0;
   /// Set when the importer built a module that does not verify: a bug in

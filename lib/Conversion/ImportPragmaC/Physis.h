@@ -1,0 +1,40 @@
+//===- Physis.h - Physis programs read as regions ---------------*- C++ -*-===//
+//
+// Physis (seed 003) writes a stencil as a C function of one point
+// (`PSGridGet` reads a grid at `x + c`, `PSGridEmit` writes the point) and
+// applies it with `PSStencilRun(PSStencilMap(kernel, domain, grids...),
+// ..., count)`. Each run says what a `#pragma stencil` region says, so the
+// front end writes the program again with one pragma-C region per run (the
+// stencil functions' bodies as its calc nests, under `#line` so that every
+// later diagnostic names the user's lines) and the importer reads that
+// (docs/Physis.md). Private to the importer.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef LIB_CONVERSION_IMPORTPRAGMAC_PHYSIS_H
+#define LIB_CONVERSION_IMPORTPRAGMAC_PHYSIS_H
+
+#include "llvm/ADT/StringRef.h"
+
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace mlir::stencil::pragma_c {
+
+/// Whether the file includes `physis/physis.h`: then it is a Physis
+/// program.
+bool includesPhysisHeader(llvm::StringRef source);
+
+/// The Physis program `source` written with `#pragma stencil` regions, or
+/// nothing after Clang has reported why not (with `silence`, without
+/// printing). `clangArgs` are the importer's. `distributed` (stencilcc
+/// --mpi) splits each run's grids across the MPI ranks.
+std::optional<std::string>
+translatePhysis(llvm::StringRef source, llvm::StringRef fileName,
+                const std::vector<std::string> &clangArgs, bool distributed,
+                bool silence);
+
+} // namespace mlir::stencil::pragma_c
+
+#endif // LIB_CONVERSION_IMPORTPRAGMAC_PHYSIS_H

@@ -1,0 +1,368 @@
+/*===- physis/physis.h - The Physis stencil API, as stencil-mlir reads it --===*
+ *
+ * Physis (seed 003; Maruyama, Nomura, Sato, Matsuoka, SC'11) writes a
+ * stencil program in C with grid types (PSGrid3DFloat, ...), stencil
+ * functions that read grids with PSGridGet and write the current point with
+ * PSGridEmit, and PSStencilMap/PSStencilRun to apply them. This header is
+ * stencil-mlir's own, written from Physis's documented API
+ * (docs/Physis.md): `stencilcc prog.c` compiles a program that includes
+ * it. The front end turns each PSStencilRun into a compiled stencil region;
+ * what stays in the program (grids, copies, reductions) is implemented
+ * here, on the host.
+ *
+ * Grids are stored with x fastest (Physis's column-major order), with a
+ * margin of PHYSIS_MARGIN cells on both sides of each axis that the front
+ * end sets from the widest offset the file's stencil functions read: a
+ * read that a coordinate test skips in C is computed and discarded by a
+ * compiled region, and finds the margin there; periodic reads find their
+ * wrapped values there. Copy-in and copy-out move the grid without it.
+ *
+ *===----------------------------------------------------------------------===*/
+
+#ifndef STENCIL_MLIR_PHYSIS_H
+#define STENCIL_MLIR_PHYSIS_H
+
+/* Programs written for Physis use these without including them. */
+#include <assert.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#ifndef PHYSIS_MARGIN
+#define PHYSIS_MARGIN 0
+#endif
+
+#define PS_MAX_DIM 3
+
+typedef int32_t PSIndex;
+
+/* A box of points: [min, max) along each axis, x first. */
+typedef struct __PSDomain {
+  PSIndex min[PS_MAX_DIM];
+  PSIndex max[PS_MAX_DIM];
+} __PSDomain;
+typedef __PSDomain PSDomain1D;
+typedef __PSDomain PSDomain2D;
+typedef __PSDomain PSDomain3D;
+
+static inline __PSDomain __PSDomainNew(int rank, const PSIndex *bounds) {
+  __PSDomain d;
+  int i;
+  for (i = 0; i < PS_MAX_DIM; ++i) {
+    d.min[i] = i < rank ? bounds[2 * i] : 0;
+    d.max[i] = i < rank ? bounds[2 * i + 1] : 1;
+  }
+  return d;
+}
+static inline PSDomain1D PSDomain1DNew(PSIndex minx, PSIndex maxx) {
+  PSIndex b[2] = {minx, maxx};
+  return __PSDomainNew(1, b);
+}
+static inline PSDomain2D PSDomain2DNew(PSIndex minx, PSIndex maxx, PSIndex miny,
+                                       PSIndex maxy) {
+  PSIndex b[4] = {minx, maxx, miny, maxy};
+  return __PSDomainNew(2, b);
+}
+static inline PSDomain3D PSDomain3DNew(PSIndex minx, PSIndex maxx, PSIndex miny,
+                                       PSIndex maxy, PSIndex minz,
+                                       PSIndex maxz) {
+  PSIndex b[6] = {minx, maxx, miny, maxy, minz, maxz};
+  return __PSDomainNew(3, b);
+}
+
+enum PSReduceOp { PS_MAX, PS_MIN, PS_SUM, PS_PROD };
+enum PS_GRID_ATTRIBUTE { PS_GRID_CIRCULAR = 1 };
+
+/* What every grid handle points to first. */
+enum __PSElementKind {
+  __PS_FLOAT,
+  __PS_DOUBLE,
+  __PS_INT,
+  __PS_LONG,
+  __PS_USER
+};
+typedef struct __PSGrid {
+  char *data;              /* with the margin */
+  PSIndex dim[PS_MAX_DIM]; /* without it; 1 beyond the rank */
+  int rank;
+  int margin;
+  size_t elem_size;
+  enum __PSElementKind kind;
+} __PSGrid;
+
+static inline void __PSFail(const char *what) {
+  fprintf(stderr, "physis: error: %s\n", what);
+  exit(1);
+}
+
+static inline void *__PSGridNew(size_t handle_size, int rank,
+                                const PSIndex *dims, size_t elem_size,
+                                enum __PSElementKind kind) {
+  __PSGrid *g = (__PSGrid *)calloc(1, handle_size);
+  size_t n = 1;
+  int i;
+  if (!g)
+    __PSFail("cannot allocate a grid");
+  g->rank = rank;
+  g->margin = PHYSIS_MARGIN;
+  g->elem_size = elem_size;
+  g->kind = kind;
+  for (i = 0; i < PS_MAX_DIM; ++i) {
+    g->dim[i] = i < rank ? dims[i] : 1;
+    if (g->dim[i] < 1)
+      __PSFail("a grid needs at least one point along each axis");
+    n *= (size_t)(g->dim[i] + (i < rank ? 2 * g->margin : 0));
+  }
+  /* Physis grids start zeroed. */
+  g->data = (char *)calloc(n, elem_size);
+  if (!g->data)
+    __PSFail("cannot allocate a grid");
+  return g;
+}
+
+/* The extent of axis `d` with the margin. */
+static inline size_t __PSGridStored(const __PSGrid *g, int d) {
+  return (size_t)g->dim[d] + (d < g->rank ? 2 * (size_t)g->margin : 0);
+}
+
+/* Where the point (0, y, z) of the grid is stored. */
+static inline char *__PSGridRow(const __PSGrid *g, PSIndex y, PSIndex z) {
+  size_t m = (size_t)g->margin;
+  size_t sx = __PSGridStored(g, 0), sy = __PSGridStored(g, 1);
+  size_t oy = g->rank > 1 ? m : 0, oz = g->rank > 2 ? m : 0;
+  return g->data + (((size_t)z + oz) * sy * sx + ((size_t)y + oy) * sx + m) *
+                       g->elem_size;
+}
+
+/* The stored grid, margin included: what a compiled region works on. */
+static inline void *__PSGridData(void *g) { return ((__PSGrid *)g)->data; }
+
+static inline void PSGridCopyin(void *grid, const void *src) {
+  __PSGrid *g = (__PSGrid *)grid;
+  const char *from = (const char *)src;
+  size_t row = (size_t)g->dim[0] * g->elem_size;
+  PSIndex y, z;
+  for (z = 0; z < g->dim[2]; ++z)
+    for (y = 0; y < g->dim[1]; ++y, from += row)
+      memcpy(__PSGridRow(g, y, z), from, row);
+}
+
+static inline void PSGridCopyout(void *grid, void *dst) {
+  __PSGrid *g = (__PSGrid *)grid;
+  char *to = (char *)dst;
+  size_t row = (size_t)g->dim[0] * g->elem_size;
+  PSIndex y, z;
+  for (z = 0; z < g->dim[2]; ++z)
+    for (y = 0; y < g->dim[1]; ++y, to += row)
+      memcpy(to, __PSGridRow(g, y, z), row);
+}
+
+static inline void PSGridFree(void *grid) {
+  if (!grid)
+    return;
+  free(((__PSGrid *)grid)->data);
+  free(grid);
+}
+
+static inline PSIndex PSGridDim(void *grid, int d) {
+  return ((__PSGrid *)grid)->dim[d];
+}
+
+/* Fails when two grids of one compiled run differ in shape (their sizes
+   were not known when the program was compiled). */
+static inline void __PSCheckSameShape(const char *where, void *a, void *b) {
+  __PSGrid *ga = (__PSGrid *)a, *gb = (__PSGrid *)b;
+  int i;
+  for (i = 0; i < PS_MAX_DIM; ++i)
+    if (ga->dim[i] != gb->dim[i]) {
+      fprintf(stderr,
+              "physis: error: %s: the grids of one PSStencilRun must have "
+              "one shape, but one is %dx%dx%d and another %dx%dx%d\n",
+              where, (int)ga->dim[0], (int)ga->dim[1], (int)ga->dim[2],
+              (int)gb->dim[0], (int)gb->dim[1], (int)gb->dim[2]);
+      exit(1);
+    }
+}
+
+/* Fails when a domain reaches outside the grid a compiled run applies it
+   to (sizes or domain known only when the program runs). */
+static inline void __PSCheckDomain(const char *where, void *grid, __PSDomain d,
+                                   int rank) {
+  __PSGrid *g = (__PSGrid *)grid;
+  int i;
+  for (i = 0; i < rank; ++i)
+    if (d.min[i] < 0 || d.max[i] > g->dim[i]) {
+      fprintf(stderr,
+              "physis: error: %s: the domain runs from %d to %d along %c, "
+              "outside the grid (%d points)\n",
+              where, (int)d.min[i], (int)d.max[i], "xyz"[i], (int)g -> dim[i]);
+      exit(1);
+    }
+}
+
+/* Grid types. A handle's members give PSGridGet and PSGridEmit their
+   element type in C; stencilcc compiles the stencil functions that use
+   them, so the members are never called. */
+#define __PS_GRID_MEMBERS(type, ...)                                           \
+  __PSGrid __ps_base;                                                          \
+  type (*__ps_get)(__VA_ARGS__);                                               \
+  type (*__ps_get_periodic)(__VA_ARGS__);                                      \
+  void (*__ps_emit)(type)
+
+#define __PS_DECLARE_GRID1D(name, type, kind)                                  \
+  typedef struct __PSGrid1D##name {                                            \
+    __PS_GRID_MEMBERS(type, PSIndex);                                          \
+  } * PSGrid1D##name;                                                          \
+  static inline PSGrid1D##name PSGrid1D##name##New(PSIndex nx, ...) {          \
+    PSIndex d[1] = {nx};                                                       \
+    return (PSGrid1D##name)__PSGridNew(sizeof(struct __PSGrid1D##name), 1, d,  \
+                                       sizeof(type), kind);                    \
+  }
+#define __PS_DECLARE_GRID2D(name, type, kind)                                  \
+  typedef struct __PSGrid2D##name {                                            \
+    __PS_GRID_MEMBERS(type, PSIndex, PSIndex);                                 \
+  } * PSGrid2D##name;                                                          \
+  static inline PSGrid2D##name PSGrid2D##name##New(PSIndex nx, PSIndex ny,     \
+                                                   ...) {                      \
+    PSIndex d[2] = {nx, ny};                                                   \
+    return (PSGrid2D##name)__PSGridNew(sizeof(struct __PSGrid2D##name), 2, d,  \
+                                       sizeof(type), kind);                    \
+  }
+#define __PS_DECLARE_GRID3D(name, type, kind)                                  \
+  typedef struct __PSGrid3D##name {                                            \
+    __PS_GRID_MEMBERS(type, PSIndex, PSIndex, PSIndex);                        \
+  } * PSGrid3D##name;                                                          \
+  static inline PSGrid3D##name PSGrid3D##name##New(PSIndex nx, PSIndex ny,     \
+                                                   PSIndex nz, ...) {          \
+    PSIndex d[3] = {nx, ny, nz};                                               \
+    return (PSGrid3D##name)__PSGridNew(sizeof(struct __PSGrid3D##name), 3, d,  \
+                                       sizeof(type), kind);                    \
+  }
+
+__PS_DECLARE_GRID1D(Float, float, __PS_FLOAT)
+__PS_DECLARE_GRID1D(Double, double, __PS_DOUBLE)
+__PS_DECLARE_GRID1D(Int, int, __PS_INT)
+__PS_DECLARE_GRID1D(Long, long, __PS_LONG)
+__PS_DECLARE_GRID2D(Float, float, __PS_FLOAT)
+__PS_DECLARE_GRID2D(Double, double, __PS_DOUBLE)
+__PS_DECLARE_GRID2D(Int, int, __PS_INT)
+__PS_DECLARE_GRID2D(Long, long, __PS_LONG)
+__PS_DECLARE_GRID3D(Float, float, __PS_FLOAT)
+__PS_DECLARE_GRID3D(Double, double, __PS_DOUBLE)
+__PS_DECLARE_GRID3D(Int, int, __PS_INT)
+__PS_DECLARE_GRID3D(Long, long, __PS_LONG)
+
+/* Grids of a user's struct type (seed 003's user-defined point types). */
+#define DeclareGrid1D(name, type) __PS_DECLARE_GRID1D(name, type, __PS_USER)
+#define DeclareGrid2D(name, type) __PS_DECLARE_GRID2D(name, type, __PS_USER)
+#define DeclareGrid3D(name, type) __PS_DECLARE_GRID3D(name, type, __PS_USER)
+
+/* Point access in stencil functions. */
+#define PSGridGet(g, ...) ((g)->__ps_get(__VA_ARGS__))
+#define PSGridGetPeriodic(g, ...) ((g)->__ps_get_periodic(__VA_ARGS__))
+#define PSGridEmit(g, v) ((g)->__ps_emit(v))
+
+/* Runtime set-up: nothing to do on one process; the arguments are not
+   read (Physis programs pass their largest grid size). */
+static inline void PSInit(int *argc, char ***argv, int grid_num_dims, ...) {
+  (void)argc;
+  (void)argv;
+  (void)grid_num_dims;
+}
+static inline void PSFinalize(void) {}
+
+/* A stencil function bound to a domain and arguments. stencilcc replaces
+   each PSStencilRun of them by a compiled region; reaching these means a
+   run it did not compile. */
+typedef struct __PSStencil {
+  int __ps_unused;
+} PSStencil;
+static inline PSStencil __PSStencilMap(void *kernel, ...) {
+  PSStencil s = {0};
+  (void)kernel;
+  return s;
+}
+#define PSStencilMap(kernel, ...) __PSStencilMap((void *)(kernel), __VA_ARGS__)
+#define PSStencilMapRedBlack(kernel, ...)                                      \
+  __PSStencilMapRedBlack((void *)(kernel), __VA_ARGS__)
+#define PSStencilMapRed(kernel, ...)                                           \
+  __PSStencilMapRed((void *)(kernel), __VA_ARGS__)
+#define PSStencilMapBlack(kernel, ...)                                         \
+  __PSStencilMapBlack((void *)(kernel), __VA_ARGS__)
+static inline PSStencil __PSStencilMapRedBlack(void *kernel, ...) {
+  return __PSStencilMap(kernel);
+}
+static inline PSStencil __PSStencilMapRed(void *kernel, ...) {
+  return __PSStencilMap(kernel);
+}
+static inline PSStencil __PSStencilMapBlack(void *kernel, ...) {
+  return __PSStencilMap(kernel);
+}
+static inline void PSStencilRun(PSStencil first, ...) {
+  (void)first;
+  __PSFail("PSStencilRun reached without being compiled: build the program "
+           "with stencilcc");
+}
+
+/* PSReduce(&v, op, grid): the whole grid folded in storage order from its
+   first point, as Physis's reference does, on the host. */
+#define __PS_REDUCE(type, out, op, g)                                          \
+  do {                                                                         \
+    type acc = *(const type *)__PSGridRow(g, 0, 0);                            \
+    PSIndex x, y, z;                                                           \
+    for (z = 0; z < g->dim[2]; ++z)                                            \
+      for (y = 0; y < g->dim[1]; ++y) {                                        \
+        const type *row = (const type *)__PSGridRow(g, y, z);                  \
+        for (x = (y == 0 && z == 0) ? 1 : 0; x < g->dim[0]; ++x) {             \
+          type e = row[x];                                                     \
+          switch (op) {                                                        \
+          case PS_MAX:                                                         \
+            acc = e > acc ? e : acc;                                           \
+            break;                                                             \
+          case PS_MIN:                                                         \
+            acc = e < acc ? e : acc;                                           \
+            break;                                                             \
+          case PS_SUM:                                                         \
+            acc += e;                                                          \
+            break;                                                             \
+          case PS_PROD:                                                        \
+            acc *= e;                                                          \
+            break;                                                             \
+          }                                                                    \
+        }                                                                      \
+      }                                                                        \
+    *(type *)(out) = acc;                                                      \
+  } while (0)
+
+static inline void PSReduce(void *out, ...) {
+  va_list ap;
+  int op;
+  __PSGrid *g;
+  va_start(ap, out);
+  op = va_arg(ap, int);
+  g = va_arg(ap, __PSGrid *);
+  va_end(ap);
+  if (op < PS_MAX || op > PS_PROD)
+    __PSFail("PSReduce: unknown operation");
+  switch (g->kind) {
+  case __PS_FLOAT:
+    __PS_REDUCE(float, out, op, g);
+    break;
+  case __PS_DOUBLE:
+    __PS_REDUCE(double, out, op, g);
+    break;
+  case __PS_INT:
+    __PS_REDUCE(int, out, op, g);
+    break;
+  case __PS_LONG:
+    __PS_REDUCE(long, out, op, g);
+    break;
+  case __PS_USER:
+    __PSFail("PSReduce: grids of a struct type cannot be reduced");
+  }
+}
+
+#endif /* STENCIL_MLIR_PHYSIS_H */

@@ -1,0 +1,15 @@
+/* A domain known only at run time that reaches outside its grid: the
+   compiled run stops with a message before computing anything. */
+#include "physis/physis.h"
+
+static void copy(const int x, const int y, PSGrid2DFloat a, PSGrid2DFloat b) {
+  PSGridEmit(b, PSGridGet(a, x, y));
+}
+
+int main(int argc, char *argv[]) {
+  int reach = argc > 1 ? atoi(argv[1]) : 10;
+  PSGrid2DFloat a = PSGrid2DFloatNew(10, 6), b = PSGrid2DFloatNew(10, 6);
+  PSStencilRun(PSStencilMap(copy, PSDomain2DNew(0, reach, 0, 6), a, b));
+  printf("ran\n");
+  return 0;
+}
