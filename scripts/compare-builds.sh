@@ -22,7 +22,8 @@ mkdir -p "$work/a" "$work/b"
 export STENCIL_HOST_BANDWIDTH_GBPS=20
 
 # Runs "$@" with the tools of both builds, output (stdout and stderr,
-# temporary paths and compile-time measurements removed) into a/NAME and
+# temporary paths, the build's own directory and compile-time measurements
+# removed) into a/NAME and
 # b/NAME.
 compared=0
 run_both() {
@@ -32,7 +33,7 @@ run_both() {
     local bin=$bin_a
     [ $side = b ] && bin=$bin_b
     (cd "$work" && PATH="$bin:$PATH" "$@" 2>&1 |
-      sed -e 's|/tmp/[^ "]*||g' \
+      sed -e 's|/tmp/[^ "]*||g' -e "s|${bin%/bin}/||g" \
           -e 's|[A-Za-z]*TimeInMs = [0-9]*|TimeInMs|g') \
       > "$work/$side/$name" || true
   done
@@ -40,7 +41,8 @@ run_both() {
 }
 
 programs=("$root"/examples/*.c "$root"/test/Integration/Inputs/*.c
-          "$root"/test/Conversion/ImportPragmaC/*.c)
+          "$root"/test/Conversion/ImportPragmaC/*.c
+          "$root"/test/Integration/physis/Inputs/[!.]*[!f].c)
 for src in "${programs[@]}"; do
   base=$(basename "$src" .c)
   # Small sizes keep GPU code generation quick; the IR's shape is the same.

@@ -35,6 +35,7 @@ gather_seeds() {
     stencil-translate-fuzzer)
       local c
       for c in "$root"/examples/*.c "$root"/test/Integration/Inputs/*.c \
+        "$root"/test/Integration/physis/Inputs/*.c \
         "$root"/test/Conversion/ImportPragmaC/*.c; do
         cp "$c" "$dir/$(basename "$(dirname "$c")")-$(basename "$c")"
       done

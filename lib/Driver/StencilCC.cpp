@@ -1051,6 +1051,14 @@ int mlir::stencil::runStencilCC(ArrayRef<const char *> args) {
             options.input + "')");
       return 1;
     }
+    if (isPhysisProgram((*text)->getBuffer()) &&
+        (*text)->getBuffer().contains("PSStencilRun")) {
+      error("'" + more +
+            "' runs Physis stencils too; stencilcc compiles the runs of "
+            "one C file per executable ('" +
+            options.input + "')");
+      return 1;
+    }
   }
 
   PragmaCImportOptions importOptions;
@@ -1060,6 +1068,11 @@ int mlir::stencil::runStencilCC(ArrayRef<const char *> args) {
   PragmaCImportResult imported;
   if (failed(importPragmaC(options.input, importOptions, &context, imported)))
     return 1;
+  // A Physis program's other C files make grids with the margin its runs
+  // expect.
+  if (imported.physisMargin)
+    options.preprocessorArgs.push_back("-DPHYSIS_MARGIN=" +
+                                       std::to_string(*imported.physisMargin));
   // What the schedule cache knows the regions by, taken before any
   // schedule is attached.
   llvm::StringMap<std::string> hashes;

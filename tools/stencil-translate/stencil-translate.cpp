@@ -120,6 +120,12 @@ int main(int argc, char **argv) {
                             "--import-physis\n";
       return 1;
     }
+    if (frontend.getNumOccurrences() &&
+        frontend != mlir::stencil::PragmaFrontend::Physis) {
+      WithColor::error() << "--import-physis reads a Physis program; drop "
+                            "--frontend\n";
+      return 1;
+    }
     importFile = importPhysisFile;
     frontend = mlir::stencil::PragmaFrontend::Physis;
   }
@@ -149,16 +155,19 @@ int main(int argc, char **argv) {
   context.loadAllAvailableDialects();
 
   mlir::stencil::PragmaCImportResult result;
-  if (failed(
-          mlir::stencil::importPragmaC(importFile, options, &context, result)))
+  bool imported = succeeded(
+      mlir::stencil::importPragmaC(importFile, options, &context, result));
+  // What a front end wrote is worth seeing most when its import failed.
+  if (!regionsFile.empty() && !result.regionsSource.empty() &&
+      !writeFile(regionsFile, result.regionsSource))
+    return 1;
+  if (!imported)
     return 1;
 
   std::string mlirText;
   raw_string_ostream os(mlirText);
   result.module->print(os);
   if (!writeFile(outputFile, mlirText))
-    return 1;
-  if (!regionsFile.empty() && !writeFile(regionsFile, result.regionsSource))
     return 1;
   if (!manifestFile.empty() && !writeFile(manifestFile, result.manifest + "\n"))
     return 1;

@@ -333,11 +333,12 @@ bool Analyzer::typeFromDeclaration(
                                     "region uses it");
   QualType type = getWrittenType(var);
   if (!context.getAsArrayType(type))
-    return error(decl.name.loc,
-                 "'" + array.name +
-                     "' must be declared as an array (float or double, "
-                     "sizes constant or C99 run-time extents) for its map "
-                     "to give its size");
+    return error(
+        decl.name.loc,
+        "'" + array.name +
+            "' must be declared as an array (float, double, int or long, "
+            "sizes constant or C99 run-time extents) for its map "
+            "to give its size");
   while (const clang::ArrayType *arrayType = context.getAsArrayType(type)) {
     SourceLocation loc = var->getLocation();
     if (auto *constant = dyn_cast<ConstantArrayType>(arrayType)) {
@@ -361,14 +362,13 @@ bool Analyzer::typeFromDeclaration(
     }
     type = arrayType->getElementType();
   }
-  const auto *element = type.getCanonicalType()->getAs<BuiltinType>();
-  if (!element || (element->getKind() != BuiltinType::Float &&
-                   element->getKind() != BuiltinType::Double))
+  std::optional<ElementKind> element = getElementKind(type);
+  if (!element)
     return error(decl.name.loc, "'" + array.name + "' has elements of type '" +
                                     type.getAsString() +
-                                    "'; regions compute float and double "
-                                    "arrays");
-  array.isDouble = element->getKind() == BuiltinType::Double;
+                                    "'; regions compute float, double, int "
+                                    "and long arrays");
+  array.element = *element;
   return true;
 }
 
@@ -388,7 +388,7 @@ bool Analyzer::analyzeArrays(StencilRegion &region,
     RegionArray array;
     array.name = decl.name.name;
     array.loc = decl.name.loc;
-    array.isDouble = decl.isDouble;
+    array.element = decl.element;
     array.isSource = decl.isSource;
     array.isConst = decl.isConst;
     // One size: a constant, or a run-time extent (C99 `double A[n][n]`)
@@ -503,16 +503,14 @@ bool Analyzer::analyzeArrays(StencilRegion &region,
                 : constantForm(array.shape[axis]);
         shapeOk = dims[axis - first] == expected;
       }
-      bool elementOk = array.isDouble
-                           ? type->isSpecificBuiltinType(BuiltinType::Double)
-                           : type->isSpecificBuiltinType(BuiltinType::Float);
+      bool elementOk = getElementKind(type) == array.element;
       array.isConst |= type.isConstQualified();
       if (!elementOk || !shapeOk) {
         error(array.loc, "'" + array.name + "' is declared as '" +
                              getWrittenType(array.decl).getAsString() +
                              "' but '#pragma stencil data' says '" +
-                             (array.isDouble ? "double " : "float ") +
-                             array.name + region.getShapeText(array) + "'");
+                             getElementCName(array.element) + " " + array.name +
+                             region.getShapeText(array) + "'");
         note(array.decl->getLocation(),
              "'" + array.name + "' is declared here");
         ok = false;

@@ -828,8 +828,8 @@ BlockArgument CalcTranslator::getFieldArgument(unsigned arrayIndex) {
     return it->second;
   const RegionArray &array = region.arrays[arrayIndex];
   BlockArgument argument = block->addArgument(
-      FieldType::get(region.shape, array.isDouble ? Type(builder.getF64Type())
-                                                  : Type(builder.getF32Type())),
+      FieldType::get(region.shape,
+                     getFieldElementType(array.element, builder.getContext())),
       loc(array.loc));
   argumentSources.push_back(ArgumentSource::forArray(arrayIndex));
   fieldArguments[arrayIndex] = argument;

@@ -132,10 +132,18 @@ bool parseArrayDecl(TokenCursor &cursor, bool isSource, ArrayDecl &array) {
     cursor.next();
   } else if (cursor.is(tok::kw_double)) {
     cursor.next();
-    array.isDouble = true;
+    array.element = ElementKind::Double;
+  } else if (cursor.is(tok::kw_int)) {
+    cursor.next();
+    array.element = ElementKind::Int;
+  } else if (cursor.is(tok::kw_long)) {
+    cursor.next();
+    array.element = ElementKind::Long;
+    if (cursor.is(tok::kw_int))
+      cursor.next();
   } else {
-    cursor.error(cursor.loc(), "expected 'float' or 'double' array "
-                               "declaration, found " +
+    cursor.error(cursor.loc(), "expected 'float', 'double', 'int' or 'long' "
+                               "array declaration, found " +
                                    cursor.describe());
     return false;
   }
@@ -417,4 +425,18 @@ void StencilPragmaHandler::HandlePragma(Preprocessor &pp,
     return;
   }
   directives.push_back(std::move(directive));
+}
+
+StringRef mlir::stencil::pragma_c::getElementCName(ElementKind kind) {
+  switch (kind) {
+  case ElementKind::Float:
+    return "float";
+  case ElementKind::Double:
+    return "double";
+  case ElementKind::Int:
+    return "int";
+  case ElementKind::Long:
+    return "long";
+  }
+  llvm_unreachable("unknown element kind");
 }

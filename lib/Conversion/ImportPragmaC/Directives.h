@@ -44,12 +44,18 @@ struct NamedLoc {
   clang::SourceLocation loc;
 };
 
+/// The element type of an array of a region.
+enum class ElementKind { Float, Double, Int, Long };
+
+/// The C name of an element type (`float`, ..., `long`).
+llvm::StringRef getElementCName(ElementKind kind);
+
 /// One array of a `data` clause: `float A[NZ][NY][NX]`. Sizes are kept as
 /// (macro-expanded) tokens and evaluated once the AST can resolve `const int`
 /// names.
 struct ArrayDecl {
   NamedLoc name;
-  bool isDouble = false;
+  ElementKind element = ElementKind::Float;
   bool isSource = false;
   /// `const float C[N]`: the region only reads it.
   bool isConst = false;

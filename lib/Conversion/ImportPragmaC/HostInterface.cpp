@@ -36,7 +36,7 @@ std::string getArgumentText(ASTContext &context, const Expr *expr) {
 }
 
 std::string getElementName(const RegionArray &array) {
-  return array.isDouble ? "double" : "float";
+  return getElementCName(array.element).str();
 }
 
 /// A run-time bound as written, with what the loop adds (` + 1` for `<=`).

@@ -259,8 +259,7 @@ func::FuncOp mlir::stencil::pragma_c::emitRegion(clang::ASTContext &astContext,
     decomposition = DecompositionAttr::get(context, axes);
   }
   auto elementType = [&](const RegionArray &array) -> Type {
-    return array.isDouble ? Type(builder.getF64Type())
-                          : Type(builder.getF32Type());
+    return getFieldElementType(array.element, context);
   };
   auto fieldType = [&](const RegionArray &array) {
     return FieldType::get(context, region.shape, elementType(array),

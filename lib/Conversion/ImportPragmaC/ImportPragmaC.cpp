@@ -129,7 +129,25 @@ private:
   PragmaCImportOptions options;
 };
 
+/// Clang's arguments for the importer's parses.
+std::vector<std::string> getClangArgs(const PragmaCImportOptions &options) {
+  std::string resourceDir = options.resourceDir.empty()
+                                ? std::string(STENCIL_CLANG_RESOURCE_DIR)
+                                : options.resourceDir;
+  std::vector<std::string> args;
+  if (!resourceDir.empty())
+    args.push_back("-resource-dir=" + resourceDir);
+  // C, whatever the file is called; users may still pass -std=.
+  args.push_back("-xc");
+  llvm::append_range(args, options.clangArgs);
+  return args;
+}
+
 } // namespace
+
+bool mlir::stencil::isPhysisProgram(llvm::StringRef source) {
+  return pragma_c::includesPhysisHeader(source);
+}
 
 LogicalResult mlir::stencil::importPragmaC(llvm::StringRef path,
                                            const PragmaCImportOptions &options,
@@ -151,39 +169,30 @@ LogicalResult mlir::stencil::importPragmaCSource(
     const PragmaCImportOptions &options, MLIRContext *context,
     PragmaCImportResult &result) {
   if (options.frontend == PragmaFrontend::Physis ||
-      (options.frontend == PragmaFrontend::Auto &&
-       pragma_c::includesPhysisHeader(source))) {
+      (options.frontend == PragmaFrontend::Auto && isPhysisProgram(source))) {
     // stencil-mlir's physis/physis.h, after the user's directories.
     PragmaCImportOptions regions = options;
     regions.frontend = PragmaFrontend::Stencil;
     regions.clangArgs.push_back("-I" +
                                 resolveInstallPath("include/stencil-mlir"));
-    std::optional<std::string> program = pragma_c::translatePhysis(
-        source, fileName, regions.clangArgs, options.residentBlocks,
+    std::optional<pragma_c::PhysisProgram> program = pragma_c::translatePhysis(
+        source, fileName, getClangArgs(regions), options.residentBlocks,
         options.silenceDiagnostics);
     if (!program) {
       result.module =
           ModuleOp::create(FileLineColLoc::get(context, fileName, 1, 1));
       return failure();
     }
-    if (failed(
-            importPragmaCSource(*program, fileName, regions, context, result)))
-      return failure();
-    result.regionsSource = *program;
-    return success();
+    // Kept also when the import fails: it shows what was imported.
+    result.regionsSource = program->source;
+    result.physisMargin = program->margin;
+    return importPragmaCSource(program->source, fileName, regions, context,
+                               result);
   }
   result.regionsSource = source.str();
   result.module =
       ModuleOp::create(FileLineColLoc::get(context, fileName, 1, 1));
-  std::string resourceDir = options.resourceDir.empty()
-                                ? std::string(STENCIL_CLANG_RESOURCE_DIR)
-                                : options.resourceDir;
-  std::vector<std::string> args;
-  if (!resourceDir.empty())
-    args.push_back("-resource-dir=" + resourceDir);
-  // C, whatever the file is called; users may still pass -std=.
-  args.push_back("-xc");
-  llvm::append_range(args, options.clangArgs);
+  std::vector<std::string> args = getClangArgs(options);
 
   bool ok = clang::tooling::runToolOnCodeWithArgs(
       std::make_unique<ImportAction>(result, options), source, args, fileName,

@@ -21,8 +21,6 @@
 #include "Directives.h"
 #include "RegionModel.h"
 
-#include "Stencil/Support/InstallPaths.h"
-
 #include "clang/AST/ASTConsumer.h"
 #include "clang/AST/ASTContext.h"
 #include "clang/AST/RecursiveASTVisitor.h"
@@ -30,21 +28,22 @@
 #include "clang/Frontend/CompilerInstance.h"
 #include "clang/Frontend/FrontendAction.h"
 #include "clang/Lex/Lexer.h"
+#include "clang/Lex/PPCallbacks.h"
+#include "clang/Lex/Preprocessor.h"
 #include "clang/Tooling/Tooling.h"
+#include "llvm/ADT/SetVector.h"
 #include "llvm/ADT/SmallVector.h"
 #include "llvm/ADT/StringExtras.h"
+#include "llvm/ADT/StringSet.h"
 #include "llvm/Support/Regex.h"
 
+#include <deque>
 #include <map>
 
 using namespace clang;
 using namespace mlir::stencil::pragma_c;
 using llvm::SmallVector;
 using llvm::StringRef;
-
-#ifndef STENCIL_CLANG_RESOURCE_DIR
-#define STENCIL_CLANG_RESOURCE_DIR ""
-#endif
 
 bool mlir::stencil::pragma_c::includesPhysisHeader(StringRef source) {
   llvm::Regex include("^[ \t]*#[ \t]*include[ \t]*[<\"]physis/physis\\.h[>\"]",
@@ -56,68 +55,47 @@ namespace {
 
 constexpr const char *kAxisNames[] = {"x", "y", "z"};
 
+/// Offsets beyond this are not a stencil's: they would give every grid of
+/// the file a margin that wide.
+constexpr int64_t kMaxOffset = 4096;
+
 /// How a map visits its domain.
 enum class MapKind { Plain, RedBlack, Red, Black };
 
-/// One grid a run uses: a variable of the program.
-struct RunGrid {
-  const VarDecl *var;
-  std::string elementType;
+/// What a grid handle type (`PSGrid3DFloat`) says.
+struct GridType {
   unsigned rank;
-  /// Extents, x first, when the grid's creation gives them as constants.
-  SmallVector<int64_t, 3> extents;
+  QualType element;
 };
 
-struct RunMap {
-  const CallExpr *call;
-  MapKind kind;
-  const FunctionDecl *kernel;
-  const Expr *domain;
-  /// The arguments after the domain, one per parameter after the
-  /// coordinates.
-  SmallVector<const Expr *, 4> args;
-  /// [min, max) per axis, x first, when the domain is constant.
-  SmallVector<int64_t, 6> bounds;
-};
-
-struct Run {
-  const CallExpr *call;
-  const FunctionDecl *enclosing;
-  SmallVector<RunMap, 2> maps;
-  const Expr *count = nullptr;
-};
-
-/// The rank of a grid handle type (`PSGrid3DFloat`), or 0.
-unsigned getGridRank(QualType type) {
+/// The rank and element type of a grid handle type of physis.h: a pointer
+/// to `struct __PSGrid<R>D<Name>` whose `__ps_get` member returns the
+/// element type.
+std::optional<GridType> getGridType(QualType type) {
   const auto *pointer = type.getCanonicalType()->getAs<PointerType>();
-  if (!pointer)
-    return 0;
-  const RecordDecl *record = pointer->getPointeeType()->getAsRecordDecl();
-  if (!record)
-    return 0;
+  const RecordDecl *record =
+      pointer ? pointer->getPointeeType()->getAsRecordDecl() : nullptr;
+  if (!record || !record->getDeclName().isIdentifier())
+    return std::nullopt;
   StringRef name = record->getName();
-  if (!name.consume_front("__PSGrid") || name.size() < 2 || name[1] != 'D')
-    return 0;
-  if (name[0] < '1' || name[0] > '3')
-    return 0;
-  return name[0] - '0';
+  if (!name.consume_front("__PSGrid") || name.size() < 2 || name[1] != 'D' ||
+      name[0] < '1' || name[0] > '3')
+    return std::nullopt;
+  for (const FieldDecl *field : record->fields()) {
+    if (!field->getDeclName().isIdentifier() || field->getName() != "__ps_get")
+      continue;
+    const auto *fnPointer = field->getType()->getAs<PointerType>();
+    const auto *fn =
+        fnPointer
+            ? fnPointer->getPointeeType()->getAs<clang::FunctionProtoType>()
+            : nullptr;
+    if (fn)
+      return GridType{unsigned(name[0] - '0'), fn->getReturnType()};
+  }
+  return std::nullopt;
 }
 
-/// The element type of a grid handle type: the return type of its
-/// `__ps_get` member.
-QualType getGridElementType(QualType type) {
-  const RecordDecl *record = type.getCanonicalType()
-                                 ->getAs<PointerType>()
-                                 ->getPointeeType()
-                                 ->getAsRecordDecl();
-  for (const FieldDecl *field : record->fields())
-    if (field->getName() == "__ps_get")
-      if (const auto *fn = field->getType()
-                               ->getPointeeType()
-                               ->getAs<clang::FunctionProtoType>())
-        return fn->getReturnType();
-  return {};
-}
+bool isGrid(QualType type) { return getGridType(type).has_value(); }
 
 /// The callee's name of a call of a named function, or "".
 StringRef getCalleeName(const CallExpr *call) {
@@ -128,17 +106,22 @@ StringRef getCalleeName(const CallExpr *call) {
 }
 
 /// The member a grid access calls (`__ps_get`, `__ps_get_periodic`,
-/// `__ps_emit`) and the grid it reads, for the expansion of PSGridGet,
-/// PSGridGetPeriodic and PSGridEmit.
-StringRef getGridAccess(const CallExpr *call, const DeclRefExpr *&grid) {
+/// `__ps_emit`, `__ps_set`), for the expansions of PSGridGet,
+/// PSGridGetPeriodic, PSGridEmit and PSGridSet, and the expression naming
+/// the grid.
+StringRef getGridAccess(const CallExpr *call, const Expr *&grid) {
   const auto *member =
       dyn_cast<MemberExpr>(call->getCallee()->IgnoreParenImpCasts());
   if (!member || !member->getMemberDecl()->getDeclName().isIdentifier())
     return "";
   StringRef name = member->getMemberDecl()->getName();
-  if (name != "__ps_get" && name != "__ps_get_periodic" && name != "__ps_emit")
+  if (name != "__ps_get" && name != "__ps_get_periodic" &&
+      name != "__ps_emit" && name != "__ps_set")
     return "";
-  grid = dyn_cast<DeclRefExpr>(member->getBase()->IgnoreParenImpCasts());
+  grid = member->getBase()->IgnoreImpCasts();
+  // physis.h's macros parenthesize the grid: `((g)->__ps_get(...))`.
+  if (const auto *paren = dyn_cast<ParenExpr>(grid))
+    grid = paren->getSubExpr()->IgnoreImpCasts();
   return name;
 }
 
@@ -150,10 +133,11 @@ getAccessedGrids(const FunctionDecl *kernel, StringRef member) {
     StringRef member;
     llvm::SmallSetVector<const ParmVarDecl *, 2> params;
     bool VisitCallExpr(CallExpr *call) {
-      const DeclRefExpr *grid = nullptr;
-      if (getGridAccess(call, grid) == member && grid)
-        if (const auto *param = dyn_cast<ParmVarDecl>(grid->getDecl()))
-          params.insert(param);
+      const Expr *grid = nullptr;
+      if (getGridAccess(call, grid) == member)
+        if (const auto *ref = dyn_cast<DeclRefExpr>(grid))
+          if (const auto *param = dyn_cast<ParmVarDecl>(ref->getDecl()))
+            params.insert(param);
       return true;
     }
   } finder;
@@ -162,14 +146,24 @@ getAccessedGrids(const FunctionDecl *kernel, StringRef member) {
   return finder.params;
 }
 
-/// Whether `var` is assigned, incremented or has its address taken in
-/// `body` (then its initializer does not tell its value).
+/// Whether `var`, or a member or element of it, is assigned, incremented
+/// or has its address taken in `body` (then its initializer does not tell
+/// its value).
 bool isChangedIn(const VarDecl *var, const Stmt *body) {
   struct Finder : RecursiveASTVisitor<Finder> {
     const VarDecl *var;
     bool changed = false;
     bool refersTo(const Expr *expr) {
-      const auto *ref = dyn_cast<DeclRefExpr>(expr->IgnoreParenImpCasts());
+      while (true) {
+        expr = expr->IgnoreParenImpCasts();
+        if (const auto *member = dyn_cast<MemberExpr>(expr))
+          expr = member->getBase();
+        else if (const auto *element = dyn_cast<ArraySubscriptExpr>(expr))
+          expr = element->getBase();
+        else
+          break;
+      }
+      const auto *ref = dyn_cast<DeclRefExpr>(expr);
       return ref && ref->getDecl() == var;
     }
     bool VisitBinaryOperator(BinaryOperator *op) {
@@ -189,62 +183,151 @@ bool isChangedIn(const VarDecl *var, const Stmt *body) {
   return finder.changed;
 }
 
+/// The variables an expression reads.
+llvm::SmallSetVector<const VarDecl *, 4> getReadVariables(const Expr *expr) {
+  struct Finder : RecursiveASTVisitor<Finder> {
+    llvm::SmallSetVector<const VarDecl *, 4> vars;
+    bool VisitDeclRefExpr(DeclRefExpr *ref) {
+      if (const auto *var = dyn_cast<VarDecl>(ref->getDecl()))
+        vars.insert(var);
+      return true;
+    }
+  } finder;
+  finder.TraverseStmt(const_cast<Expr *>(expr));
+  return finder.vars;
+}
+
+/// Where each macro of the main file is defined or undefined.
+struct MacroEvents : public PPCallbacks {
+  MacroEvents(SourceManager &sm,
+              std::vector<std::pair<std::string, SourceLocation>> &events)
+      : sm(sm), events(events) {}
+  void MacroDefined(const Token &name, const MacroDirective *) override {
+    record(name);
+  }
+  void MacroUndefined(const Token &name, const MacroDefinition &,
+                      const MacroDirective *) override {
+    record(name);
+  }
+  void record(const Token &name) {
+    if (sm.isInMainFile(name.getLocation()))
+      events.emplace_back(name.getIdentifierInfo()->getName().str(),
+                          name.getLocation());
+  }
+  SourceManager &sm;
+  std::vector<std::pair<std::string, SourceLocation>> &events;
+};
+
+//===----------------------------------------------------------------------===//
+// The program's runs
+//===----------------------------------------------------------------------===//
+
+/// One grid a run uses: a variable of the program.
+struct RunGrid {
+  const VarDecl *var;
+  std::string elementType;
+  /// Extents, x first, when the grid's creation gives them as constants.
+  SmallVector<int64_t, 3> extents;
+};
+
+struct RunMap {
+  const CallExpr *call;
+  MapKind kind;
+  const FunctionDecl *kernel;
+  const Expr *domain;
+  /// The arguments after the domain, one per parameter after the
+  /// coordinates.
+  SmallVector<const Expr *, 4> args;
+  /// [min, max) per axis, x first, when the domain is constant.
+  SmallVector<int64_t, 6> bounds;
+  /// A constant domain without points: the map computes nothing.
+  bool empty = false;
+  /// The widest offset of the periodic reads, per axis.
+  SmallVector<int64_t, 3> periodicReach;
+};
+
+struct Run {
+  const CallExpr *call;
+  const FunctionDecl *enclosing;
+  unsigned rank = 0;
+  SmallVector<RunMap, 2> maps;
+  const Expr *count = nullptr;
+  /// The grids, in order of first use.
+  SmallVector<const RunGrid *, 4> grids;
+  /// The region's array for each grid: its name, unless a stencil function
+  /// of the run uses that name for something else.
+  std::map<const RunGrid *, std::string> arrayNames;
+  /// Local variables the run names that the rewritten call may no longer
+  /// read (domains, stencils).
+  llvm::SmallSetVector<const VarDecl *, 4> named;
+};
+
 class PhysisReader {
 public:
-  PhysisReader(ASTContext &context, StringRef fileName, bool distributed)
+  PhysisReader(
+      ASTContext &context, StringRef fileName, bool distributed,
+      const std::vector<std::pair<std::string, SourceLocation>> &macroEvents)
       : context(context), sm(context.getSourceManager()),
         diags(context.getDiagnostics()), fileName(fileName),
-        distributed(distributed) {}
+        distributed(distributed), macroEvents(macroEvents) {}
 
   /// Finds and checks every run; false after reporting an error.
   bool read();
   /// The program with each run replaced.
   std::string write();
+  int64_t getMargin() const { return margin; }
 
 private:
   bool readRun(const CallExpr *call, const FunctionDecl *enclosing);
-  bool readMap(const Expr *arg, const FunctionDecl *enclosing, RunMap &map);
-  bool readKernel(const RunMap &map, unsigned &rank);
-  bool readGridArgument(const Expr *arg, const ParmVarDecl *param,
-                        const FunctionDecl *enclosing, Run &run);
-  bool readDomain(const Expr *domain, unsigned rank,
-                  const FunctionDecl *enclosing, RunMap &map);
-  bool checkKernelBody(const FunctionDecl *kernel, unsigned rank);
+  bool readMap(const Expr *arg, const FunctionDecl *enclosing, RunMap &map,
+               Run &run, unsigned depth = 0);
+  bool readKernel(RunMap &map, unsigned &rank);
+  bool checkKernelBody(RunMap &map, unsigned rank);
+  bool checkHostAccesses(const FunctionDecl *function);
+  bool readGridArgument(const Expr *arg, const FunctionDecl *enclosing,
+                        Run &run);
+  bool readDomain(const FunctionDecl *enclosing, unsigned rank, RunMap &map,
+                  Run &run);
+  bool checkRunNames(Run &run);
 
   std::string writeRunFunction(const Run &run, unsigned index,
-                               std::string &prototype, std::string &callArgs);
-  std::string writeKernelBody(const Run &run, const RunMap &map,
-                              unsigned mapIndex);
-  std::string writePeriodicFills(const Run &run, const RunMap &map,
-                                 unsigned rank);
+                               std::string &prototype, std::string &call);
+  std::string writeKernelBody(const Run &run, const RunMap &map);
+  std::string writePeriodicFills(const Run &run, const RunMap &map);
 
   bool error(SourceLocation loc, const llvm::Twine &message) {
     reportError(diags, loc, message.str());
     return false;
   }
-
   unsigned getOffset(SourceLocation loc) {
     return sm.getFileOffset(sm.getExpansionLoc(loc));
   }
   unsigned getLine(SourceLocation loc) {
     return sm.getExpansionLineNumber(loc);
   }
-  std::string lineDirective(unsigned line) {
-    std::string escaped;
-    for (char c : fileName) {
+  std::string quoted(StringRef text) {
+    std::string escaped = "\"";
+    for (char c : text) {
       if (c == '\\' || c == '"')
         escaped += '\\';
       escaped += c;
     }
-    return "#line " + std::to_string(line) + " \"" + escaped + "\"\n";
+    return escaped + "\"";
+  }
+  std::string lineDirective(unsigned line) {
+    return "#line " + std::to_string(line) + " " + quoted(fileName) + "\n";
   }
   /// The text of an expression as written, also where it is an argument
-  /// of a macro (PSStencilMap's).
-  StringRef getText(SourceRange range) {
-    CharSourceRange chars = CharSourceRange::getTokenRange(
-        sm.getFileLoc(range.getBegin()), sm.getFileLoc(range.getEnd()));
-    return Lexer::getSourceText(chars, sm, context.getLangOpts());
+  /// of a macro (PSStencilMap's); empty where it is not in the file.
+  std::string getText(SourceRange range) {
+    CharSourceRange chars = Lexer::makeFileCharRange(
+        CharSourceRange::getTokenRange(range), sm, context.getLangOpts());
+    if (chars.isInvalid())
+      return "";
+    return Lexer::getSourceText(chars, sm, context.getLangOpts()).str();
   }
+  /// The identifiers of a stretch of the main file, as raw tokens.
+  llvm::StringSet<> getIdentifiers(unsigned begin, unsigned end);
 
   ASTContext &context;
   SourceManager &sm;
@@ -253,13 +336,14 @@ private:
   /// For `stencilcc --mpi`: the runs split their grids' outermost axis
   /// across the ranks, as Physis does across nodes.
   bool distributed;
+  const std::vector<std::pair<std::string, SourceLocation>> &macroEvents;
   std::vector<Run> runs;
   /// Every grid a run uses, by variable, in order of first use.
-  std::vector<RunGrid> grids;
+  std::deque<RunGrid> grids;
+  /// The stencil functions checked so far.
+  llvm::SmallPtrSet<const FunctionDecl *, 8> checkedKernels;
   /// The widest offset any stencil function reads at.
   int64_t margin = 0;
-  /// The grid whose shape the run being written has.
-  const RunGrid *runShape = nullptr;
 
   RunGrid *findGrid(const VarDecl *var) {
     for (RunGrid &grid : grids)
@@ -274,7 +358,8 @@ bool PhysisReader::read() {
     PhysisReader &reader;
     SourceManager &sm;
     const FunctionDecl *function = nullptr;
-    bool ok = true;
+    std::vector<std::pair<const CallExpr *, const FunctionDecl *>> calls;
+    SmallVector<const FunctionDecl *> functions;
     RunFinder(PhysisReader &reader, SourceManager &sm)
         : reader(reader), sm(sm) {}
     bool TraverseFunctionDecl(FunctionDecl *decl) {
@@ -282,16 +367,54 @@ bool PhysisReader::read() {
           !sm.isInMainFile(sm.getExpansionLoc(decl->getLocation())))
         return true;
       function = decl;
+      functions.push_back(decl);
       return RecursiveASTVisitor::TraverseFunctionDecl(decl);
     }
     bool VisitCallExpr(CallExpr *call) {
       if (function && getCalleeName(call) == "PSStencilRun")
-        ok &= reader.readRun(call, function);
+        calls.emplace_back(call, function);
       return true;
     }
   } finder(*this, sm);
   finder.TraverseDecl(context.getTranslationUnitDecl());
-  return finder.ok && !diags.hasErrorOccurred();
+  bool ok = true;
+  for (auto [call, function] : finder.calls)
+    ok = readRun(call, function) && ok;
+  for (const FunctionDecl *function : finder.functions)
+    ok = checkHostAccesses(function) && ok;
+  return ok && !diags.hasErrorOccurred();
+}
+
+/// Point access outside stencil functions: physis.h's handles do not
+/// implement it on the host.
+bool PhysisReader::checkHostAccesses(const FunctionDecl *function) {
+  if (checkedKernels.contains(function))
+    return true;
+  // A stencil function no run applies: its coordinates, then a grid.
+  unsigned numInts = 0;
+  while (numInts < function->getNumParams() &&
+         function->getParamDecl(numInts)->getType()->isIntegerType())
+    ++numInts;
+  if (numInts > 0 && llvm::any_of(function->parameters(), [](auto *param) {
+        return isGrid(param->getType());
+      }))
+    return true;
+  struct Finder : RecursiveASTVisitor<Finder> {
+    const CallExpr *found = nullptr;
+    bool VisitCallExpr(CallExpr *call) {
+      const Expr *grid = nullptr;
+      if (!found && !getGridAccess(call, grid).empty())
+        found = call;
+      return true;
+    }
+  } finder;
+  finder.TraverseStmt(function->getBody());
+  if (!finder.found)
+    return true;
+  return error(finder.found->getBeginLoc(),
+               "grid points are read and written in stencil functions only "
+               "(PSGridGet, PSGridEmit); on the host, use PSGridCopyin and "
+               "PSGridCopyout");
 }
 
 bool PhysisReader::readRun(const CallExpr *call,
@@ -312,135 +435,120 @@ bool PhysisReader::readRun(const CallExpr *call,
                      "PSStencilRun takes stencils (PSStencilMap(...)) and "
                      "then, last, the number of times to run them");
       run.count = arg;
+      if (getText(arg->getSourceRange()).empty())
+        return error(arg->getBeginLoc(),
+                     "write the number of times to run in the program, not "
+                     "through a macro that expands to several arguments");
       break;
     }
     RunMap map;
-    if (!readMap(arg, enclosing, map))
+    if (!readMap(arg, enclosing, map, run))
       return false;
     run.maps.push_back(map);
   }
-  // Every map applies over one rank; its grids are the run's.
-  unsigned rank = 0;
   for (RunMap &map : run.maps) {
-    unsigned mapRank;
-    if (!readKernel(map, mapRank))
+    unsigned rank;
+    if (!readKernel(map, rank))
       return false;
-    if (rank && mapRank != rank)
+    if (run.rank && rank != run.rank)
       return error(map.call->getBeginLoc(),
-                   "this stencil function is " + llvm::Twine(mapRank) +
-                       "-D but the run's first is " + llvm::Twine(rank) +
+                   "this stencil function is " + llvm::Twine(rank) +
+                       "-D but the run's first is " + llvm::Twine(run.rank) +
                        "-D; the stencils of one PSStencilRun must have one "
                        "rank");
-    rank = mapRank;
-    if (!readDomain(map.domain, rank, enclosing, map))
+    run.rank = rank;
+    if (!readDomain(enclosing, rank, map, run))
       return false;
-    unsigned numCoordinates = rank;
-    for (auto [param, arg] : llvm::zip_equal(
-             map.kernel->parameters().drop_front(numCoordinates), map.args))
-      if (getGridRank(param->getType()) &&
-          !readGridArgument(arg, param, enclosing, run))
+    for (auto [param, arg] :
+         llvm::zip_equal(map.kernel->parameters().drop_front(rank), map.args))
+      if (isGrid(param->getType()) && !readGridArgument(arg, enclosing, run))
         return false;
   }
-  if (llvm::none_of(run.maps, [](const RunMap &map) {
-        return llvm::any_of(map.kernel->parameters(), [](const ParmVarDecl *p) {
-          return getGridRank(p->getType()) != 0;
-        });
-      }))
-    return error(call->getBeginLoc(), "the stencils of this run take no grid");
   // One shape for all of a run's grids: a region's arrays have one.
-  const RunGrid *first = nullptr;
-  for (const RunGrid &grid : grids) {
-    bool used = false;
-    for (const RunMap &map : run.maps)
-      for (const Expr *arg : map.args)
-        if (getReferencedVar(arg) == grid.var)
-          used = true;
-    if (!used)
-      continue;
-    if (!first) {
-      first = &grid;
-      continue;
-    }
-    if (!grid.extents.empty() && !first->extents.empty() &&
-        grid.extents != first->extents)
+  const RunGrid *first = run.grids.front();
+  for (const RunGrid *grid : run.grids) {
+    if (grid->extents.empty() != first->extents.empty())
+      return error(call->getBeginLoc(),
+                   "the sizes of grid '" +
+                       (grid->extents.empty() ? grid : first)->var->getName() +
+                       "' are not constants where those of '" +
+                       (grid->extents.empty() ? first : grid)->var->getName() +
+                       "' are; create the grids of one PSStencilRun alike");
+    if (grid->extents != first->extents)
       return error(call->getBeginLoc(),
                    "the grids '" + first->var->getName() + "' and '" +
-                       grid.var->getName() +
+                       grid->var->getName() +
                        "' of this run differ in shape; the grids of one "
                        "PSStencilRun must have one shape (not supported "
                        "yet)");
-    if (grid.extents.empty() != first->extents.empty())
-      return error(
-          call->getBeginLoc(),
-          "the sizes of grid '" +
-              (grid.extents.empty() ? grid.var : first->var)->getName() +
-              "' are not constants where those of '" +
-              (grid.extents.empty() ? first->var : grid.var)->getName() +
-              "' are; create the grids of one PSStencilRun alike");
   }
-  // A constant domain inside the grids of constant size it is applied to.
-  for (const RunMap &map : run.maps) {
-    if (map.bounds.empty())
-      continue;
-    for (const Expr *arg : map.args) {
-      const RunGrid *grid = findGrid(getReferencedVar(arg));
-      if (!grid || grid->extents.empty())
-        continue;
-      for (unsigned axis = 0; axis < rank; ++axis)
+  for (RunMap &map : run.maps) {
+    // A constant domain inside the grids it is applied to.
+    if (!map.bounds.empty() && !first->extents.empty())
+      for (unsigned axis = 0; axis < run.rank; ++axis)
         if (map.bounds[2 * axis] < 0 ||
-            map.bounds[2 * axis + 1] > grid->extents[axis])
-          return error(
-              map.domain->getBeginLoc(),
-              "this domain runs from " + llvm::Twine(map.bounds[2 * axis]) +
-                  " to " + llvm::Twine(map.bounds[2 * axis + 1]) + " along " +
-                  kAxisNames[axis] + ", outside grid '" + grid->var->getName() +
-                  "' (" + llvm::Twine(grid->extents[axis]) + " points)");
-    }
+            map.bounds[2 * axis + 1] > first->extents[axis])
+          return error(map.domain->getBeginLoc(),
+                       "this domain runs from " +
+                           llvm::Twine(map.bounds[2 * axis]) + " to " +
+                           llvm::Twine(map.bounds[2 * axis + 1]) + " along " +
+                           kAxisNames[axis] + ", outside the run's grids (" +
+                           llvm::Twine(first->extents[axis]) + " points)");
+    // A periodic read finds its value in the margin, which the region
+    // fills from the other side: sizes it knows, at least as wide as the
+    // reads.
+    if (getAccessedGrids(map.kernel, "__ps_get_periodic").empty())
+      continue;
+    if (distributed)
+      return error(map.call->getBeginLoc(),
+                   "'" + map.kernel->getName() +
+                       "' reads with PSGridGetPeriodic, which is not "
+                       "supported under --mpi yet (it runs on one process)");
+    if (first->extents.empty())
+      return error(map.call->getBeginLoc(),
+                   "'" + map.kernel->getName() +
+                       "' reads with PSGridGetPeriodic, which needs the "
+                       "grids' sizes as constants (PSGrid...New(N, ...) with "
+                       "N known when compiling)");
+    for (unsigned axis = 0; axis < run.rank; ++axis)
+      if (map.periodicReach[axis] > first->extents[axis])
+        return error(map.call->getBeginLoc(),
+                     "'" + map.kernel->getName() + "' reads periodically " +
+                         llvm::Twine(map.periodicReach[axis]) +
+                         " points away along " + kAxisNames[axis] +
+                         ", beyond the grids' " +
+                         llvm::Twine(first->extents[axis]) + " points");
   }
-  // A periodic read finds its value in the margin, which the region fills
-  // from the other side: sizes it knows, and a margin they can fill.
-  for (const RunMap &map : run.maps)
-    for (const ParmVarDecl *param :
-         getAccessedGrids(map.kernel, "__ps_get_periodic")) {
-      const RunGrid *grid = findGrid(
-          getReferencedVar(map.args[param->getFunctionScopeIndex() - rank]));
-      if (distributed)
-        return error(map.call->getBeginLoc(),
-                     "'" + map.kernel->getName() + "' reads grid '" +
-                         grid->var->getName() +
-                         "' with PSGridGetPeriodic, which is not supported "
-                         "under --mpi yet (it runs on one process)");
-      if (grid->extents.empty())
-        return error(map.call->getBeginLoc(),
-                     "'" + map.kernel->getName() + "' reads grid '" +
-                         grid->var->getName() +
-                         "' with PSGridGetPeriodic, which needs its sizes "
-                         "as constants (PSGrid...New(N, ...) with N known "
-                         "when compiling)");
-      for (int64_t extent : grid->extents)
-        if (extent < margin)
-          return error(
-              map.call->getBeginLoc(),
-              "grid '" + grid->var->getName() + "' has " + llvm::Twine(extent) +
-                  " points along an axis, fewer than the widest "
-                  "offset read (" +
-                  llvm::Twine(margin) + "), which a periodic read cannot wrap");
-    }
+  if (!checkRunNames(run))
+    return false;
   runs.push_back(std::move(run));
   return true;
 }
 
 bool PhysisReader::readMap(const Expr *arg, const FunctionDecl *enclosing,
-                           RunMap &map) {
-  // A stencil kept in a variable: its initializer, when nothing changes it.
+                           RunMap &map, Run &run, unsigned depth) {
+  // A stencil kept in a variable: its initializer, read again at the run,
+  // which gives Physis's closure only if nothing it reads changes.
   if (const VarDecl *var = getReferencedVar(arg)) {
-    if (var->hasInit() && !isa<ParmVarDecl>(var) &&
-        !isChangedIn(var, enclosing->getBody()))
-      return readMap(var->getInit()->IgnoreParenImpCasts(), enclosing, map);
-    return error(arg->getBeginLoc(),
-                 "the stencil '" + var->getName() +
-                     "' must be initialized with PSStencilMap(...) in this "
-                     "function and not changed");
+    const Expr *init = var->hasInit() && var->isLocalVarDecl() && depth < 8
+                           ? var->getInit()->IgnoreParenImpCasts()
+                           : nullptr;
+    if (!init || isChangedIn(var, enclosing->getBody()))
+      return error(arg->getBeginLoc(),
+                   "the stencil '" + var->getName() +
+                       "' must be initialized with PSStencilMap(...) in this "
+                       "function and not changed");
+    for (const VarDecl *read : getReadVariables(init))
+      if (read->isLocalVarDecl() && read != var &&
+          isChangedIn(read, enclosing->getBody()))
+        return error(arg->getBeginLoc(),
+                     "the stencil '" + var->getName() + "' binds '" +
+                         read->getName() +
+                         "', which this function changes; write the "
+                         "PSStencilMap in the PSStencilRun, where its "
+                         "arguments are read");
+    run.named.insert(var);
+    return readMap(init, enclosing, map, run, depth + 1);
   }
   const auto *call = dyn_cast<CallExpr>(arg);
   StringRef name = call ? getCalleeName(call) : "";
@@ -470,7 +578,8 @@ bool PhysisReader::readMap(const Expr *arg, const FunctionDecl *enclosing,
                  "the first argument of PSStencilMap must name a stencil "
                  "function");
   map.kernel = kernel->getDefinition();
-  if (!map.kernel)
+  if (!map.kernel || !sm.isInMainFile(sm.getExpansionLoc(
+                         map.kernel->getBody()->getBeginLoc())))
     return error(kernelRef->getBeginLoc(),
                  "the stencil function '" + kernel->getName() +
                      "' must be defined in this file");
@@ -484,19 +593,30 @@ bool PhysisReader::readMap(const Expr *arg, const FunctionDecl *enclosing,
   return true;
 }
 
-bool PhysisReader::readKernel(const RunMap &map, unsigned &rank) {
+bool PhysisReader::readKernel(RunMap &map, unsigned &rank) {
   const FunctionDecl *kernel = map.kernel;
   if (!kernel->getReturnType()->isVoidType())
     return error(kernel->getLocation(), "the stencil function '" +
                                             kernel->getName() +
                                             "' must return void");
-  // The coordinates come first: integer parameters.
-  rank = 0;
-  for (const ParmVarDecl *param : kernel->parameters()) {
-    if (!param->getType()->isIntegerType())
-      break;
-    ++rank;
-  }
+  // The coordinates come first: Physis writes them `const int`; an
+  // integer parameter after them (not const) is a scalar. Without const,
+  // as many as the widest grid has axes.
+  unsigned numConst = 0, numInts = 0, gridRank = 0;
+  for (const ParmVarDecl *param : kernel->parameters())
+    if (std::optional<GridType> grid = getGridType(param->getType()))
+      gridRank = std::max(gridRank, grid->rank);
+  while (numInts < kernel->getNumParams() &&
+         kernel->getParamDecl(numInts)->getType()->isIntegerType())
+    ++numInts;
+  while (numConst < numInts &&
+         kernel->getParamDecl(numConst)->getType().isConstQualified())
+    ++numConst;
+  if (!gridRank)
+    return error(kernel->getLocation(), "the stencil function '" +
+                                            kernel->getName() +
+                                            "' takes no grid");
+  rank = numConst ? numConst : std::min(numInts, gridRank);
   if (rank < 1 || rank > 3)
     return error(kernel->getLocation(),
                  "the stencil function '" + kernel->getName() +
@@ -513,22 +633,36 @@ bool PhysisReader::readKernel(const RunMap &map, unsigned &rank) {
   for (auto [param, arg] :
        llvm::zip_equal(kernel->parameters().drop_front(rank), map.args)) {
     QualType type = param->getType();
-    if (unsigned gridRank = getGridRank(type)) {
-      if (gridRank != rank)
+    QualType argType = arg->IgnoreParenImpCasts()->getType();
+    // The run function takes the argument as written.
+    if (getText(arg->getSourceRange()).empty())
+      return error(arg->getBeginLoc(),
+                   "write this argument of PSStencilMap in the program, not "
+                   "through a macro that expands to several");
+    if (std::optional<GridType> grid = getGridType(type)) {
+      if (grid->rank != rank)
         return error(param->getLocation(),
                      "'" + param->getName() + "' is a " +
-                         llvm::Twine(gridRank) + "-D grid in a " +
+                         llvm::Twine(grid->rank) + "-D grid in a " +
                          llvm::Twine(rank) +
                          "-D stencil function; grids of another rank than "
                          "the stencil's are not supported yet");
-      if (!context.hasSameUnqualifiedType(arg->IgnoreParenImpCasts()->getType(),
-                                          type))
-        return error(arg->getBeginLoc(),
-                     "this argument is a '" +
-                         arg->IgnoreParenImpCasts()->getType().getAsString() +
-                         "' but '" + param->getName() + "' of '" +
-                         kernel->getName() + "' is a '" + type.getAsString() +
-                         "'");
+      if (grid->element->isRecordType())
+        return error(param->getLocation(),
+                     "grids of a struct type (DeclareGrid3D) are not "
+                     "supported yet");
+      if (!getElementKind(grid->element))
+        return error(param->getLocation(),
+                     "'" + param->getName() + "' is a grid of '" +
+                         grid->element.getAsString() +
+                         "'; stencils compute on grids of float, double, "
+                         "int and long");
+      if (!context.hasSameUnqualifiedType(argType, type))
+        return error(arg->getBeginLoc(), "this argument is a '" +
+                                             argType.getAsString() + "' but '" +
+                                             param->getName() + "' of '" +
+                                             kernel->getName() + "' is a '" +
+                                             type.getAsString() + "'");
       continue;
     }
     if (!type->isArithmeticType())
@@ -536,37 +670,57 @@ bool PhysisReader::readKernel(const RunMap &map, unsigned &rank) {
                    "'" + param->getName() +
                        "' must be a grid or a number: stencil functions "
                        "take no other arguments");
-    if (!arg->IgnoreParenImpCasts()->getType()->isArithmeticType())
+    if (!argType->isArithmeticType())
       return error(arg->getBeginLoc(), "'" + param->getName() + "' of '" +
                                            kernel->getName() +
                                            "' takes a number");
   }
-  return checkKernelBody(kernel, rank);
+  return checkKernelBody(map, rank);
 }
 
-bool PhysisReader::checkKernelBody(const FunctionDecl *kernel, unsigned rank) {
+bool PhysisReader::checkKernelBody(RunMap &map, unsigned rank) {
+  const FunctionDecl *kernel = map.kernel;
+  map.periodicReach.assign(rank, 0);
+  const auto *body = dyn_cast<CompoundStmt>(kernel->getBody());
+  if (!body || body->getLBracLoc().isMacroID() ||
+      body->getRBracLoc().isMacroID())
+    return error(kernel->getLocation(),
+                 "the body of the stencil function '" + kernel->getName() +
+                     "' must be written in the file, not produced by a "
+                     "macro");
   struct Checker : RecursiveASTVisitor<Checker> {
     PhysisReader &reader;
+    RunMap &map;
     const FunctionDecl *kernel;
     unsigned rank;
     llvm::SmallPtrSet<const DeclRefExpr *, 8> gridUses;
     bool ok = true;
-    Checker(PhysisReader &reader, const FunctionDecl *kernel, unsigned rank)
-        : reader(reader), kernel(kernel), rank(rank) {}
+    Checker(PhysisReader &reader, RunMap &map, unsigned rank)
+        : reader(reader), map(map), kernel(map.kernel), rank(rank) {}
 
     bool VisitCallExpr(CallExpr *call) {
-      const DeclRefExpr *grid = nullptr;
-      StringRef access = getGridAccess(call, grid);
+      const Expr *gridExpr = nullptr;
+      StringRef access = getGridAccess(call, gridExpr);
       if (access.empty()) {
         if (getCalleeName(call) == "PSGridDim")
           return visitGridDim(call);
         return true;
       }
-      if (!grid || !isa<ParmVarDecl>(grid->getDecl()))
+      // The grid is the parameter's name itself: the region's macros
+      // paste it.
+      const auto *grid = dyn_cast<DeclRefExpr>(gridExpr);
+      const auto *param =
+          grid ? dyn_cast<ParmVarDecl>(grid->getDecl()) : nullptr;
+      if (!param || param->getDeclContext() != kernel ||
+          !reader.sm.isMacroArgExpansion(grid->getLocation()))
         return fail(call->getBeginLoc(),
-                    "grids are read and written through the stencil "
-                    "function's grid parameters");
+                    "write the name of a grid parameter of the stencil "
+                    "function as the grid of PSGridGet and PSGridEmit");
       gridUses.insert(grid);
+      if (access == "__ps_set")
+        return fail(call->getBeginLoc(),
+                    "stencil functions write their point with PSGridEmit, "
+                    "not PSGridSet");
       if (access == "__ps_emit")
         return true;
       for (unsigned axis = 0; axis < call->getNumArgs(); ++axis) {
@@ -579,37 +733,27 @@ bool PhysisReader::checkKernelBody(const FunctionDecl *kernel, unsigned rank) {
                           " of PSGridGet must be '" + coordinate->getName() +
                           "' plus or minus a constant (the stencil "
                           "function's coordinate along that axis)");
+        if (*offset < -kMaxOffset || *offset > kMaxOffset)
+          return fail(call->getArg(axis)->getBeginLoc(),
+                      "an offset of " + llvm::Twine(*offset) +
+                          " is wider than stencils read (at most " +
+                          llvm::Twine(kMaxOffset) + ")");
         reader.margin = std::max(reader.margin, std::abs(*offset));
+        if (access == "__ps_get_periodic")
+          map.periodicReach[axis] =
+              std::max(map.periodicReach[axis], std::abs(*offset));
       }
       return true;
-    }
-    // A region's nest computes every point without branching out of it.
-    bool VisitForStmt(ForStmt *loop) { return failLoop(loop); }
-    bool VisitWhileStmt(WhileStmt *loop) { return failLoop(loop); }
-    bool VisitDoStmt(DoStmt *loop) { return failLoop(loop); }
-    bool failLoop(Stmt *loop) {
-      return fail(loop->getBeginLoc(),
-                  "loops in stencil functions are not supported yet (a "
-                  "point's value is computed without one)");
-    }
-    bool VisitReturnStmt(ReturnStmt *ret) {
-      const auto *body = cast<CompoundStmt>(kernel->getBody());
-      if (body->body_empty() || body->body_back() != ret)
-        return fail(ret->getBeginLoc(),
-                    "a 'return' before the end of a stencil function is not "
-                    "supported; put the statements it skips under an 'if'");
-      return true;
-    }
-    bool VisitGotoStmt(GotoStmt *jump) {
-      return fail(jump->getBeginLoc(),
-                  "'goto' is not supported in stencil functions");
     }
     bool visitGridDim(CallExpr *call) {
       const auto *grid =
           call->getNumArgs() == 2
               ? dyn_cast<DeclRefExpr>(call->getArg(0)->IgnoreParenImpCasts())
               : nullptr;
-      if (!grid || !getGridRank(grid->getType()))
+      const auto *param =
+          grid ? dyn_cast<ParmVarDecl>(grid->getDecl()) : nullptr;
+      if (!param || param->getDeclContext() != kernel ||
+          !isGrid(param->getType()))
         return fail(call->getBeginLoc(),
                     "PSGridDim takes a grid parameter of the stencil "
                     "function and an axis");
@@ -629,10 +773,9 @@ bool PhysisReader::checkKernelBody(const FunctionDecl *kernel, unsigned rank) {
     }
     bool VisitDeclRefExpr(DeclRefExpr *ref) {
       const auto *param = dyn_cast<ParmVarDecl>(ref->getDecl());
-      if (!param || param->getDeclContext() != kernel)
+      if (!param || param->getDeclContext() != kernel ||
+          isGrid(param->getType()))
         return true;
-      if (getGridRank(param->getType()))
-        return true; // checked once every access is known
       SourceLocation loc = ref->getLocation();
       if (loc.isMacroID() && !reader.sm.isMacroArgExpansion(loc))
         return fail(loc, "'" + param->getName() +
@@ -641,11 +784,33 @@ bool PhysisReader::checkKernelBody(const FunctionDecl *kernel, unsigned rank) {
                              "in its body");
       return true;
     }
+    // A region's nest computes every point without branching out of it.
+    bool VisitForStmt(ForStmt *loop) { return failLoop(loop); }
+    bool VisitWhileStmt(WhileStmt *loop) { return failLoop(loop); }
+    bool VisitDoStmt(DoStmt *loop) { return failLoop(loop); }
+    bool failLoop(Stmt *loop) {
+      return fail(loop->getBeginLoc(),
+                  "loops in stencil functions are not supported yet (a "
+                  "point's value is computed without one)");
+    }
+    bool VisitReturnStmt(ReturnStmt *ret) {
+      const auto *body = cast<CompoundStmt>(kernel->getBody());
+      if (body->body_empty() || body->body_back() != ret ||
+          ret->getBeginLoc().isMacroID())
+        return fail(ret->getBeginLoc(),
+                    "a 'return' before the end of a stencil function is not "
+                    "supported; put the statements it skips under an 'if'");
+      return true;
+    }
+    bool VisitGotoStmt(GotoStmt *jump) {
+      return fail(jump->getBeginLoc(),
+                  "'goto' is not supported in stencil functions");
+    }
     bool fail(SourceLocation loc, const llvm::Twine &message) {
       ok = false;
       return reader.error(loc, message);
     }
-  } checker(*this, kernel, rank);
+  } checker(*this, map, rank);
   checker.TraverseStmt(kernel->getBody());
   if (!checker.ok)
     return false;
@@ -656,7 +821,7 @@ bool PhysisReader::checkKernelBody(const FunctionDecl *kernel, unsigned rank) {
     bool VisitDeclRefExpr(DeclRefExpr *ref) {
       const auto *param = dyn_cast<ParmVarDecl>(ref->getDecl());
       if (param && param->getDeclContext() == kernel &&
-          getGridRank(param->getType()))
+          isGrid(param->getType()))
         refs.push_back(ref);
       return true;
     }
@@ -668,42 +833,64 @@ bool PhysisReader::checkKernelBody(const FunctionDecl *kernel, unsigned rank) {
       return error(ref->getLocation(),
                    "a grid is used in a stencil function through PSGridGet, "
                    "PSGridEmit and PSGridDim only");
+  // The body is compiled at the end of the file: the macros it uses must
+  // still mean there what they mean here.
+  unsigned end = getOffset(body->getRBracLoc());
+  llvm::StringSet<> used = getIdentifiers(getOffset(body->getLBracLoc()), end);
+  for (const auto &[name, loc] : macroEvents)
+    if (getOffset(loc) > end && used.contains(name)) {
+      error(loc, "macro '" + name +
+                     "' is defined again or undefined after "
+                     "the stencil function '" +
+                     kernel->getName() +
+                     "' that uses it, which stencilcc does not support");
+      return false;
+    }
+  checkedKernels.insert(kernel);
   return true;
 }
 
-bool PhysisReader::readGridArgument(const Expr *arg, const ParmVarDecl *param,
+llvm::StringSet<> PhysisReader::getIdentifiers(unsigned begin, unsigned end) {
+  StringRef buffer = sm.getBufferData(sm.getMainFileID());
+  Lexer lexer(sm.getLocForStartOfFile(sm.getMainFileID()),
+              context.getLangOpts(), buffer.begin(), buffer.begin() + begin,
+              buffer.end());
+  llvm::StringSet<> names;
+  Token token;
+  while (!lexer.LexFromRawLexer(token) &&
+         sm.getFileOffset(token.getLocation()) < end)
+    if (token.is(tok::raw_identifier))
+      names.insert(token.getRawIdentifier());
+  return names;
+}
+
+bool PhysisReader::readGridArgument(const Expr *arg,
                                     const FunctionDecl *enclosing, Run &run) {
   const VarDecl *var = getReferencedVar(arg);
   if (!var)
-    return error(arg->getBeginLoc(),
-                 "pass a grid variable for '" + param->getName() + "'");
-  if (findGrid(var))
+    return error(arg->getBeginLoc(), "pass a grid variable here");
+  if (RunGrid *known = findGrid(var)) {
+    if (!llvm::is_contained(run.grids, known))
+      run.grids.push_back(known);
     return true;
+  }
   RunGrid grid;
   grid.var = var;
-  grid.rank = getGridRank(var->getType());
-  grid.elementType = getGridElementType(var->getType()).getAsString();
-  if (getGridElementType(var->getType())->isRecordType())
-    return error(arg->getBeginLoc(),
-                 "grids of a struct type (DeclareGrid3D) are not supported "
-                 "yet");
-  if (!getGridElementType(var->getType())->isFloatingType())
-    return error(arg->getBeginLoc(),
-                 "'" + var->getName() + "' is a grid of '" + grid.elementType +
-                     "'; stencils compute on grids of float and double only "
-                     "(integer grids are not supported yet)");
+  std::optional<GridType> type = getGridType(var->getType());
+  grid.elementType = getElementCName(*getElementKind(type->element)).str();
   // Sizes known at compile time: from `PSGrid3DFloatNew(N, N, N)` in the
   // variable's initializer, when nothing assigns it afterwards.
   const auto *init =
-      var->hasInit() && !isa<ParmVarDecl>(var)
+      var->hasInit() && var->isLocalVarDecl()
           ? dyn_cast<CallExpr>(var->getInit()->IgnoreParenImpCasts())
           : nullptr;
-  if (init && getCalleeName(init).starts_with("PSGrid") &&
-      getCalleeName(init).ends_with("New") && init->getNumArgs() >= grid.rank &&
-      !(var->isLocalVarDecl() && isChangedIn(var, enclosing->getBody()))) {
-    for (unsigned axis = 0; axis < grid.rank; ++axis) {
+  StringRef creator = init ? getCalleeName(init) : "";
+  if (creator.starts_with("PSGrid") && creator.ends_with("New") &&
+      init->getNumArgs() >= type->rank &&
+      !isChangedIn(var, enclosing->getBody())) {
+    for (unsigned axis = 0; axis < type->rank; ++axis) {
       std::optional<int64_t> n = evaluateInteger(init->getArg(axis), context);
-      if (!n || *n < 1) {
+      if (!n || *n < 1 || *n > (int64_t(1) << 40)) {
         grid.extents.clear();
         break;
       }
@@ -711,46 +898,85 @@ bool PhysisReader::readGridArgument(const Expr *arg, const ParmVarDecl *param,
     }
   }
   grids.push_back(grid);
+  run.grids.push_back(&grids.back());
   return true;
 }
 
-bool PhysisReader::readDomain(const Expr *domain, unsigned rank,
-                              const FunctionDecl *enclosing, RunMap &map) {
-  const Expr *init = domain->IgnoreParenImpCasts();
-  if (const VarDecl *var = getReferencedVar(init))
-    init = var->hasInit() && !isa<ParmVarDecl>(var) &&
+bool PhysisReader::readDomain(const FunctionDecl *enclosing, unsigned rank,
+                              RunMap &map, Run &run) {
+  const Expr *init = map.domain->IgnoreParenImpCasts();
+  if (const VarDecl *var = getReferencedVar(init)) {
+    if (var->isLocalVarDecl())
+      run.named.insert(var);
+    init = var->hasInit() && var->isLocalVarDecl() &&
                    !isChangedIn(var, enclosing->getBody())
                ? var->getInit()->IgnoreParenImpCasts()
                : nullptr;
+  }
   const auto *call = init ? dyn_cast<CallExpr>(init) : nullptr;
   StringRef name = call ? getCalleeName(call) : "";
-  if (name.consume_front("PSDomain") && name.size() == 5 &&
-      name.ends_with("DNew")) {
-    unsigned domainRank = name[0] - '0';
-    if (domainRank != rank)
-      return error(domain->getBeginLoc(),
-                   "this domain is " + llvm::Twine(domainRank) +
-                       "-D but the stencil function '" + map.kernel->getName() +
-                       "' is " + llvm::Twine(rank) + "-D");
-    for (const Expr *bound : call->arguments()) {
-      std::optional<int64_t> value = evaluateInteger(bound, context);
-      if (!value) {
-        map.bounds.clear();
-        return true;
-      }
-      map.bounds.push_back(*value);
+  if (!name.consume_front("PSDomain") || name.size() != 5 ||
+      !name.ends_with("DNew")) {
+    // Evaluated when the run starts, as written.
+    if (getText(map.domain->getSourceRange()).empty())
+      return error(map.domain->getBeginLoc(),
+                   "write the domain of PSStencilMap in the program, not "
+                   "through a macro that expands to several arguments");
+    return true;
+  }
+  unsigned domainRank = name[0] - '0';
+  if (domainRank != rank)
+    return error(map.domain->getBeginLoc(),
+                 "this domain is " + llvm::Twine(domainRank) +
+                     "-D but the stencil function '" + map.kernel->getName() +
+                     "' is " + llvm::Twine(rank) + "-D");
+  for (const Expr *bound : call->arguments()) {
+    std::optional<int64_t> value = evaluateInteger(bound, context);
+    if (!value || *value < INT32_MIN || *value > INT32_MAX) {
+      map.bounds.clear();
+      return true;
     }
+    map.bounds.push_back(*value);
+  }
+  for (unsigned axis = 0; axis < rank; ++axis)
+    map.empty |= map.bounds[2 * axis] >= map.bounds[2 * axis + 1];
+  return true;
+}
+
+/// Names the region's arrays: a grid keeps its name unless a stencil
+/// function of the run uses that name (a parameter, a local, a global it
+/// reads), where it would mean something else.
+bool PhysisReader::checkRunNames(Run &run) {
+  // Grid parameters only name the grid of a read (macros paste them), and
+  // coordinates become the loop variables: neither stays in the body.
+  llvm::StringSet<> used;
+  for (const RunMap &map : run.maps) {
+    const auto *body = cast<CompoundStmt>(map.kernel->getBody());
+    llvm::StringSet<> gone;
+    for (const auto [index, param] : llvm::enumerate(map.kernel->parameters()))
+      if (index < run.rank || isGrid(param->getType()))
+        gone.insert(param->getName());
+    for (const auto &entry : getIdentifiers(getOffset(body->getLBracLoc()),
+                                            getOffset(body->getRBracLoc())))
+      if (!gone.contains(entry.getKey()))
+        used.insert(entry.getKey());
+    for (const ParmVarDecl *param : map.kernel->parameters())
+      if (!gone.contains(param->getName()))
+        used.insert(param->getName());
+  }
+  for (const RunGrid *grid : run.grids) {
+    std::string name = grid->var->getNameAsString();
+    run.arrayNames[grid] = used.contains(name) ? "__ps_grid_" + name : name;
   }
   return true;
 }
 
-std::string PhysisReader::writeKernelBody(const Run &run, const RunMap &map,
-                                          unsigned mapIndex) {
+//===----------------------------------------------------------------------===//
+// The program written again
+//===----------------------------------------------------------------------===//
+
+std::string PhysisReader::writeKernelBody(const Run &run, const RunMap &map) {
   const FunctionDecl *kernel = map.kernel;
-  unsigned rank = 0;
-  while (rank < kernel->getNumParams() &&
-         kernel->getParamDecl(rank)->getType()->isIntegerType())
-    ++rank;
   const auto *body = cast<CompoundStmt>(kernel->getBody());
   unsigned begin = getOffset(body->getLBracLoc()) + 1;
   unsigned end = getOffset(body->getRBracLoc());
@@ -759,20 +985,18 @@ std::string PhysisReader::writeKernelBody(const Run &run, const RunMap &map,
   std::map<unsigned, std::pair<unsigned, std::string>> edits;
   struct EditFinder : RecursiveASTVisitor<EditFinder> {
     PhysisReader &reader;
-    const FunctionDecl *kernel;
-    unsigned rank;
-    std::map<unsigned, std::pair<unsigned, std::string>> &edits;
     const Run &run;
-    EditFinder(PhysisReader &reader, const FunctionDecl *kernel, unsigned rank,
-               std::map<unsigned, std::pair<unsigned, std::string>> &edits,
-               const Run &run)
-        : reader(reader), kernel(kernel), rank(rank), edits(edits), run(run) {}
+    const FunctionDecl *kernel;
+    std::map<unsigned, std::pair<unsigned, std::string>> &edits;
+    EditFinder(PhysisReader &reader, const Run &run, const FunctionDecl *kernel,
+               std::map<unsigned, std::pair<unsigned, std::string>> &edits)
+        : reader(reader), run(run), kernel(kernel), edits(edits) {}
     bool VisitDeclRefExpr(DeclRefExpr *ref) {
       const auto *param = dyn_cast<ParmVarDecl>(ref->getDecl());
       if (!param || param->getDeclContext() != kernel ||
-          param->getFunctionScopeIndex() >= rank)
+          param->getFunctionScopeIndex() >= run.rank)
         return true;
-      SourceLocation loc = reader.sm.getSpellingLoc(ref->getLocation());
+      SourceLocation loc = reader.sm.getFileLoc(ref->getLocation());
       std::string text =
           "(__" + std::string(kAxisNames[param->getFunctionScopeIndex()]);
       if (reader.margin)
@@ -786,10 +1010,10 @@ std::string PhysisReader::writeKernelBody(const Run &run, const RunMap &map,
       if (getCalleeName(call) != "PSGridDim")
         return true;
       int64_t axis = *evaluateInteger(call->getArg(1), reader.context);
-      const RunGrid *grid = reader.runShape;
-      std::string text = grid->extents.empty()
+      const RunGrid *shape = run.grids.front();
+      std::string text = shape->extents.empty()
                              ? "__ps_n" + std::string(kAxisNames[axis])
-                             : std::to_string(grid->extents[axis]);
+                             : std::to_string(shape->extents[axis]);
       unsigned from =
           reader.sm.getFileOffset(reader.sm.getFileLoc(call->getBeginLoc()));
       unsigned to = reader.sm.getFileOffset(
@@ -798,7 +1022,7 @@ std::string PhysisReader::writeKernelBody(const Run &run, const RunMap &map,
       edits[from] = {to - from, "(" + text + ")"};
       return true;
     }
-  } finder(*this, kernel, rank, edits, run);
+  } finder(*this, run, kernel, edits);
   finder.TraverseStmt(const_cast<CompoundStmt *>(body));
   // Physis stencil functions end with `return;`; a calc body has none.
   if (!body->body_empty())
@@ -823,24 +1047,63 @@ std::string PhysisReader::writeKernelBody(const Run &run, const RunMap &map,
          std::string(column, ' ') + text;
 }
 
+std::string PhysisReader::writePeriodicFills(const Run &run,
+                                             const RunMap &map) {
+  unsigned rank = run.rank;
+  const RunGrid *shape = run.grids.front();
+  std::string out;
+  for (const ParmVarDecl *param :
+       getAccessedGrids(map.kernel, "__ps_get_periodic")) {
+    unsigned index = param->getFunctionScopeIndex() - rank;
+    const RunGrid *grid = nullptr;
+    for (const RunGrid *candidate : run.grids)
+      if (candidate->var == getReferencedVar(map.args[index]))
+        grid = candidate;
+    std::string name = run.arrayNames.at(grid);
+    // Each margin layer the reads reach takes the cells a period away,
+    // axis by axis over the whole stored extent of the others, so the
+    // corners come last.
+    for (unsigned fixed = rank; fixed-- > 0;) {
+      int64_t n = shape->extents[fixed];
+      std::string loops;
+      for (unsigned axis = rank; axis-- > 0;) {
+        if (axis == fixed)
+          continue;
+        std::string var = "__" + std::string(kAxisNames[axis]);
+        loops += "    for (" + var + " = 0; " + var + " < " +
+                 std::to_string(shape->extents[axis] + 2 * margin) + "; " +
+                 var + "++)\n";
+      }
+      auto cell = [&](int64_t at) {
+        std::string text = name;
+        for (unsigned axis = rank; axis-- > 0;)
+          text += axis == fixed ? "[" + std::to_string(at) + "]"
+                                : "[__" + std::string(kAxisNames[axis]) + "]";
+        return text;
+      };
+      // One statement per layer and side: a boundary statement writes one
+      // fixed coordinate.
+      for (int64_t k = margin - map.periodicReach[fixed]; k < margin; ++k) {
+        out += loops + "      " + cell(k) + " = " + cell(k + n) + ";\n";
+        out += loops + "      " + cell(n + 2 * margin - 1 - k) + " = " +
+               cell(2 * margin - 1 - k) + ";\n";
+      }
+    }
+  }
+  return out;
+}
+
 std::string PhysisReader::writeRunFunction(const Run &run, unsigned index,
                                            std::string &prototype,
-                                           std::string &callArgs) {
-  unsigned rank = 0;
-  while (
-      run.maps.front().kernel->getParamDecl(rank)->getType()->isIntegerType())
-    ++rank;
+                                           std::string &call) {
+  unsigned rank = run.rank;
   std::string name = "physis_" + run.enclosing->getNameAsString() + "_run" +
                      std::to_string(index);
-  // The run's grids, in order of first use; which of them some map emits.
-  SmallVector<const RunGrid *, 4> runGrids;
+  std::string where =
+      fileName + ":" + std::to_string(getLine(run.call->getBeginLoc()));
+  // Which grids some map emits.
   llvm::SmallPtrSet<const VarDecl *, 4> emitted;
   for (const RunMap &map : run.maps) {
-    for (const Expr *arg : map.args)
-      if (const VarDecl *var = getReferencedVar(arg))
-        if (const RunGrid *grid = findGrid(var))
-          if (!llvm::is_contained(runGrids, grid))
-            runGrids.push_back(grid);
     llvm::SmallSetVector<const ParmVarDecl *, 2> emits =
         getAccessedGrids(map.kernel, "__ps_emit");
     for (auto [param, arg] :
@@ -848,119 +1111,127 @@ std::string PhysisReader::writeRunFunction(const Run &run, unsigned index,
       if (emits.contains(param))
         emitted.insert(getReferencedVar(arg));
   }
-  const RunGrid *shape = runGrids.front();
-  runShape = shape;
+  const RunGrid *shape = run.grids.front();
   bool dynamic = shape->extents.empty();
+  std::string m = std::to_string(margin);
   auto extent = [&](unsigned axis) {
-    std::string m = margin ? " + " + std::to_string(2 * margin) : "";
-    return dynamic ? "__ps_n" + std::string(kAxisNames[axis]) + m
+    return dynamic ? "__ps_n" + std::string(kAxisNames[axis]) +
+                         (margin ? " + " + std::to_string(2 * margin) : "")
                    : std::to_string(shape->extents[axis] + 2 * margin);
   };
-  auto declarator = [&](const RunGrid &grid) {
-    std::string text = grid.elementType + " " + grid.var->getNameAsString();
+  auto declarator = [&](const RunGrid *grid) {
+    std::string text = grid->elementType + " " + run.arrayNames.at(grid);
     for (unsigned axis = rank; axis-- > 0;)
       text += "[" + extent(axis) + "]";
     return text;
   };
+  auto arrayOf = [&](const Expr *arg) {
+    for (const RunGrid *grid : run.grids)
+      if (grid->var == getReferencedVar(arg))
+        return run.arrayNames.at(grid);
+    return std::string();
+  };
 
-  // Parameters and the call's arguments.
+  // Parameters and the call's arguments, each evaluated once by the call.
   SmallVector<std::string> params, args;
-  std::string where =
-      fileName + ":" + std::to_string(getLine(run.call->getBeginLoc()));
   if (dynamic)
     for (unsigned axis = 0; axis < rank; ++axis) {
       params.push_back("long long __ps_n" + std::string(kAxisNames[axis]));
       args.push_back("PSGridDim(" + shape->var->getNameAsString() + ", " +
                      std::to_string(axis) + ")");
     }
-  for (const RunGrid *grid : runGrids) {
-    params.push_back(declarator(*grid));
-    args.push_back("__PSGridData(" + grid->var->getNameAsString() + ")");
+  for (const RunGrid *grid : run.grids) {
+    params.push_back(declarator(grid));
+    args.push_back("__PSRunGrid(" + quoted(where) + ", " +
+                   grid->var->getNameAsString() + ", " + m + ")");
   }
-  // Scalars, per map, named after the parameter (numbered when two maps
-  // bind one name differently).
-  std::vector<std::vector<std::string>> scalarNames(run.maps.size());
-  llvm::StringSet<> usedNames;
-  for (const RunGrid *grid : runGrids)
-    usedNames.insert(grid->var->getName());
+  // Scalars under names of their own, which each stencil function's body
+  // takes by a macro for its parameter's name.
+  std::vector<std::string> scalarDefines(run.maps.size());
+  std::vector<std::string> scalarUndefines(run.maps.size());
   for (auto [mapIndex, map] : llvm::enumerate(run.maps)) {
     for (auto [param, arg] :
          llvm::zip_equal(map.kernel->parameters().drop_front(rank), map.args)) {
-      if (getGridRank(param->getType())) {
-        scalarNames[mapIndex].push_back("");
+      if (isGrid(param->getType()))
         continue;
-      }
-      std::string scalar = param->getNameAsString();
-      for (unsigned n = 1; usedNames.contains(scalar); ++n)
-        scalar = param->getNameAsString() + "_" + std::to_string(n);
-      usedNames.insert(scalar);
-      scalarNames[mapIndex].push_back(scalar);
+      std::string scalar =
+          "__ps_s" + std::to_string(mapIndex) + "_" + param->getNameAsString();
       params.push_back(param->getType().getUnqualifiedType().getAsString() +
                        " " + scalar);
-      args.push_back("(" + getText(arg->getSourceRange()).str() + ")");
+      args.push_back("(" + getText(arg->getSourceRange()) + ")");
+      scalarDefines[mapIndex] +=
+          "#define " + param->getNameAsString() + " " + scalar + "\n";
+      scalarUndefines[mapIndex] += "#undef " + param->getNameAsString() + "\n";
     }
-    if (map.bounds.empty())
-      for (unsigned axis = 0; axis < rank; ++axis)
-        for (const char *side : {"min", "max"}) {
-          params.push_back("long long __ps_d" + std::to_string(mapIndex) + "_" +
-                           kAxisNames[axis] + side);
-          args.push_back("(" + getText(map.domain->getSourceRange()).str() +
-                         ")." + side + "[" + std::to_string(axis) + "]");
-        }
+    if (map.bounds.empty()) {
+      params.push_back("__PSDomain __ps_d" + std::to_string(mapIndex));
+      args.push_back("(" + getText(map.domain->getSourceRange()) + ")");
+    }
   }
   params.push_back("int __ps_count");
-  args.push_back(
-      run.count ? "(" + getText(run.count->getSourceRange()).str() + ")" : "1");
+  args.push_back(run.count ? "(" + getText(run.count->getSourceRange()) + ")"
+                           : "1");
 
   std::string signature =
       "static void " + name + "(" + llvm::join(params, ", ") + ")";
   prototype = signature + ";\n";
-  callArgs = name + "(" + llvm::join(args, ", ") + ")";
-  // What the compiler could not check, the call checks.
-  for (const RunMap &map : run.maps)
-    if (dynamic || map.bounds.empty())
-      for (const Expr *arg : map.args)
-        if (const RunGrid *grid = findGrid(getReferencedVar(arg))) {
-          callArgs = "__PSCheckDomain(\"" + where + "\", " +
-                     grid->var->getNameAsString() + ", " +
-                     getText(map.domain->getSourceRange()).str() + ", " +
-                     std::to_string(rank) + "), " + callArgs;
-          break;
-        }
+  // The call: what the compiler could not check first, and the variables
+  // the run named, which the program may no longer read otherwise.
+  SmallVector<std::string> parts;
+  for (const VarDecl *var : run.named)
+    parts.push_back("(void)" + var->getNameAsString());
   if (dynamic)
-    for (const RunGrid *grid : runGrids)
+    for (const RunGrid *grid : run.grids)
       if (grid != shape)
-        callArgs = "__PSCheckSameShape(\"" + where + "\", " +
-                   shape->var->getNameAsString() + ", " +
-                   grid->var->getNameAsString() + "), " + callArgs;
+        parts.push_back("__PSCheckSameShape(" + quoted(where) + ", " +
+                        shape->var->getNameAsString() + ", " +
+                        grid->var->getNameAsString() + ")");
+  parts.push_back(name + "(" + llvm::join(args, ", ") + ")");
+  call = "(" + llvm::join(parts, ", ") + ")";
 
-  // The region.
   // Seed 000's meaning: sources are read, destinations written. Where
   // every grid is written (two maps that swap roles), the first is the
   // source; a region may write its sources.
   SmallVector<std::string> sources, destinations;
-  bool allEmitted = llvm::all_of(runGrids, [&](const RunGrid *grid) {
+  bool allEmitted = llvm::all_of(run.grids, [&](const RunGrid *grid) {
     return emitted.contains(grid->var);
   });
-  for (const RunGrid *grid : runGrids)
-    (emitted.contains(grid->var) && !(allEmitted && grid == runGrids.front())
+  for (const RunGrid *grid : run.grids)
+    (emitted.contains(grid->var) && !(allEmitted && grid == shape)
          ? destinations
          : sources)
-        .push_back(declarator(*grid));
+        .push_back(declarator(grid));
   unsigned callLine = getLine(run.call->getBeginLoc());
   std::optional<int64_t> count = run.count ? evaluateInteger(run.count, context)
                                            : std::optional<int64_t>(1);
   std::string loops;
   for (unsigned axis = rank; axis-- > 0;)
     loops += std::string(loops.empty() ? "" : ", ") + "__" + kAxisNames[axis];
+
   std::string out = lineDirective(callLine) + signature + " {\n";
   out += "  int " + loops + ", __ps_step;\n";
+  // The stencil functions live on in the program, compiled here.
+  llvm::SmallPtrSet<const FunctionDecl *, 4> kernels;
+  for (const RunMap &map : run.maps)
+    if (kernels.insert(map.kernel).second)
+      out += "  (void)" + map.kernel->getNameAsString() + ";\n";
+  // Domains known only now, against the grids.
+  for (auto [mapIndex, map] : llvm::enumerate(run.maps)) {
+    if (!map.bounds.empty())
+      continue;
+    std::string extents;
+    for (unsigned axis = 0; axis < 3; ++axis)
+      extents += ", " + (axis >= rank ? std::string("1")
+                         : dynamic    ? "__ps_n" + std::string(kAxisNames[axis])
+                                      : std::to_string(shape->extents[axis]));
+    out += "  __PSCheckDomain(" + quoted(where) + ", __ps_d" +
+           std::to_string(mapIndex) + ", " + std::to_string(rank) + extents +
+           ");\n";
+  }
   out += "#pragma stencil begin\n";
   out += "#pragma stencil step(__ps_step:" +
          std::to_string(count && *count > 0 ? *count : 100) + ")\n";
-  out += "#pragma stencil data";
-  if (!sources.empty())
-    out += " source(" + llvm::join(sources, ", ") + ")";
+  out += "#pragma stencil data source(" + llvm::join(sources, ", ") + ")";
   if (!destinations.empty())
     out += " destination(" + llvm::join(destinations, ", ") + ")";
   out += "\n#pragma stencil dimension(" + loops + ")\n";
@@ -972,20 +1243,16 @@ std::string PhysisReader::writeRunFunction(const Run &run, unsigned index,
   }
   out += "  for (__ps_step = 0; __ps_step < __ps_count; __ps_step++) {\n";
   for (auto [mapIndex, map] : llvm::enumerate(run.maps)) {
+    if (map.empty)
+      continue;
     // Each grid parameter reads and writes the grid bound to it.
-    std::string defines, undefines;
-    std::string m = std::to_string(margin);
-    for (auto [param, arg, scalar] :
-         llvm::zip_equal(map.kernel->parameters().drop_front(rank), map.args,
-                         scalarNames[mapIndex])) {
-      if (!getGridRank(param->getType())) {
-        if (scalar != param->getName())
-          defines +=
-              "#define " + param->getNameAsString() + " " + scalar + "\n",
-              undefines += "#undef " + param->getNameAsString() + "\n";
+    std::string defines = scalarDefines[mapIndex];
+    std::string undefines = scalarUndefines[mapIndex];
+    for (auto [param, arg] :
+         llvm::zip_equal(map.kernel->parameters().drop_front(rank), map.args)) {
+      if (!isGrid(param->getType()))
         continue;
-      }
-      std::string gridName = getReferencedVar(arg)->getNameAsString();
+      std::string array = arrayOf(arg);
       std::string p = param->getNameAsString();
       std::string indices, subscripts, point;
       for (unsigned axis = 0; axis < rank; ++axis)
@@ -996,16 +1263,14 @@ std::string PhysisReader::writeRunFunction(const Run &run, unsigned index,
                       (margin ? " + " + m : "") + "]";
         point += "[__" + std::string(kAxisNames[axis]) + "]";
       }
-      defines += "#define __PS_GET_" + p + "(" + indices + ") " + gridName +
+      defines += "#define __PS_GET_" + p + "(" + indices + ") " + array +
                  subscripts + "\n";
-      defines += "#define __PS_EMIT_" + p + "(__ps_v) " + gridName + point +
+      defines += "#define __PS_EMIT_" + p + "(__ps_v) " + array + point +
                  " = (__ps_v)\n";
       undefines += "#undef __PS_GET_" + p + "\n#undef __PS_EMIT_" + p + "\n";
     }
-    if (!defines.empty())
-      out +=
-          "#line 1 \"<physis regions>\"\n" + defines + lineDirective(callLine);
-    out += writePeriodicFills(run, map, rank);
+    out += "#line 1 \"<physis regions>\"\n" + defines + lineDirective(callLine);
+    out += writePeriodicFills(run, map);
     out += "#pragma stencil calc\n";
     for (unsigned axis = rank; axis-- > 0;) {
       std::string var = "__" + std::string(kAxisNames[axis]);
@@ -1014,58 +1279,20 @@ std::string PhysisReader::writeRunFunction(const Run &run, unsigned index,
         lo = std::to_string(map.bounds[2 * axis] + margin);
         hi = std::to_string(map.bounds[2 * axis + 1] + margin);
       } else {
-        std::string d =
-            "__ps_d" + std::to_string(mapIndex) + "_" + kAxisNames[axis];
-        lo = d + "min" + (margin ? " + " + m : "");
-        hi = d + "max" + (margin ? " + " + m : "");
+        std::string d = "__ps_d" + std::to_string(mapIndex);
+        std::string at = "[" + std::to_string(axis) + "]";
+        lo = d + ".min" + at + (margin ? " + " + m : "");
+        hi = d + ".max" + at + (margin ? " + " + m : "");
       }
       out += "    for (" + var + " = " + lo + "; " + var + " < " + hi + "; " +
              var + "++)\n";
     }
-    out += "    {\n" + writeKernelBody(run, map, mapIndex) + "\n" +
+    out += "    {\n" + writeKernelBody(run, map) + "\n" +
            lineDirective(callLine) + "    }\n";
-    out += undefines;
+    out +=
+        "#line 1 \"<physis regions>\"\n" + undefines + lineDirective(callLine);
   }
   out += "  }\n#pragma stencil end\n}\n";
-  return out;
-}
-
-std::string PhysisReader::writePeriodicFills(const Run &run, const RunMap &map,
-                                             unsigned rank) {
-  std::string out;
-  for (const ParmVarDecl *param :
-       getAccessedGrids(map.kernel, "__ps_get_periodic")) {
-    unsigned index = param->getFunctionScopeIndex() - rank;
-    std::string grid = getReferencedVar(map.args[index])->getNameAsString();
-    // Each margin takes the cells a period away, axis by axis over the
-    // whole stored extent of the others, so the corners come last.
-    for (unsigned fixed = rank; fixed-- > 0;) {
-      int64_t n = runShape->extents[fixed];
-      std::string loops;
-      for (unsigned axis = rank; axis-- > 0;) {
-        if (axis == fixed)
-          continue;
-        std::string var = "__" + std::string(kAxisNames[axis]);
-        loops += "    for (" + var + " = 0; " + var + " < " +
-                 std::to_string(runShape->extents[axis] + 2 * margin) + "; " +
-                 var + "++)\n";
-      }
-      auto cell = [&](int64_t at) {
-        std::string text = grid;
-        for (unsigned axis = rank; axis-- > 0;)
-          text += axis == fixed ? "[" + std::to_string(at) + "]"
-                                : "[__" + std::string(kAxisNames[axis]) + "]";
-        return text;
-      };
-      // One statement per margin layer: a boundary statement writes one
-      // fixed coordinate.
-      for (int64_t k = 0; k < margin; ++k) {
-        out += loops + "      " + cell(k) + " = " + cell(k + n) + ";\n";
-        out += loops + "      " + cell(n + margin + k) + " = " +
-               cell(margin + k) + ";\n";
-      }
-    }
-  }
   return out;
 }
 
@@ -1074,27 +1301,40 @@ std::string PhysisReader::write() {
   // Replacements in the program, by offset: each run by its call, each
   // run function's prototype before the function holding the run.
   std::map<unsigned, std::pair<unsigned, std::string>> edits;
-  std::string functions;
-  functions += "\n/* stencil-mlir: the Physis runs as regions. */\n"
-               "#line 1 \"<physis regions>\"\n"
-               "#undef PSGridGet\n"
-               "#define PSGridGet(g, ...) __PS_GET_##g(__VA_ARGS__)\n"
-               "#undef PSGridGetPeriodic\n"
-               "#define PSGridGetPeriodic(g, ...) __PS_GET_##g(__VA_ARGS__)\n"
-               "#undef PSGridEmit\n"
-               "#define PSGridEmit(g, v) __PS_EMIT_##g(v)\n";
+  std::string functions =
+      "\n/* stencil-mlir: the Physis runs as regions. */\n"
+      "#line 1 \"<physis regions>\"\n"
+      "#undef PSGridGet\n"
+      "#define PSGridGet(g, ...) __PS_GET_##g(__VA_ARGS__)\n"
+      "#undef PSGridGetPeriodic\n"
+      "#define PSGridGetPeriodic(g, ...) "
+      "__PS_GET_##g(__VA_ARGS__)\n"
+      "#undef PSGridEmit\n"
+      "#define PSGridEmit(g, v) __PS_EMIT_##g(v)\n";
   std::map<unsigned, std::string> prototypes;
   for (auto [index, run] : llvm::enumerate(runs)) {
-    std::string prototype, call;
-    functions += writeRunFunction(run, index, prototype, call);
-    SourceLocation start = sm.getExpansionLoc(run.enclosing->getBeginLoc());
-    unsigned lineStart =
-        getOffset(start) - (sm.getExpansionColumnNumber(start) - 1);
-    prototypes[lineStart] += prototype;
     CharSourceRange range = sm.getExpansionRange(run.call->getSourceRange());
     unsigned from = sm.getFileOffset(range.getBegin());
     unsigned to = sm.getFileOffset(Lexer::getLocForEndOfToken(
         range.getEnd(), 0, sm, context.getLangOpts()));
+    std::string call;
+    if (llvm::all_of(run.maps, [](const RunMap &map) { return map.empty; })) {
+      // Domains without points: nothing to run.
+      SmallVector<std::string> parts;
+      for (const VarDecl *var : run.named)
+        parts.push_back("(void)" + var->getNameAsString());
+      parts.push_back("(void)0");
+      call = "(" + llvm::join(parts, ", ") + ")";
+    } else {
+      std::string prototype;
+      functions += writeRunFunction(run, index, prototype, call);
+      SourceLocation start = sm.getExpansionLoc(run.enclosing->getBeginLoc());
+      unsigned lineStart =
+          getOffset(start) - (sm.getExpansionColumnNumber(start) - 1);
+      prototypes[lineStart] += prototype;
+    }
+    // The lines the run spanned, so that the rest keeps its numbers.
+    call += std::string(buffer.slice(from, to).count('\n'), '\n');
     edits[from] = {to - from, call};
   }
   for (auto &[offset, text] : prototypes)
@@ -1117,61 +1357,63 @@ std::string PhysisReader::write() {
 
 class PhysisConsumer : public ASTConsumer {
 public:
-  PhysisConsumer(StringRef fileName, bool distributed,
-                 std::optional<std::string> &result)
-      : fileName(fileName), distributed(distributed), result(result) {}
+  PhysisConsumer(
+      StringRef fileName, bool distributed, PhysisProgram &result,
+      const std::vector<std::pair<std::string, SourceLocation>> &macroEvents)
+      : fileName(fileName), distributed(distributed), result(result),
+        macroEvents(macroEvents) {}
   void HandleTranslationUnit(ASTContext &context) override {
     if (context.getDiagnostics().hasErrorOccurred())
       return;
-    PhysisReader reader(context, fileName, distributed);
-    if (reader.read())
-      result = reader.write();
+    PhysisReader reader(context, fileName, distributed, macroEvents);
+    if (!reader.read())
+      return;
+    result.source = reader.write();
+    result.margin = reader.getMargin();
   }
 
 private:
   std::string fileName;
   bool distributed;
-  std::optional<std::string> &result;
+  PhysisProgram &result;
+  const std::vector<std::pair<std::string, SourceLocation>> &macroEvents;
 };
 
 class PhysisAction : public ASTFrontendAction {
 public:
-  PhysisAction(std::optional<std::string> &result, bool distributed,
-               bool silence)
+  PhysisAction(PhysisProgram &result, bool distributed, bool silence)
       : result(result), distributed(distributed), silence(silence) {}
   bool BeginSourceFileAction(CompilerInstance &ci) override {
     if (silence)
       ci.getDiagnostics().setClient(new IgnoringDiagConsumer(),
                                     /*ShouldOwnClient=*/true);
+    ci.getPreprocessor().addPPCallbacks(
+        std::make_unique<MacroEvents>(ci.getSourceManager(), macroEvents));
     return true;
   }
   std::unique_ptr<ASTConsumer> CreateASTConsumer(CompilerInstance &,
                                                  StringRef file) override {
-    return std::make_unique<PhysisConsumer>(file, distributed, result);
+    return std::make_unique<PhysisConsumer>(file, distributed, result,
+                                            macroEvents);
   }
 
 private:
-  std::optional<std::string> &result;
+  PhysisProgram &result;
   bool distributed;
   bool silence;
+  std::vector<std::pair<std::string, SourceLocation>> macroEvents;
 };
 
 } // namespace
 
-std::optional<std::string> mlir::stencil::pragma_c::translatePhysis(
+std::optional<PhysisProgram> mlir::stencil::pragma_c::translatePhysis(
     StringRef source, StringRef fileName,
     const std::vector<std::string> &clangArgs, bool distributed, bool silence) {
-  std::vector<std::string> args;
-  std::string resourceDir = STENCIL_CLANG_RESOURCE_DIR;
-  if (!resourceDir.empty())
-    args.push_back("-resource-dir=" + resourceDir);
-  args.push_back("-xc");
-  llvm::append_range(args, clangArgs);
-  std::optional<std::string> result;
+  PhysisProgram result;
   bool ok = tooling::runToolOnCodeWithArgs(
       std::make_unique<PhysisAction>(result, distributed, silence), source,
-      args, fileName, "stencil-translate");
-  if (!ok)
+      clangArgs, fileName, "stencil-translate");
+  if (!ok || result.source.empty())
     return std::nullopt;
   return result;
 }

@@ -16,6 +16,7 @@
 
 #include "llvm/ADT/StringRef.h"
 
+#include <cstdint>
 #include <optional>
 #include <string>
 #include <vector>
@@ -26,11 +27,19 @@ namespace mlir::stencil::pragma_c {
 /// program.
 bool includesPhysisHeader(llvm::StringRef source);
 
+/// A Physis program written with `#pragma stencil` regions.
+struct PhysisProgram {
+  std::string source;
+  /// The margin its grids are stored with (physis.h's PHYSIS_MARGIN), which
+  /// the program's other C files must be compiled with too.
+  int64_t margin = 0;
+};
+
 /// The Physis program `source` written with `#pragma stencil` regions, or
 /// nothing after Clang has reported why not (with `silence`, without
 /// printing). `clangArgs` are the importer's. `distributed` (stencilcc
 /// --mpi) splits each run's grids across the MPI ranks.
-std::optional<std::string>
+std::optional<PhysisProgram>
 translatePhysis(llvm::StringRef source, llvm::StringRef fileName,
                 const std::vector<std::string> &clangArgs, bool distributed,
                 bool silence);

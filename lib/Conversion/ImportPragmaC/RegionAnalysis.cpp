@@ -128,6 +128,25 @@ mlir::stencil::pragma_c::evaluateInteger(const Expr *expr,
   return evaluateIntegerImpl(expr, context, 0);
 }
 
+std::optional<ElementKind>
+mlir::stencil::pragma_c::getElementKind(QualType type) {
+  const auto *builtin = type.getCanonicalType()->getAs<BuiltinType>();
+  if (!builtin)
+    return std::nullopt;
+  switch (builtin->getKind()) {
+  case BuiltinType::Float:
+    return ElementKind::Float;
+  case BuiltinType::Double:
+    return ElementKind::Double;
+  case BuiltinType::Int:
+    return ElementKind::Int;
+  case BuiltinType::Long:
+    return ElementKind::Long;
+  default:
+    return std::nullopt;
+  }
+}
+
 std::optional<int64_t>
 mlir::stencil::pragma_c::getOffsetFrom(const Expr *expr, const VarDecl *var,
                                        ASTContext &context) {

@@ -104,7 +104,7 @@ struct RegionArray {
   std::string name;
   clang::SourceLocation loc;
   const clang::VarDecl *decl = nullptr;
-  bool isDouble = false;
+  ElementKind element = ElementKind::Float;
   bool isSource = false;
   /// `const` in `data` or in the C declaration's element type: a nest
   /// writing it is an error, and the prototype takes `const T *`.
@@ -398,6 +398,26 @@ struct StencilRegion {
     return nullptr;
   }
 };
+
+/// The element type of a C type, if a region's arrays may have it.
+std::optional<ElementKind> getElementKind(clang::QualType type);
+
+/// The field element type of an array of a region (`long` is 64 bits, as
+/// on the LP64 hosts the host code is compiled for).
+inline mlir::Type getFieldElementType(ElementKind kind,
+                                      mlir::MLIRContext *context) {
+  switch (kind) {
+  case ElementKind::Float:
+    return mlir::Float32Type::get(context);
+  case ElementKind::Double:
+    return mlir::Float64Type::get(context);
+  case ElementKind::Int:
+    return mlir::IntegerType::get(context, 32);
+  case ElementKind::Long:
+    return mlir::IntegerType::get(context, 64);
+  }
+  llvm_unreachable("unknown element kind");
+}
 
 /// Evaluates an integer expression of constants: literals, macros (already
 /// expanded), `const` integer variables with constant initializers, enum

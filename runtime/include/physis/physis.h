@@ -17,6 +17,8 @@
  * compiled region, and finds the margin there; periodic reads find their
  * wrapped values there. Copy-in and copy-out move the grid without it.
  *
+ * C99 or later (stencilcc's default): variadic macros, inline functions.
+ *
  *===----------------------------------------------------------------------===*/
 
 #ifndef STENCIL_MLIR_PHYSIS_H
@@ -111,10 +113,14 @@ static inline void *__PSGridNew(size_t handle_size, int rank,
   g->elem_size = elem_size;
   g->kind = kind;
   for (i = 0; i < PS_MAX_DIM; ++i) {
+    size_t stored;
     g->dim[i] = i < rank ? dims[i] : 1;
     if (g->dim[i] < 1)
       __PSFail("a grid needs at least one point along each axis");
-    n *= (size_t)(g->dim[i] + (i < rank ? 2 * g->margin : 0));
+    stored = (size_t)g->dim[i] + (i < rank ? 2 * (size_t)g->margin : 0);
+    if (n > (size_t)-1 / stored / elem_size)
+      __PSFail("a grid too large to address");
+    n *= stored;
   }
   /* Physis grids start zeroed. */
   g->data = (char *)calloc(n, elem_size);
@@ -136,9 +142,6 @@ static inline char *__PSGridRow(const __PSGrid *g, PSIndex y, PSIndex z) {
   return g->data + (((size_t)z + oz) * sy * sx + ((size_t)y + oy) * sx + m) *
                        g->elem_size;
 }
-
-/* The stored grid, margin included: what a compiled region works on. */
-static inline void *__PSGridData(void *g) { return ((__PSGrid *)g)->data; }
 
 static inline void PSGridCopyin(void *grid, const void *src) {
   __PSGrid *g = (__PSGrid *)grid;
@@ -187,18 +190,37 @@ static inline void __PSCheckSameShape(const char *where, void *a, void *b) {
     }
 }
 
-/* Fails when a domain reaches outside the grid a compiled run applies it
-   to (sizes or domain known only when the program runs). */
-static inline void __PSCheckDomain(const char *where, void *grid, __PSDomain d,
-                                   int rank) {
+/* A grid as a compiled run takes it: its storage, once its margin is the
+   one the run was compiled for (a grid made in a C file compiled without
+   stencilcc's PHYSIS_MARGIN is not). */
+static inline void *__PSRunGrid(const char *where, void *grid, int margin) {
   __PSGrid *g = (__PSGrid *)grid;
+  if (g->margin != margin) {
+    fprintf(stderr,
+            "physis: error: %s: this grid was made with a margin of %d "
+            "cells, the run expects %d: compile every C file that makes "
+            "grids with stencilcc, in one command\n",
+            where, g->margin, margin);
+    exit(1);
+  }
+  return g->data;
+}
+
+/* Fails when a domain known only at run time reaches outside the grids of
+   its run. */
+static inline void __PSCheckDomain(const char *where, __PSDomain d, int rank,
+                                   long long nx, long long ny, long long nz) {
+  long long n[3];
   int i;
+  n[0] = nx;
+  n[1] = ny;
+  n[2] = nz;
   for (i = 0; i < rank; ++i)
-    if (d.min[i] < 0 || d.max[i] > g->dim[i]) {
+    if (d.min[i] < 0 || d.max[i] > n[i]) {
       fprintf(stderr,
               "physis: error: %s: the domain runs from %d to %d along %c, "
-              "outside the grid (%d points)\n",
-              where, (int)d.min[i], (int)d.max[i], "xyz"[i], (int)g -> dim[i]);
+              "outside the grid (%lld points)\n",
+              where, (int)d.min[i], (int)d.max[i], "xyz"[i], n[i]);
       exit(1);
     }
 }
@@ -210,6 +232,7 @@ static inline void __PSCheckDomain(const char *where, void *grid, __PSDomain d,
   __PSGrid __ps_base;                                                          \
   type (*__ps_get)(__VA_ARGS__);                                               \
   type (*__ps_get_periodic)(__VA_ARGS__);                                      \
+  void (*__ps_set)(__VA_ARGS__, type);                                         \
   void (*__ps_emit)(type)
 
 #define __PS_DECLARE_GRID1D(name, type, kind)                                  \
@@ -260,10 +283,11 @@ __PS_DECLARE_GRID3D(Long, long, __PS_LONG)
 #define DeclareGrid2D(name, type) __PS_DECLARE_GRID2D(name, type, __PS_USER)
 #define DeclareGrid3D(name, type) __PS_DECLARE_GRID3D(name, type, __PS_USER)
 
-/* Point access in stencil functions. */
+/* Point access in stencil functions (stencilcc rejects it elsewhere). */
 #define PSGridGet(g, ...) ((g)->__ps_get(__VA_ARGS__))
 #define PSGridGetPeriodic(g, ...) ((g)->__ps_get_periodic(__VA_ARGS__))
 #define PSGridEmit(g, v) ((g)->__ps_emit(v))
+#define PSGridSet(g, ...) ((g)->__ps_set(__VA_ARGS__))
 
 /* Runtime set-up: nothing to do on one process; the arguments are not
    read (Physis programs pass their largest grid size). */
@@ -304,7 +328,9 @@ static inline PSStencil __PSStencilMapBlack(void *kernel, ...) {
 static inline void PSStencilRun(PSStencil first, ...) {
   (void)first;
   __PSFail("PSStencilRun reached without being compiled: build the program "
-           "with stencilcc");
+           "with stencilcc, which compiles the runs of the file that "
+           "includes physis/physis.h directly (or is given "
+           "--frontend=physis)");
 }
 
 /* PSReduce(&v, op, grid): the whole grid folded in storage order from its

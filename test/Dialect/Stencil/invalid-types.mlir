@@ -6,8 +6,8 @@ func.func private @f(!stencil.field<2x2x2x2xf32>)
 
 // -----
 
-// expected-error @+1 {{field element type must be f32 or f64, got 'i32'}}
-func.func private @f(!stencil.field<8xi32>)
+// expected-error @+1 {{field element type must be f32, f64, i32 or i64, got 'i16'}}
+func.func private @f(!stencil.field<8xi16>)
 
 // -----
 

@@ -14,6 +14,7 @@
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/IR/OwningOpRef.h"
 
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -61,14 +62,22 @@ struct PragmaCImportResult {
   /// The C file with each region replaced by a call to its function.
   std::string rewrittenSource;
   /// The program with `#pragma stencil` regions as a front end wrote it
-  /// (Physis), before the import; the file itself otherwise.
+  /// (Physis), before the import, also when the import fails; the file
+  /// itself otherwise.
   std::string regionsSource;
+  /// A Physis program's grid margin (PHYSIS_MARGIN), with which its other C
+  /// files must be compiled.
+  std::optional<int64_t> physisMargin;
   /// Number of regions found (0 for a file without regions).
   unsigned numRegions = 0;
   /// Set when the importer built a module that does not verify: a bug in
   /// the importer, not in the input.
   bool internalError = false;
 };
+
+/// Whether C source text is a Physis program (it includes
+/// `physis/physis.h`), which PragmaFrontend::Auto reads as one.
+bool isPhysisProgram(llvm::StringRef source);
 
 /// Imports `path`. Returns failure after Clang has printed every diagnostic
 /// (file:line:col: error: ...) when the C code or a directive is invalid or

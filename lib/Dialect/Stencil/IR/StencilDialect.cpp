@@ -162,8 +162,10 @@ LogicalResult FieldType::verify(function_ref<InFlightDiagnostic()> emitError,
                                 DecompositionAttr decomposition) {
   if (failed(verifyRank(emitError, "field", shape.size())))
     return failure();
-  if (!elementType.isF32() && !elementType.isF64())
-    return emitError() << "field element type must be f32 or f64, got "
+  if (!elementType.isF32() && !elementType.isF64() &&
+      !elementType.isSignlessInteger(32) && !elementType.isSignlessInteger(64))
+    return emitError() << "field element type must be f32, f64, i32 or i64, "
+                          "got "
                        << elementType;
   for (auto [axis, size] : llvm::enumerate(shape))
     if (!ShapedType::isDynamic(size) && size <= 0)

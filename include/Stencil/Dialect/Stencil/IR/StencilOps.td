@@ -187,7 +187,7 @@ def Stencil_AccessOp : Stencil_Op<"access", [
     ```
   }];
   let arguments = (ins Stencil_AnyField:$field, DenseI64ArrayAttr:$offset);
-  let results = (outs AnyFloat:$result);
+  let results = (outs AnyTypeOf<[AnyFloat, AnySignlessInteger]>:$result);
   let assemblyFormat = [{
     $field `` custom<Offset>($offset) attr-dict `:` qualified(type($field))
   }];

@@ -15,7 +15,7 @@ class Stencil_Type<string name, string typeMnemonic, list<Trait> traits = []>
 
 def Stencil_FieldType : Stencil_Type<"Field", "field",
     [ShapedTypeInterface]> {
-  let summary = "A 1-D to 3-D grid of f32 or f64 values, halo included";
+  let summary = "A 1-D to 3-D grid of f32, f64, i32 or i64 values, halo included";
   let description = [{
     A field is the whole storage of one array of the program: its index space
     is `[0, size)` along every axis, boundary and halo cells included, so that
@@ -35,6 +35,7 @@ def Stencil_FieldType : Stencil_Type<"Field", "field",
     ```mlir
     !stencil.field<4194304xf32>
     !stencil.field<?x2048xf64>
+    !stencil.field<64x64xi32>
     !stencil.field<256x128x128xf32, #stencil.decomp<block, *, *>>
     ```
   }];
