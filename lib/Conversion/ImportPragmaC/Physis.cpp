@@ -23,6 +23,7 @@
 
 #include "clang/AST/ASTConsumer.h"
 #include "clang/AST/ASTContext.h"
+#include "clang/AST/ParentMapContext.h"
 #include "clang/AST/RecursiveASTVisitor.h"
 #include "clang/Basic/SourceManager.h"
 #include "clang/Frontend/CompilerInstance.h"
@@ -197,6 +198,96 @@ llvm::SmallSetVector<const VarDecl *, 4> getReadVariables(const Expr *expr) {
   return finder.vars;
 }
 
+/// A struct point type as component arrays: its scalars in order, all of
+/// one type (seed 003's user-defined types, stored as a structure of
+/// arrays).
+struct StructLayout {
+  ElementKind scalar;
+  unsigned count;
+};
+
+/// How many scalars `type` holds, all of kind `scalar` (set by the
+/// first); nothing for another type or a mix.
+std::optional<unsigned> countScalars(QualType type,
+                                     std::optional<ElementKind> &scalar) {
+  type = type.getCanonicalType();
+  if (const auto *array = dyn_cast<ConstantArrayType>(type.getTypePtr())) {
+    std::optional<unsigned> each =
+        countScalars(array->getElementType(), scalar);
+    uint64_t n = array->getSize().getZExtValue();
+    if (!each || n > 4096)
+      return std::nullopt;
+    return *each * unsigned(n);
+  }
+  if (const RecordDecl *record = type->getAsRecordDecl()) {
+    if (record->isUnion())
+      return std::nullopt;
+    unsigned total = 0;
+    for (const FieldDecl *field : record->fields()) {
+      std::optional<unsigned> n = countScalars(field->getType(), scalar);
+      if (!n || field->isBitField())
+        return std::nullopt;
+      total += *n;
+    }
+    return total ? std::optional<unsigned>(total) : std::nullopt;
+  }
+  std::optional<ElementKind> kind = getElementKind(type);
+  if (!kind || (*kind != ElementKind::Float && *kind != ElementKind::Double) ||
+      (scalar && *scalar != *kind))
+    return std::nullopt;
+  scalar = kind;
+  return 1;
+}
+
+std::optional<StructLayout> getStructLayout(QualType type) {
+  std::optional<ElementKind> scalar;
+  std::optional<unsigned> count = countScalars(type, scalar);
+  if (!count || *count > 64)
+    return std::nullopt;
+  return StructLayout{*scalar, *count};
+}
+
+/// One step into a point's value: a member by name, or an element.
+struct MemberStep {
+  std::string field;
+  int64_t index = 0;
+};
+
+/// The component (the scalar's position in the struct) a member path
+/// reaches from `type`, when it reaches one scalar.
+std::optional<unsigned> getComponent(QualType type, ArrayRef<MemberStep> path) {
+  unsigned component = 0;
+  for (const MemberStep &step : path) {
+    type = type.getCanonicalType();
+    std::optional<ElementKind> scalar;
+    if (const RecordDecl *record = type->getAsRecordDecl()) {
+      const FieldDecl *found = nullptr;
+      for (const FieldDecl *field : record->fields()) {
+        if (field->getDeclName().isIdentifier() &&
+            field->getName() == step.field) {
+          found = field;
+          break;
+        }
+        component += *countScalars(field->getType(), scalar);
+      }
+      if (!found || !step.field.size())
+        return std::nullopt;
+      type = found->getType();
+      continue;
+    }
+    const auto *array = dyn_cast<ConstantArrayType>(type.getTypePtr());
+    if (!array || !step.field.empty() || step.index < 0 ||
+        uint64_t(step.index) >= array->getSize().getZExtValue())
+      return std::nullopt;
+    component +=
+        unsigned(step.index) * *countScalars(array->getElementType(), scalar);
+    type = array->getElementType();
+  }
+  if (!getElementKind(type))
+    return std::nullopt;
+  return component;
+}
+
 /// Where each macro of the main file is defined or undefined.
 struct MacroEvents : public PPCallbacks {
   MacroEvents(SourceManager &sm,
@@ -225,7 +316,11 @@ struct MacroEvents : public PPCallbacks {
 /// One grid a run uses: a variable of the program.
 struct RunGrid {
   const VarDecl *var;
+  /// The element type, or for a struct grid its scalars' type.
   std::string elementType;
+  /// A struct grid's number of scalars per point (its component arrays);
+  /// 0 for a grid of numbers.
+  unsigned components = 0;
   /// Extents, x first, when the grid's creation gives them as constants.
   SmallVector<int64_t, 3> extents;
 };
@@ -329,6 +424,17 @@ private:
   /// The identifiers of a stretch of the main file, as raw tokens.
   llvm::StringSet<> getIdentifiers(unsigned begin, unsigned end);
 
+  /// A macro invocation written in the main file around `inner`, its
+  /// first argument's first token (after a member path and a comma when
+  /// `afterMember`): from the start of its name to after its closing
+  /// parenthesis, and where its first argument ends. Clang's expansion
+  /// ranges do not give it when it stands in another macro's argument.
+  struct Invocation {
+    unsigned begin, firstArgEnd, end;
+  };
+  std::optional<Invocation> findInvocation(unsigned inner, bool afterMember,
+                                           ArrayRef<StringRef> names);
+
   ASTContext &context;
   SourceManager &sm;
   DiagnosticsEngine &diags;
@@ -344,6 +450,30 @@ private:
   llvm::SmallPtrSet<const FunctionDecl *, 8> checkedKernels;
   /// The widest offset any stencil function reads at.
   int64_t margin = 0;
+  /// Reads of one member of a struct grid's point: its component, and the
+  /// member path's outermost expression (`PSGridGet(g, x, y, z).p[1]`).
+  struct ComponentRead {
+    unsigned component;
+    const Expr *path;
+  };
+  std::map<const CallExpr *, ComponentRead> componentReads;
+  /// `PSGridEmitUtype(g.member, v)`: the grid parameter and the component.
+  struct ComponentEmit {
+    const ParmVarDecl *grid;
+    unsigned component;
+  };
+  std::map<const CallExpr *, ComponentEmit> componentEmits;
+
+  /// The grid parameters a stencil function emits, whole or by member.
+  llvm::SmallSetVector<const ParmVarDecl *, 2>
+  getEmittedGrids(const FunctionDecl *kernel) {
+    llvm::SmallSetVector<const ParmVarDecl *, 2> params =
+        getAccessedGrids(kernel, "__ps_emit");
+    for (const auto &[call, emit] : componentEmits)
+      if (emit.grid->getDeclContext() == kernel)
+        params.insert(emit.grid);
+    return params;
+  }
 
   RunGrid *findGrid(const VarDecl *var) {
     for (RunGrid &grid : grids)
@@ -647,11 +777,15 @@ bool PhysisReader::readKernel(RunMap &map, unsigned &rank) {
                          llvm::Twine(rank) +
                          "-D stencil function; grids of another rank than "
                          "the stencil's are not supported yet");
-      if (grid->element->isRecordType())
-        return error(param->getLocation(),
-                     "grids of a struct type (DeclareGrid3D) are not "
-                     "supported yet");
-      if (!getElementKind(grid->element))
+      if (grid->element->isRecordType()) {
+        if (!getStructLayout(grid->element))
+          return error(param->getLocation(),
+                       "'" + param->getName() + "' is a grid of '" +
+                           grid->element.getAsString() +
+                           "'; struct points must hold float or double "
+                           "members only, all of one type (arrays of them "
+                           "too)");
+      } else if (!getElementKind(grid->element))
         return error(param->getLocation(),
                      "'" + param->getName() + "' is a grid of '" +
                          grid->element.getAsString() +
@@ -704,6 +838,8 @@ bool PhysisReader::checkKernelBody(RunMap &map, unsigned rank) {
       if (access.empty()) {
         if (getCalleeName(call) == "PSGridDim")
           return visitGridDim(call);
+        if (getCalleeName(call) == "__PSGridEmitUtype")
+          return visitEmitMember(call);
         return true;
       }
       // The grid is the parameter's name itself: the region's macros
@@ -721,8 +857,19 @@ bool PhysisReader::checkKernelBody(RunMap &map, unsigned rank) {
         return fail(call->getBeginLoc(),
                     "stencil functions write their point with PSGridEmit, "
                     "not PSGridSet");
-      if (access == "__ps_emit")
+      QualType element = getGridType(param->getType())->element;
+      if (access == "__ps_emit") {
+        if (element->isRecordType())
+          return fail(call->getBeginLoc(),
+                      "emit the members of a struct grid's point with "
+                      "PSGridEmitUtype(" +
+                          param->getName() +
+                          ".member, v); whole struct values are not "
+                          "supported yet");
         return true;
+      }
+      if (element->isRecordType() && !visitMemberRead(call, element))
+        return false;
       for (unsigned axis = 0; axis < call->getNumArgs(); ++axis) {
         const ParmVarDecl *coordinate = kernel->getParamDecl(axis);
         std::optional<int64_t> offset =
@@ -743,6 +890,138 @@ bool PhysisReader::checkKernelBody(RunMap &map, unsigned rank) {
           map.periodicReach[axis] =
               std::max(map.periodicReach[axis], std::abs(*offset));
       }
+      return true;
+    }
+    /// `PSGridGet(g, x, y, z).p[1]`: the member path up to one scalar.
+    bool visitMemberRead(CallExpr *call, QualType element) {
+      SmallVector<MemberStep> path;
+      const Expr *chain = call, *last = nullptr;
+      while (true) {
+        DynTypedNodeList parents = reader.context.getParents(*chain);
+        const Expr *parent = parents.empty() ? nullptr : parents[0].get<Expr>();
+        if (!parent)
+          break;
+        // physis.h's own parentheses come before the first member; the
+        // user's after it are not part of the path.
+        // C materializes the struct a call returns before taking a member.
+        if (isa<ImplicitCastExpr>(parent) ||
+            (path.empty() &&
+             isa<ParenExpr, MaterializeTemporaryExpr>(parent))) {
+          chain = parent;
+          continue;
+        }
+        if (const auto *member = dyn_cast<MemberExpr>(parent)) {
+          if (member->getBase() != chain || member->isArrow() ||
+              !member->getMemberDecl()->getDeclName().isIdentifier())
+            break;
+          path.push_back({member->getMemberDecl()->getName().str()});
+        } else if (const auto *element = dyn_cast<ArraySubscriptExpr>(parent)) {
+          if (element->getBase() != chain)
+            break;
+          std::optional<int64_t> index =
+              evaluateInteger(element->getIdx(), reader.context);
+          if (!index)
+            return fail(element->getIdx()->getBeginLoc(),
+                        "an index into a member of a struct grid's point "
+                        "must be a constant");
+          path.push_back({"", *index});
+        } else {
+          break;
+        }
+        chain = last = parent;
+      }
+      if (path.empty())
+        return fail(call->getBeginLoc(),
+                    "a struct grid's point is read one member at a time "
+                    "(PSGridGet(g, ...).member); whole struct values are not "
+                    "supported yet");
+      std::optional<unsigned> component = getComponent(element, path);
+      if (!component)
+        return fail(last->getBeginLoc(),
+                    "this member path must reach one number of the point "
+                    "(every index given)");
+      if (last->getEndLoc().isMacroID() &&
+          !reader.sm.isMacroArgExpansion(last->getEndLoc()))
+        return fail(last->getBeginLoc(),
+                    "write the member path in the stencil function, not "
+                    "through a macro");
+      const Expr *grid = nullptr;
+      getGridAccess(call, grid);
+      if (!reader.findInvocation(reader.sm.getFileOffset(
+                                     reader.sm.getFileLoc(grid->getBeginLoc())),
+                                 false, {"PSGridGet", "PSGridGetPeriodic"}))
+        return fail(call->getBeginLoc(),
+                    "write PSGridGet(g, ...).member in the stencil function, "
+                    "not through a macro");
+      reader.componentReads[call] = {*component, last};
+      return true;
+    }
+    /// `PSGridEmitUtype(g.q, v)`: its first argument arrives as text.
+    bool visitEmitMember(CallExpr *call) {
+      const auto *text =
+          call->getNumArgs() == 2
+              ? dyn_cast<StringLiteral>(call->getArg(0)->IgnoreParenImpCasts())
+              : nullptr;
+      SourceLocation begin = call->getBeginLoc();
+      if (!text || !begin.isMacroID() ||
+          !reader.sm.isInMainFile(reader.sm.getExpansionLoc(begin)))
+        return fail(begin, "write PSGridEmitUtype(g.member, value) in the "
+                           "stencil function");
+      // grid ( '.' member | '[' constant ']' )+
+      StringRef rest = text->getString();
+      auto takeName = [&]() {
+        rest = rest.ltrim();
+        size_t n = 0;
+        while (n < rest.size() && (llvm::isAlnum(rest[n]) || rest[n] == '_'))
+          ++n;
+        StringRef name = rest.take_front(n);
+        rest = rest.drop_front(n);
+        return name;
+      };
+      StringRef gridName = takeName();
+      SmallVector<MemberStep> path;
+      bool ok = !gridName.empty();
+      while (ok && !rest.ltrim().empty()) {
+        rest = rest.ltrim();
+        if (rest.consume_front(".")) {
+          StringRef field = takeName();
+          ok = !field.empty();
+          path.push_back({field.str()});
+        } else if (rest.consume_front("[")) {
+          rest = rest.ltrim();
+          size_t n = 0;
+          while (n < rest.size() && llvm::isDigit(rest[n]))
+            ++n;
+          int64_t index = 0;
+          ok = n > 0 && n < 10 && !rest.take_front(n).getAsInteger(10, index);
+          rest = rest.drop_front(n).ltrim();
+          ok = ok && rest.consume_front("]");
+          path.push_back({"", index});
+        } else {
+          ok = false;
+        }
+      }
+      const ParmVarDecl *grid = nullptr;
+      for (const ParmVarDecl *param : kernel->parameters())
+        if (param->getName() == gridName && isGrid(param->getType()))
+          grid = param;
+      if (!ok || !grid || path.empty())
+        return fail(begin, "PSGridEmitUtype takes a struct grid parameter's "
+                           "member with constant indices (g.q, g.p[1]), and "
+                           "the value");
+      std::optional<unsigned> component =
+          getComponent(getGridType(grid->getType())->element, path);
+      if (!component)
+        return fail(begin, "'" + text->getString() +
+                               "' must reach one number of a point of a "
+                               "struct grid");
+      const Expr *value = call->getArg(1)->IgnoreParenImpCasts();
+      if (!reader.findInvocation(reader.sm.getFileOffset(reader.sm.getFileLoc(
+                                     value->getBeginLoc())),
+                                 true, {"PSGridEmitUtype"}))
+        return fail(begin, "write PSGridEmitUtype(g.member, value) in the "
+                           "stencil function, not through a macro");
+      reader.componentEmits[call] = {grid, *component};
       return true;
     }
     bool visitGridDim(CallExpr *call) {
@@ -864,6 +1143,54 @@ llvm::StringSet<> PhysisReader::getIdentifiers(unsigned begin, unsigned end) {
   return names;
 }
 
+std::optional<PhysisReader::Invocation>
+PhysisReader::findInvocation(unsigned inner, bool afterMember,
+                             ArrayRef<StringRef> names) {
+  StringRef buffer = sm.getBufferData(sm.getMainFileID());
+  unsigned at = inner;
+  auto skipSpace = [&] {
+    while (at > 0 && llvm::isSpace(buffer[at - 1]))
+      --at;
+  };
+  skipSpace();
+  unsigned firstArgEnd = inner;
+  if (afterMember) {
+    if (at == 0 || buffer[at - 1] != ',')
+      return std::nullopt;
+    firstArgEnd = --at;
+    while (at > 0 && (llvm::isAlnum(buffer[at - 1]) || buffer[at - 1] == '_' ||
+                      buffer[at - 1] == '.' || buffer[at - 1] == '[' ||
+                      buffer[at - 1] == ']' || llvm::isSpace(buffer[at - 1])))
+      --at;
+  }
+  if (at == 0 || buffer[at - 1] != '(')
+    return std::nullopt;
+  unsigned open = --at;
+  skipSpace();
+  unsigned nameEnd = at;
+  while (at > 0 && (llvm::isAlnum(buffer[at - 1]) || buffer[at - 1] == '_'))
+    --at;
+  if (!llvm::is_contained(names, buffer.slice(at, nameEnd)))
+    return std::nullopt;
+  // The closing parenthesis, by raw tokens from the opening one.
+  Lexer lexer(sm.getLocForStartOfFile(sm.getMainFileID()),
+              context.getLangOpts(), buffer.begin(), buffer.begin() + open,
+              buffer.end());
+  Token token;
+  int depth = 0;
+  while (!lexer.LexFromRawLexer(token)) {
+    if (token.is(tok::l_paren))
+      ++depth;
+    else if (token.is(tok::r_paren) && --depth == 0) {
+      unsigned close = sm.getFileOffset(token.getLocation());
+      if (!afterMember)
+        firstArgEnd = inner;
+      return Invocation{at, firstArgEnd, close + 1};
+    }
+  }
+  return std::nullopt;
+}
+
 bool PhysisReader::readGridArgument(const Expr *arg,
                                     const FunctionDecl *enclosing, Run &run) {
   const VarDecl *var = getReferencedVar(arg);
@@ -877,7 +1204,14 @@ bool PhysisReader::readGridArgument(const Expr *arg,
   RunGrid grid;
   grid.var = var;
   std::optional<GridType> type = getGridType(var->getType());
-  grid.elementType = getElementCName(*getElementKind(type->element)).str();
+  if (std::optional<StructLayout> layout = type->element->isRecordType()
+                                               ? getStructLayout(type->element)
+                                               : std::nullopt) {
+    grid.elementType = getElementCName(layout->scalar).str();
+    grid.components = layout->count;
+  } else {
+    grid.elementType = getElementCName(*getElementKind(type->element)).str();
+  }
   // Sizes known at compile time: from `PSGrid3DFloatNew(N, N, N)` in the
   // variable's initializer, when nothing assigns it afterwards.
   const auto *init =
@@ -1006,7 +1340,44 @@ std::string PhysisReader::writeKernelBody(const Run &run, const RunMap &map) {
                                              text};
       return true;
     }
+    unsigned fileOffset(SourceLocation loc) {
+      return reader.sm.getFileOffset(reader.sm.getFileLoc(loc));
+    }
+    unsigned endOfToken(SourceLocation loc) {
+      return reader.sm.getFileOffset(
+          Lexer::getLocForEndOfToken(reader.sm.getFileLoc(loc), 0, reader.sm,
+                                     reader.context.getLangOpts()));
+    }
     bool VisitCallExpr(CallExpr *call) {
+      // `PSGridGet(g, x, y, z).p[1]` as `__PS_GETC_g(3, x, y, z)`.
+      auto read = reader.componentReads.find(call);
+      if (read != reader.componentReads.end()) {
+        const Expr *grid = nullptr;
+        getGridAccess(call, grid);
+        unsigned gridAt = fileOffset(grid->getBeginLoc());
+        PhysisReader::Invocation get = *reader.findInvocation(
+            gridAt, false, {"PSGridGet", "PSGridGetPeriodic"});
+        std::string param =
+            cast<DeclRefExpr>(grid)->getDecl()->getNameAsString();
+        edits[get.begin] = {endOfToken(grid->getBeginLoc()) - get.begin,
+                            "__PS_GETC_" + param + "(" +
+                                std::to_string(read->second.component)};
+        unsigned pathEnd = endOfToken(read->second.path->getEndLoc());
+        edits[get.end] = {pathEnd - get.end, ""};
+        return true;
+      }
+      // `PSGridEmitUtype(g.q, v)` as `__PS_EMITC_g(1, v)`.
+      auto emit = reader.componentEmits.find(call);
+      if (emit != reader.componentEmits.end()) {
+        const Expr *value = call->getArg(1)->IgnoreParenImpCasts();
+        PhysisReader::Invocation utype = *reader.findInvocation(
+            fileOffset(value->getBeginLoc()), true, {"PSGridEmitUtype"});
+        edits[utype.begin] = {utype.firstArgEnd - utype.begin,
+                              "__PS_EMITC_" +
+                                  emit->second.grid->getNameAsString() + "(" +
+                                  std::to_string(emit->second.component)};
+        return true;
+      }
       if (getCalleeName(call) != "PSGridDim")
         return true;
       int64_t axis = *evaluateInteger(call->getArg(1), reader.context);
@@ -1059,36 +1430,44 @@ std::string PhysisReader::writePeriodicFills(const Run &run,
     for (const RunGrid *candidate : run.grids)
       if (candidate->var == getReferencedVar(map.args[index]))
         grid = candidate;
-    std::string name = run.arrayNames.at(grid);
-    // Each margin layer the reads reach takes the cells a period away,
-    // axis by axis over the whole stored extent of the others, so the
-    // corners come last.
-    for (unsigned fixed = rank; fixed-- > 0;) {
-      int64_t n = shape->extents[fixed];
-      std::string loops;
-      for (unsigned axis = rank; axis-- > 0;) {
-        if (axis == fixed)
-          continue;
-        std::string var = "__" + std::string(kAxisNames[axis]);
-        loops += "    for (" + var + " = 0; " + var + " < " +
-                 std::to_string(shape->extents[axis] + 2 * margin) + "; " +
-                 var + "++)\n";
+    // Each component array of a struct grid is filled alike.
+    SmallVector<std::string> names;
+    if (grid->components)
+      for (unsigned c = 0; c < grid->components; ++c)
+        names.push_back(run.arrayNames.at(grid) + "[" + std::to_string(c) +
+                        "]");
+    else
+      names.push_back(run.arrayNames.at(grid));
+    for (const std::string &name : names)
+      // Each margin layer the reads reach takes the cells a period away,
+      // axis by axis over the whole stored extent of the others, so the
+      // corners come last.
+      for (unsigned fixed = rank; fixed-- > 0;) {
+        int64_t n = shape->extents[fixed];
+        std::string loops;
+        for (unsigned axis = rank; axis-- > 0;) {
+          if (axis == fixed)
+            continue;
+          std::string var = "__" + std::string(kAxisNames[axis]);
+          loops += "    for (" + var + " = 0; " + var + " < " +
+                   std::to_string(shape->extents[axis] + 2 * margin) + "; " +
+                   var + "++)\n";
+        }
+        auto cell = [&](int64_t at) {
+          std::string text = name;
+          for (unsigned axis = rank; axis-- > 0;)
+            text += axis == fixed ? "[" + std::to_string(at) + "]"
+                                  : "[__" + std::string(kAxisNames[axis]) + "]";
+          return text;
+        };
+        // One statement per layer and side: a boundary statement writes one
+        // fixed coordinate.
+        for (int64_t k = margin - map.periodicReach[fixed]; k < margin; ++k) {
+          out += loops + "      " + cell(k) + " = " + cell(k + n) + ";\n";
+          out += loops + "      " + cell(n + 2 * margin - 1 - k) + " = " +
+                 cell(2 * margin - 1 - k) + ";\n";
+        }
       }
-      auto cell = [&](int64_t at) {
-        std::string text = name;
-        for (unsigned axis = rank; axis-- > 0;)
-          text += axis == fixed ? "[" + std::to_string(at) + "]"
-                                : "[__" + std::string(kAxisNames[axis]) + "]";
-        return text;
-      };
-      // One statement per layer and side: a boundary statement writes one
-      // fixed coordinate.
-      for (int64_t k = margin - map.periodicReach[fixed]; k < margin; ++k) {
-        out += loops + "      " + cell(k) + " = " + cell(k + n) + ";\n";
-        out += loops + "      " + cell(n + 2 * margin - 1 - k) + " = " +
-               cell(2 * margin - 1 - k) + ";\n";
-      }
-    }
   }
   return out;
 }
@@ -1105,7 +1484,7 @@ std::string PhysisReader::writeRunFunction(const Run &run, unsigned index,
   llvm::SmallPtrSet<const VarDecl *, 4> emitted;
   for (const RunMap &map : run.maps) {
     llvm::SmallSetVector<const ParmVarDecl *, 2> emits =
-        getAccessedGrids(map.kernel, "__ps_emit");
+        getEmittedGrids(map.kernel);
     for (auto [param, arg] :
          llvm::zip_equal(map.kernel->parameters().drop_front(rank), map.args))
       if (emits.contains(param))
@@ -1119,12 +1498,23 @@ std::string PhysisReader::writeRunFunction(const Run &run, unsigned index,
                          (margin ? " + " + std::to_string(2 * margin) : "")
                    : std::to_string(shape->extents[axis] + 2 * margin);
   };
-  auto declarator = [&](const RunGrid *grid) {
-    std::string text = grid->elementType + " " + run.arrayNames.at(grid);
+  // A struct grid is its component arrays, one per scalar of the point.
+  auto dims = [&](const RunGrid *grid) {
+    std::string text;
     for (unsigned axis = rank; axis-- > 0;)
       text += "[" + extent(axis) + "]";
     return text;
   };
+  auto declarator = [&](const RunGrid *grid) {
+    return grid->elementType + " " + run.arrayNames.at(grid) +
+           (grid->components ? "[" + std::to_string(grid->components) + "]"
+                             : "") +
+           dims(grid);
+  };
+  std::string storedPoints;
+  for (unsigned axis = 0; axis < rank; ++axis)
+    storedPoints +=
+        std::string(axis ? " * " : "") + "(size_t)(" + extent(axis) + ")";
   auto arrayOf = [&](const Expr *arg) {
     for (const RunGrid *grid : run.grids)
       if (grid->var == getReferencedVar(arg))
@@ -1141,7 +1531,9 @@ std::string PhysisReader::writeRunFunction(const Run &run, unsigned index,
                      std::to_string(axis) + ")");
     }
   for (const RunGrid *grid : run.grids) {
-    params.push_back(declarator(grid));
+    params.push_back(grid->components
+                         ? "void *__ps_points_" + run.arrayNames.at(grid)
+                         : declarator(grid));
     args.push_back("__PSRunGrid(" + quoted(where) + ", " +
                    grid->var->getNameAsString() + ", " + m + ")");
   }
@@ -1196,8 +1588,11 @@ std::string PhysisReader::writeRunFunction(const Run &run, unsigned index,
   bool allEmitted = llvm::all_of(run.grids, [&](const RunGrid *grid) {
     return emitted.contains(grid->var);
   });
+  // A struct grid's component arrays are written member by member, some
+  // maybe not at all: sources, which a region may write.
   for (const RunGrid *grid : run.grids)
-    (emitted.contains(grid->var) && !(allEmitted && grid == shape)
+    (emitted.contains(grid->var) && !grid->components &&
+             !(allEmitted && grid == shape)
          ? destinations
          : sources)
         .push_back(declarator(grid));
@@ -1227,6 +1622,20 @@ std::string PhysisReader::writeRunFunction(const Run &run, unsigned index,
     out += "  __PSCheckDomain(" + quoted(where) + ", __ps_d" +
            std::to_string(mapIndex) + ", " + std::to_string(rank) + extents +
            ");\n";
+  }
+  // Struct grids as component arrays for the region, and back after it.
+  std::string after;
+  for (const RunGrid *grid : run.grids) {
+    if (!grid->components)
+      continue;
+    std::string array = run.arrayNames.at(grid);
+    std::string scalar = grid->elementType;
+    std::string count = std::to_string(grid->components);
+    out += "  " + scalar + " (*" + array + ")" + dims(grid) + " = (" + scalar +
+           " (*)" + dims(grid) + ")__PSToComponents(__ps_points_" + array +
+           ", " + storedPoints + ", " + count + ", sizeof(" + scalar + "));\n";
+    after += "  __PSFromComponents(__ps_points_" + array + ", " + array + ", " +
+             storedPoints + ", " + count + ", sizeof(" + scalar + "));\n";
   }
   out += "#pragma stencil begin\n";
   out += "#pragma stencil step(__ps_step:" +
@@ -1263,6 +1672,15 @@ std::string PhysisReader::writeRunFunction(const Run &run, unsigned index,
                       (margin ? " + " + m : "") + "]";
         point += "[__" + std::string(kAxisNames[axis]) + "]";
       }
+      if (getGridType(param->getType())->element->isRecordType()) {
+        defines += "#define __PS_GETC_" + p + "(__ps_c, " + indices + ") " +
+                   array + "[__ps_c]" + subscripts + "\n";
+        defines += "#define __PS_EMITC_" + p + "(__ps_c, __ps_v) " + array +
+                   "[__ps_c]" + point + " = (__ps_v)\n";
+        undefines +=
+            "#undef __PS_GETC_" + p + "\n#undef __PS_EMITC_" + p + "\n";
+        continue;
+      }
       defines += "#define __PS_GET_" + p + "(" + indices + ") " + array +
                  subscripts + "\n";
       defines += "#define __PS_EMIT_" + p + "(__ps_v) " + array + point +
@@ -1292,7 +1710,7 @@ std::string PhysisReader::writeRunFunction(const Run &run, unsigned index,
     out +=
         "#line 1 \"<physis regions>\"\n" + undefines + lineDirective(callLine);
   }
-  out += "  }\n#pragma stencil end\n}\n";
+  out += "  }\n#pragma stencil end\n" + after + "}\n";
   return out;
 }
 

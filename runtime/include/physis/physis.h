@@ -288,6 +288,37 @@ __PS_DECLARE_GRID3D(Long, long, __PS_LONG)
 #define PSGridGetPeriodic(g, ...) ((g)->__ps_get_periodic(__VA_ARGS__))
 #define PSGridEmit(g, v) ((g)->__ps_emit(v))
 #define PSGridSet(g, ...) ((g)->__ps_set(__VA_ARGS__))
+/* One member of a point of a struct grid: PSGridEmitUtype(g.q, v) or
+   PSGridEmitUtype(g.p[1], v); stencilcc reads the member path as text. */
+#define PSGridEmitUtype(member, v) __PSGridEmitUtype(#member, (v))
+static inline void __PSGridEmitUtype(const char *member, ...) { (void)member; }
+
+/* A struct grid as a compiled run takes it: one array per scalar of the
+   struct (seed 003's structure of arrays), from the points stored whole
+   (as PSGridCopyin gives them), and back. */
+static inline void *__PSToComponents(const void *points, size_t count,
+                                     int components, size_t scalar) {
+  char *arrays = (char *)malloc(count * components * scalar);
+  const char *from = (const char *)points;
+  size_t i;
+  int c;
+  if (!arrays)
+    __PSFail("cannot allocate the components of a struct grid");
+  for (i = 0; i < count; ++i)
+    for (c = 0; c < components; ++c, from += scalar)
+      memcpy(arrays + (c * count + i) * scalar, from, scalar);
+  return arrays;
+}
+static inline void __PSFromComponents(void *points, void *arrays, size_t count,
+                                      int components, size_t scalar) {
+  char *to = (char *)points;
+  size_t i;
+  int c;
+  for (i = 0; i < count; ++i)
+    for (c = 0; c < components; ++c, to += scalar)
+      memcpy(to, (char *)arrays + (c * count + i) * scalar, scalar);
+  free(arrays);
+}
 
 /* Runtime set-up: nothing to do on one process; the arguments are not
    read (Physis programs pass their largest grid size). */
