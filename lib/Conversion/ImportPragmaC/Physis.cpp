@@ -147,6 +147,13 @@ getAccessedGrids(const FunctionDecl *kernel, StringRef member) {
   return finder.params;
 }
 
+/// Whether `kernel` reads grid parameter `param` (PSGridGet or
+/// PSGridGetPeriodic).
+bool readsGrid(const FunctionDecl *kernel, const ParmVarDecl *param) {
+  return getAccessedGrids(kernel, "__ps_get").contains(param) ||
+         getAccessedGrids(kernel, "__ps_get_periodic").contains(param);
+}
+
 /// Whether `var`, or a member or element of it, is assigned, incremented
 /// or has its address taken in `body` (then its initializer does not tell
 /// its value).
@@ -629,11 +636,6 @@ bool PhysisReader::readRun(const CallExpr *call,
     // reads.
     if (getAccessedGrids(map.kernel, "__ps_get_periodic").empty())
       continue;
-    if (distributed)
-      return error(map.call->getBeginLoc(),
-                   "'" + map.kernel->getName() +
-                       "' reads with PSGridGetPeriodic, which is not "
-                       "supported under --mpi yet (it runs on one process)");
     if (first->extents.empty())
       return error(map.call->getBeginLoc(),
                    "'" + map.kernel->getName() +
@@ -713,10 +715,6 @@ bool PhysisReader::readMap(const Expr *arg, const FunctionDecl *enclosing,
     return error(kernelRef->getBeginLoc(),
                  "the stencil function '" + kernel->getName() +
                      "' must be defined in this file");
-  if (*kind != MapKind::Plain)
-    return error(call->getBeginLoc(),
-                 "red-black stencils (PSStencilMapRedBlack, PSStencilMapRed, "
-                 "PSStencilMapBlack) are not supported yet");
   map.domain = call->getArg(1);
   for (unsigned i = 2; i < call->getNumArgs(); ++i)
     map.args.push_back(call->getArg(i));
@@ -809,6 +807,13 @@ bool PhysisReader::readKernel(RunMap &map, unsigned &rank) {
                                            kernel->getName() +
                                            "' takes a number");
   }
+  if (map.kind != MapKind::Plain)
+    for (const ParmVarDecl *param : kernel->parameters())
+      if (std::optional<GridType> grid = getGridType(param->getType()))
+        if (grid->element->isRecordType())
+          return error(map.call->getBeginLoc(),
+                       "red-black stencils over struct grids are not "
+                       "supported yet");
   return checkKernelBody(map, rank);
 }
 
@@ -1623,8 +1628,36 @@ std::string PhysisReader::writeRunFunction(const Run &run, unsigned index,
            std::to_string(mapIndex) + ", " + std::to_string(rank) + extents +
            ");\n";
   }
+  // A red-black half-sweep updates a grid in place from its neighbours of
+  // the other colour: it reads a copy of the grid taken before it (a
+  // scratch array), which those neighbours share with the grid.
+  std::map<const RunGrid *, std::string> scratch;
+  for (const RunMap &map : run.maps) {
+    if (map.kind == MapKind::Plain)
+      continue;
+    llvm::SmallSetVector<const ParmVarDecl *, 2> emits =
+        getEmittedGrids(map.kernel);
+    for (auto [param, arg] :
+         llvm::zip_equal(map.kernel->parameters().drop_front(rank), map.args))
+      if (emits.contains(param) && readsGrid(map.kernel, param))
+        for (const RunGrid *grid : run.grids)
+          if (grid->var == getReferencedVar(arg))
+            scratch[grid] = "__ps_rb_" + run.arrayNames.at(grid);
+  }
+  for (const auto &[grid, name] : scratch)
+    sources.push_back(grid->elementType + " " + name + dims(grid));
   // Struct grids as component arrays for the region, and back after it.
   std::string after;
+  for (const auto &[grid, name] : scratch) {
+    // A pointer to its rows: `data` gives the outermost extent.
+    std::string rows;
+    for (unsigned axis = rank - 1; axis-- > 0;)
+      rows += "[" + extent(axis) + "]";
+    out += "  " + grid->elementType + " (*" + name + ")" + rows + " = (" +
+           grid->elementType + " (*)" + rows + ")__PSScratch(" + storedPoints +
+           " * sizeof(" + grid->elementType + "));\n";
+    after += "  free(" + name + ");\n";
+  }
   for (const RunGrid *grid : run.grids) {
     if (!grid->components)
       continue;
@@ -1644,7 +1677,13 @@ std::string PhysisReader::writeRunFunction(const Run &run, unsigned index,
   if (!destinations.empty())
     out += " destination(" + llvm::join(destinations, ", ") + ")";
   out += "\n#pragma stencil dimension(" + loops + ")\n";
-  if (distributed) {
+  // Periodic margins are filled from the other side of the grid, which a
+  // rank's block does not hold: such runs are computed whole on every rank
+  // (each holds the whole grids), not split.
+  bool periodic = llvm::any_of(run.maps, [](const RunMap &map) {
+    return !getAccessedGrids(map.kernel, "__ps_get_periodic").empty();
+  });
+  if (distributed && !periodic) {
     out += "#pragma stencil distribute(block";
     for (unsigned axis = 1; axis < rank; ++axis)
       out += ", *";
@@ -1681,32 +1720,88 @@ std::string PhysisReader::writeRunFunction(const Run &run, unsigned index,
             "#undef __PS_GETC_" + p + "\n#undef __PS_EMITC_" + p + "\n";
         continue;
       }
-      defines += "#define __PS_GET_" + p + "(" + indices + ") " + array +
+      const RunGrid *bound = nullptr;
+      for (const RunGrid *grid : run.grids)
+        if (grid->var == getReferencedVar(arg))
+          bound = grid;
+      std::string readArray =
+          map.kind != MapKind::Plain && scratch.count(bound) &&
+                  getEmittedGrids(map.kernel).contains(param)
+              ? scratch.at(bound)
+              : array;
+      defines += "#define __PS_GET_" + p + "(" + indices + ") " + readArray +
                  subscripts + "\n";
       defines += "#define __PS_EMIT_" + p + "(__ps_v) " + array + point +
                  " = (__ps_v)\n";
       undefines += "#undef __PS_GET_" + p + "\n#undef __PS_EMIT_" + p + "\n";
     }
     out += "#line 1 \"<physis regions>\"\n" + defines + lineDirective(callLine);
-    out += writePeriodicFills(run, map);
-    out += "#pragma stencil calc\n";
-    for (unsigned axis = rank; axis-- > 0;) {
-      std::string var = "__" + std::string(kAxisNames[axis]);
-      std::string lo, hi;
-      if (!map.bounds.empty()) {
-        lo = std::to_string(map.bounds[2 * axis] + margin);
-        hi = std::to_string(map.bounds[2 * axis + 1] + margin);
-      } else {
-        std::string d = "__ps_d" + std::to_string(mapIndex);
-        std::string at = "[" + std::to_string(axis) + "]";
-        lo = d + ".min" + at + (margin ? " + " + m : "");
-        hi = d + ".max" + at + (margin ? " + " + m : "");
-      }
-      out += "    for (" + var + " = " + lo + "; " + var + " < " + hi + "; " +
-             var + "++)\n";
+    // Plain maps sweep once; red-black ones sweep the points whose
+    // coordinates sum to an even number (red), then the odd ones.
+    SmallVector<int, 2> parities;
+    switch (map.kind) {
+    case MapKind::Plain:
+      parities = {-1};
+      break;
+    case MapKind::RedBlack:
+      parities = {0, 1};
+      break;
+    case MapKind::Red:
+      parities = {0};
+      break;
+    case MapKind::Black:
+      parities = {1};
+      break;
     }
-    out += "    {\n" + writeKernelBody(run, map) + "\n" +
-           lineDirective(callLine) + "    }\n";
+    for (int parity : parities) {
+      out += writePeriodicFills(run, map);
+      for (auto [param, arg] : llvm::zip_equal(
+               map.kernel->parameters().drop_front(rank), map.args)) {
+        const RunGrid *bound = nullptr;
+        for (const RunGrid *grid : run.grids)
+          if (grid->var == getReferencedVar(arg))
+            bound = grid;
+        if (parity < 0 || !bound || !scratch.count(bound) ||
+            !getEmittedGrids(map.kernel).contains(param))
+          continue;
+        out += "#pragma stencil calc\n";
+        std::string point;
+        for (unsigned axis = rank; axis-- > 0;) {
+          std::string var = "__" + std::string(kAxisNames[axis]);
+          out += "    for (" + var + " = 0; " + var + " < " + extent(axis) +
+                 "; " + var + "++)\n";
+          point += "[" + var + "]";
+        }
+        out += "      " + scratch.at(bound) + point + " = " +
+               run.arrayNames.at(bound) + point + ";\n";
+      }
+      out += "#pragma stencil calc\n";
+      for (unsigned axis = rank; axis-- > 0;) {
+        std::string var = "__" + std::string(kAxisNames[axis]);
+        std::string lo, hi;
+        if (!map.bounds.empty()) {
+          lo = std::to_string(map.bounds[2 * axis] + margin);
+          hi = std::to_string(map.bounds[2 * axis + 1] + margin);
+        } else {
+          std::string d = "__ps_d" + std::to_string(mapIndex);
+          std::string at = "[" + std::to_string(axis) + "]";
+          lo = d + ".min" + at + (margin ? " + " + m : "");
+          hi = d + ".max" + at + (margin ? " + " + m : "");
+        }
+        out += "    for (" + var + " = " + lo + "; " + var + " < " + hi + "; " +
+               var + "++)\n";
+      }
+      std::string body = writeKernelBody(run, map);
+      if (parity >= 0) {
+        std::string sum;
+        for (unsigned axis = 0; axis < rank; ++axis)
+          sum += std::string(axis ? " + " : "") + "(__" + kAxisNames[axis] +
+                 (margin ? " - " + m : "") + ")";
+        body = "    if (((" + sum + ") & 1) == " + std::to_string(parity) +
+               ") {\n" + body + "\n" + lineDirective(callLine) + "    }";
+      }
+      out += "    {\n" + body + "\n" + lineDirective(callLine) + "    }\n";
+    }
     out +=
         "#line 1 \"<physis regions>\"\n" + undefines + lineDirective(callLine);
   }

@@ -225,6 +225,14 @@ static inline void __PSCheckDomain(const char *where, __PSDomain d, int rank,
     }
 }
 
+/* Storage a compiled run needs for itself (a red-black sweep's copy). */
+static inline void *__PSScratch(size_t bytes) {
+  void *p = malloc(bytes);
+  if (!p)
+    __PSFail("cannot allocate the scratch storage of a run");
+  return p;
+}
+
 /* Grid types. A handle's members give PSGridGet and PSGridEmit their
    element type in C; stencilcc compiles the stencil functions that use
    them, so the members are never called. */
