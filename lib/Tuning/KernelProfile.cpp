@@ -92,7 +92,7 @@ FailureOr<KernelProfile> mlir::stencil::profileTimeLoop(IterateOp iterate) {
   profile.opsPerPoint = std::max<int64_t>(1, mostOps);
   Type elementType = profile.kernel.getFirstFieldType().getElementType();
   profile.isDouble = elementType.isF64();
-  profile.elementBytes = profile.isDouble ? 8 : 4;
+  profile.elementBytes = elementType.getIntOrFloatBitWidth() / 8;
   profile.isCopyForm = matchCopySection(iterate).has_value();
   // A sweep computes something: an apply that only copies fields at the
   // point (a copy section) is not one.

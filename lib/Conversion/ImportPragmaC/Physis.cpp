@@ -191,20 +191,6 @@ bool isChangedIn(const VarDecl *var, const Stmt *body) {
   return finder.changed;
 }
 
-/// The variables an expression reads.
-llvm::SmallSetVector<const VarDecl *, 4> getReadVariables(const Expr *expr) {
-  struct Finder : RecursiveASTVisitor<Finder> {
-    llvm::SmallSetVector<const VarDecl *, 4> vars;
-    bool VisitDeclRefExpr(DeclRefExpr *ref) {
-      if (const auto *var = dyn_cast<VarDecl>(ref->getDecl()))
-        vars.insert(var);
-      return true;
-    }
-  } finder;
-  finder.TraverseStmt(const_cast<Expr *>(expr));
-  return finder.vars;
-}
-
 /// A struct point type as component arrays: its scalars in order, all of
 /// one type (seed 003's user-defined types, stored as a structure of
 /// arrays).
@@ -222,7 +208,7 @@ std::optional<unsigned> countScalars(QualType type,
     std::optional<unsigned> each =
         countScalars(array->getElementType(), scalar);
     uint64_t n = array->getSize().getZExtValue();
-    if (!each || n > 4096)
+    if (!each || n > 4096 || *each * n > 4096)
       return std::nullopt;
     return *each * unsigned(n);
   }
@@ -235,6 +221,8 @@ std::optional<unsigned> countScalars(QualType type,
       if (!n || field->isBitField())
         return std::nullopt;
       total += *n;
+      if (total > 4096)
+        return std::nullopt;
     }
     return total ? std::optional<unsigned>(total) : std::nullopt;
   }
@@ -246,10 +234,16 @@ std::optional<unsigned> countScalars(QualType type,
   return 1;
 }
 
-std::optional<StructLayout> getStructLayout(QualType type) {
+std::optional<StructLayout> getStructLayout(QualType type,
+                                            const ASTContext &context) {
   std::optional<ElementKind> scalar;
   std::optional<unsigned> count = countScalars(type, scalar);
   if (!count || *count > 64)
+    return std::nullopt;
+  // The host's points are taken apart at the scalars' stride: no padding.
+  uint64_t scalarBytes = *scalar == ElementKind::Float ? 4 : 8;
+  if (context.getTypeSizeInChars(type).getQuantity() !=
+      int64_t(*count * scalarBytes))
     return std::nullopt;
   return StructLayout{*scalar, *count};
 }
@@ -346,6 +340,10 @@ struct RunMap {
   bool empty = false;
   /// The widest offset of the periodic reads, per axis.
   SmallVector<int64_t, 3> periodicReach;
+  /// The PSStencil variable whose initializer the map is, if any: its
+  /// scalar arguments and domain are then the values they had there
+  /// (Physis's closure), kept in hidden locals declared after it.
+  const VarDecl *stencil = nullptr;
 };
 
 struct Run {
@@ -470,6 +468,15 @@ private:
     unsigned component;
   };
   std::map<const CallExpr *, ComponentEmit> componentEmits;
+  /// The declaration of each PSStencil variable a run applies, after which
+  /// its closure's values are kept.
+  std::map<const VarDecl *, const DeclStmt *> stencilDecls;
+  /// The hidden local that keeps argument `index` (0: the domain) of a
+  /// stored stencil.
+  std::string getBinding(const VarDecl *stencil, unsigned index) {
+    return "__ps_bind_" + stencil->getNameAsString() + "_" +
+           std::to_string(index);
+  }
 
   /// The grid parameters a stencil function emits, whole or by member.
   llvm::SmallSetVector<const ParmVarDecl *, 2>
@@ -670,16 +677,32 @@ bool PhysisReader::readMap(const Expr *arg, const FunctionDecl *enclosing,
                    "the stencil '" + var->getName() +
                        "' must be initialized with PSStencilMap(...) in this "
                        "function and not changed");
-    for (const VarDecl *read : getReadVariables(init))
-      if (read->isLocalVarDecl() && read != var &&
-          isChangedIn(read, enclosing->getBody()))
-        return error(arg->getBeginLoc(),
-                     "the stencil '" + var->getName() + "' binds '" +
-                         read->getName() +
-                         "', which this function changes; write the "
-                         "PSStencilMap in the PSStencilRun, where its "
-                         "arguments are read");
     run.named.insert(var);
+    if (!getReferencedVar(init)) {
+      // The closure's scalars and domain are kept where it is made; its
+      // grids are the run's, so they must still be the same grids.
+      map.stencil = var;
+      if (const auto *call = dyn_cast<CallExpr>(init))
+        for (const Expr *bound : llvm::drop_begin(call->arguments(), 2))
+          if (const VarDecl *grid = getReferencedVar(bound))
+            if (isGrid(grid->getType()) &&
+                ((!grid->isLocalVarDecl() && !isa<ParmVarDecl>(grid)) ||
+                 isChangedIn(grid, enclosing->getBody())))
+              return error(arg->getBeginLoc(),
+                           "the stencil '" + var->getName() + "' binds grid '" +
+                               grid->getName() +
+                               "', which may change before the run; write "
+                               "the PSStencilMap in the PSStencilRun");
+      DynTypedNodeList parents = context.getParents(*var);
+      const DeclStmt *declStmt =
+          parents.empty() ? nullptr : parents[0].get<DeclStmt>();
+      if (!declStmt || declStmt->getEndLoc().isMacroID())
+        return error(var->getLocation(),
+                     "declare the stencil '" + var->getName() +
+                         "' in a statement of its own, written in the "
+                         "program");
+      stencilDecls[var] = declStmt;
+    }
     return readMap(init, enclosing, map, run, depth + 1);
   }
   const auto *call = dyn_cast<CallExpr>(arg);
@@ -776,13 +799,13 @@ bool PhysisReader::readKernel(RunMap &map, unsigned &rank) {
                          "-D stencil function; grids of another rank than "
                          "the stencil's are not supported yet");
       if (grid->element->isRecordType()) {
-        if (!getStructLayout(grid->element))
+        if (!getStructLayout(grid->element, context))
           return error(param->getLocation(),
                        "'" + param->getName() + "' is a grid of '" +
                            grid->element.getAsString() +
                            "'; struct points must hold float or double "
                            "members only, all of one type (arrays of them "
-                           "too)");
+                           "too), without padding");
       } else if (!getElementKind(grid->element))
         return error(param->getLocation(),
                      "'" + param->getName() + "' is a grid of '" +
@@ -910,8 +933,10 @@ bool PhysisReader::checkKernelBody(RunMap &map, unsigned rank) {
         // user's after it are not part of the path.
         // C materializes the struct a call returns before taking a member.
         if (isa<ImplicitCastExpr>(parent) ||
-            (path.empty() &&
-             isa<ParenExpr, MaterializeTemporaryExpr>(parent))) {
+            (path.empty() && (isa<MaterializeTemporaryExpr>(parent) ||
+                              (isa<ParenExpr>(parent) &&
+                               !reader.sm.isInMainFile(reader.sm.getSpellingLoc(
+                                   parent->getBeginLoc())))))) {
           chain = parent;
           continue;
         }
@@ -995,10 +1020,11 @@ bool PhysisReader::checkKernelBody(RunMap &map, unsigned rank) {
         } else if (rest.consume_front("[")) {
           rest = rest.ltrim();
           size_t n = 0;
-          while (n < rest.size() && llvm::isDigit(rest[n]))
+          while (n < rest.size() && llvm::isAlnum(rest[n]))
             ++n;
+          // C's integer literals: decimal, octal (010) and hex (0x8).
           int64_t index = 0;
-          ok = n > 0 && n < 10 && !rest.take_front(n).getAsInteger(10, index);
+          ok = n > 0 && n < 12 && !rest.take_front(n).getAsInteger(0, index);
           rest = rest.drop_front(n).ltrim();
           ok = ok && rest.consume_front("]");
           path.push_back({"", index});
@@ -1020,7 +1046,10 @@ bool PhysisReader::checkKernelBody(RunMap &map, unsigned rank) {
         return fail(begin, "'" + text->getString() +
                                "' must reach one number of a point of a "
                                "struct grid");
-      const Expr *value = call->getArg(1)->IgnoreParenImpCasts();
+      const Expr *value = call->getArg(1)->IgnoreImpCasts();
+      // physis.h writes `(v)`; the user's value starts inside.
+      if (const auto *paren = dyn_cast<ParenExpr>(value))
+        value = paren->getSubExpr();
       if (!reader.findInvocation(reader.sm.getFileOffset(reader.sm.getFileLoc(
                                      value->getBeginLoc())),
                                  true, {"PSGridEmitUtype"}))
@@ -1209,9 +1238,10 @@ bool PhysisReader::readGridArgument(const Expr *arg,
   RunGrid grid;
   grid.var = var;
   std::optional<GridType> type = getGridType(var->getType());
-  if (std::optional<StructLayout> layout = type->element->isRecordType()
-                                               ? getStructLayout(type->element)
-                                               : std::nullopt) {
+  if (std::optional<StructLayout> layout =
+          type->element->isRecordType()
+              ? getStructLayout(type->element, context)
+              : std::nullopt) {
     grid.elementType = getElementCName(layout->scalar).str();
     grid.components = layout->count;
   } else {
@@ -1374,7 +1404,9 @@ std::string PhysisReader::writeKernelBody(const Run &run, const RunMap &map) {
       // `PSGridEmitUtype(g.q, v)` as `__PS_EMITC_g(1, v)`.
       auto emit = reader.componentEmits.find(call);
       if (emit != reader.componentEmits.end()) {
-        const Expr *value = call->getArg(1)->IgnoreParenImpCasts();
+        const Expr *value = call->getArg(1)->IgnoreImpCasts();
+        if (const auto *paren = dyn_cast<ParenExpr>(value))
+          value = paren->getSubExpr();
         PhysisReader::Invocation utype = *reader.findInvocation(
             fileOffset(value->getBeginLoc()), true, {"PSGridEmitUtype"});
         edits[utype.begin] = {utype.firstArgEnd - utype.begin,
@@ -1555,14 +1587,19 @@ std::string PhysisReader::writeRunFunction(const Run &run, unsigned index,
           "__ps_s" + std::to_string(mapIndex) + "_" + param->getNameAsString();
       params.push_back(param->getType().getUnqualifiedType().getAsString() +
                        " " + scalar);
-      args.push_back("(" + getText(arg->getSourceRange()) + ")");
+      args.push_back(map.stencil
+                         ? getBinding(map.stencil,
+                                      param->getFunctionScopeIndex() - rank + 1)
+                         : "(" + getText(arg->getSourceRange()) + ")");
       scalarDefines[mapIndex] +=
           "#define " + param->getNameAsString() + " " + scalar + "\n";
       scalarUndefines[mapIndex] += "#undef " + param->getNameAsString() + "\n";
     }
     if (map.bounds.empty()) {
       params.push_back("__PSDomain __ps_d" + std::to_string(mapIndex));
-      args.push_back("(" + getText(map.domain->getSourceRange()) + ")");
+      args.push_back(map.stencil
+                         ? getBinding(map.stencil, 0)
+                         : "(" + getText(map.domain->getSourceRange()) + ")");
     }
   }
   params.push_back("int __ps_count");
@@ -1656,7 +1693,7 @@ std::string PhysisReader::writeRunFunction(const Run &run, unsigned index,
     out += "  " + grid->elementType + " (*" + name + ")" + rows + " = (" +
            grid->elementType + " (*)" + rows + ")__PSScratch(" + storedPoints +
            " * sizeof(" + grid->elementType + "));\n";
-    after += "  free(" + name + ");\n";
+    after += "  __PSFreeScratch(" + name + ");\n";
   }
   for (const RunGrid *grid : run.grids) {
     if (!grid->components)
@@ -1853,6 +1890,25 @@ std::string PhysisReader::write() {
   for (auto &[offset, text] : prototypes)
     edits[offset] = {
         0, text + lineDirective(sm.getLineNumber(sm.getMainFileID(), offset))};
+  // Each stored stencil's domain and scalars, kept as they are where it is
+  // made (on the same line, which keeps the numbering).
+  for (const auto &[var, declStmt] : stencilDecls) {
+    const auto *call = cast<CallExpr>(var->getInit()->IgnoreParenImpCasts());
+    std::string text;
+    for (unsigned i = 1; i < call->getNumArgs(); ++i) {
+      const Expr *arg = call->getArg(i);
+      if (isGrid(arg->IgnoreParenImpCasts()->getType()))
+        continue;
+      std::string value = getText(arg->getSourceRange());
+      std::string name = getBinding(var, i - 1);
+      text += " __typeof__(" + value + ") " + name + " = (" + value +
+              "); (void)" + name + ";";
+    }
+    unsigned end = sm.getFileOffset(
+        Lexer::getLocForEndOfToken(sm.getExpansionLoc(declStmt->getEndLoc()), 0,
+                                   sm, context.getLangOpts()));
+    edits[end] = {0, text};
+  }
 
   std::string out = "#define PHYSIS_MARGIN " + std::to_string(margin) + "\n" +
                     lineDirective(1);

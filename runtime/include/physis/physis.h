@@ -232,6 +232,7 @@ static inline void *__PSScratch(size_t bytes) {
     __PSFail("cannot allocate the scratch storage of a run");
   return p;
 }
+static inline void __PSFreeScratch(void *p) { free(p); }
 
 /* Grid types. A handle's members give PSGridGet and PSGridEmit their
    element type in C; stencilcc compiles the stencil functions that use

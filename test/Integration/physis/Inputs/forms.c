@@ -1,9 +1,9 @@
 /* A Physis program of the forms the front end must keep C's meaning for:
-   a stencil kept in a variable, runs in a conditional expression, a
-   scalar parameter named like a global another stencil reads, an integer
-   parameter right after the coordinate, a local named like a grid, an
-   argument written with a macro, a domain without points, and lines after
-   a run written over several lines. Twin: forms.ref.c. */
+   a stencil kept in a variable (bound to its arguments' values there),
+   runs in ?:, a scalar parameter named like a global another stencil
+   reads, an int parameter after the coordinate, a local named like a
+   grid, an argument written with a macro, a domain without points, and
+   lines after a run written over several lines. Twin: forms.ref.c. */
 #include "physis/physis.h"
 
 #define N 12
@@ -52,7 +52,13 @@ int main(int argc, char *argv[]) {
   PSDomain1D all = PSDomain1DNew(0, N);
   float w = 4.0f;
   PSStencil s = PSStencilMap(scaled, all, a, b, HALF(w));
-  PSStencilRun(s);
+  /* A stencil binds its arguments' values where it is made. */
+  w = 100.0f;
+  {
+    float w = 1000.0f;
+    (void)w;
+    PSStencilRun(s);
+  }
   print("closure", b);
   PSStencilRun(PSStencilMap(scaled, all, a, b, 2.0f),
                PSStencilMap(global_scale, all, b, a));

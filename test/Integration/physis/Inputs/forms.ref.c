@@ -31,7 +31,7 @@ int main(int argc, char *argv[]) {
     b[i] = pick ? a[i] + 1.0f : a[i] * 3.0f;
   print("pick", b);
   print("empty", b);
-  printf("line %d\n", 68);
+  printf("line %d\n", 74);
   printf("checksum done\n");
   return 0;
 }
