@@ -183,8 +183,7 @@ LogicalResult mlir::stencil::importPragmaCSource(
           ModuleOp::create(FileLineColLoc::get(context, fileName, 1, 1));
       return failure();
     }
-    // Kept also when the import fails: it shows what was imported.
-    result.regionsSource = program->source;
+    // The import keeps the text as its regionsSource, also when it fails.
     result.physisMargin = program->margin;
     return importPragmaCSource(program->source, fileName, regions, context,
                                result);

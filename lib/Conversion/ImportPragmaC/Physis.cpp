@@ -289,6 +289,25 @@ std::optional<unsigned> getComponent(QualType type, ArrayRef<MemberStep> path) {
   return component;
 }
 
+/// Text replacements in a buffer, by offset: the length replaced and the
+/// new text. They do not overlap.
+using EditMap = std::map<unsigned, std::pair<unsigned, std::string>>;
+
+/// `buffer[begin, end)` with the edits that start inside it applied.
+std::string applyEdits(StringRef buffer, unsigned begin, unsigned end,
+                       const EditMap &edits) {
+  std::string text;
+  unsigned at = begin;
+  for (const auto &[offset, edit] : edits) {
+    if (offset < at || offset >= end)
+      continue;
+    text += buffer.slice(at, offset).str();
+    text += edit.second;
+    at = offset + edit.first;
+  }
+  return text + buffer.slice(at, end).str();
+}
+
 /// Where each macro of the main file is defined or undefined.
 struct MacroEvents : public PPCallbacks {
   MacroEvents(SourceManager &sm,
@@ -340,6 +359,8 @@ struct RunMap {
   bool empty = false;
   /// The widest offset of the periodic reads, per axis.
   SmallVector<int64_t, 3> periodicReach;
+  /// The grid parameters the stencil function emits, whole or by member.
+  llvm::SmallSetVector<const ParmVarDecl *, 2> emits;
   /// The PSStencil variable whose initializer the map is, if any: its
   /// scalar arguments and domain are then the values they had there
   /// (Physis's closure), kept in hidden locals declared after it.
@@ -360,6 +381,14 @@ struct Run {
   /// Local variables the run names that the rewritten call may no longer
   /// read (domains, stencils).
   llvm::SmallSetVector<const VarDecl *, 4> named;
+
+  /// The grid a map's argument binds, if it is one.
+  const RunGrid *gridOf(const Expr *arg) const {
+    for (const RunGrid *grid : grids)
+      if (grid->var == getReferencedVar(arg))
+        return grid;
+    return nullptr;
+  }
 };
 
 class PhysisReader {
@@ -837,7 +866,10 @@ bool PhysisReader::readKernel(RunMap &map, unsigned &rank) {
           return error(map.call->getBeginLoc(),
                        "red-black stencils over struct grids are not "
                        "supported yet");
-  return checkKernelBody(map, rank);
+  if (!checkKernelBody(map, rank))
+    return false;
+  map.emits = getEmittedGrids(kernel);
+  return true;
 }
 
 bool PhysisReader::checkKernelBody(RunMap &map, unsigned rank) {
@@ -1351,14 +1383,14 @@ std::string PhysisReader::writeKernelBody(const Run &run, const RunMap &map) {
   unsigned end = getOffset(body->getRBracLoc());
   // Edits, by offset: coordinates as the loop variables less the margin,
   // PSGridDim as the extent, a final `return;` dropped.
-  std::map<unsigned, std::pair<unsigned, std::string>> edits;
+  EditMap edits;
   struct EditFinder : RecursiveASTVisitor<EditFinder> {
     PhysisReader &reader;
     const Run &run;
     const FunctionDecl *kernel;
-    std::map<unsigned, std::pair<unsigned, std::string>> &edits;
+    EditMap &edits;
     EditFinder(PhysisReader &reader, const Run &run, const FunctionDecl *kernel,
-               std::map<unsigned, std::pair<unsigned, std::string>> &edits)
+               EditMap &edits)
         : reader(reader), run(run), kernel(kernel), edits(edits) {}
     bool VisitDeclRefExpr(DeclRefExpr *ref) {
       const auto *param = dyn_cast<ParmVarDecl>(ref->getDecl());
@@ -1438,17 +1470,8 @@ std::string PhysisReader::writeKernelBody(const Run &run, const RunMap &map) {
       if (!ret->getRetValue() && !ret->getBeginLoc().isMacroID())
         edits[getOffset(ret->getBeginLoc())] = {6, ""};
 
-  StringRef buffer = sm.getBufferData(sm.getMainFileID());
-  std::string text;
-  unsigned at = begin;
-  for (auto &[offset, edit] : edits) {
-    if (offset < at || offset >= end)
-      continue;
-    text += buffer.slice(at, offset).str();
-    text += edit.second;
-    at = offset + edit.first;
-  }
-  text += buffer.slice(at, end).str();
+  std::string text =
+      applyEdits(sm.getBufferData(sm.getMainFileID()), begin, end, edits);
   // The body's first line keeps its columns.
   unsigned column = sm.getExpansionColumnNumber(body->getLBracLoc());
   return lineDirective(getLine(body->getLBracLoc())) +
@@ -1463,10 +1486,7 @@ std::string PhysisReader::writePeriodicFills(const Run &run,
   for (const ParmVarDecl *param :
        getAccessedGrids(map.kernel, "__ps_get_periodic")) {
     unsigned index = param->getFunctionScopeIndex() - rank;
-    const RunGrid *grid = nullptr;
-    for (const RunGrid *candidate : run.grids)
-      if (candidate->var == getReferencedVar(map.args[index]))
-        grid = candidate;
+    const RunGrid *grid = run.gridOf(map.args[index]);
     // Each component array of a struct grid is filled alike.
     SmallVector<std::string> names;
     if (grid->components)
@@ -1520,11 +1540,9 @@ std::string PhysisReader::writeRunFunction(const Run &run, unsigned index,
   // Which grids some map emits.
   llvm::SmallPtrSet<const VarDecl *, 4> emitted;
   for (const RunMap &map : run.maps) {
-    llvm::SmallSetVector<const ParmVarDecl *, 2> emits =
-        getEmittedGrids(map.kernel);
     for (auto [param, arg] :
          llvm::zip_equal(map.kernel->parameters().drop_front(rank), map.args))
-      if (emits.contains(param))
+      if (map.emits.contains(param))
         emitted.insert(getReferencedVar(arg));
   }
   const RunGrid *shape = run.grids.front();
@@ -1552,12 +1570,6 @@ std::string PhysisReader::writeRunFunction(const Run &run, unsigned index,
   for (unsigned axis = 0; axis < rank; ++axis)
     storedPoints +=
         std::string(axis ? " * " : "") + "(size_t)(" + extent(axis) + ")";
-  auto arrayOf = [&](const Expr *arg) {
-    for (const RunGrid *grid : run.grids)
-      if (grid->var == getReferencedVar(arg))
-        return run.arrayNames.at(grid);
-    return std::string();
-  };
 
   // Parameters and the call's arguments, each evaluated once by the call.
   SmallVector<std::string> params, args;
@@ -1672,14 +1684,11 @@ std::string PhysisReader::writeRunFunction(const Run &run, unsigned index,
   for (const RunMap &map : run.maps) {
     if (map.kind == MapKind::Plain)
       continue;
-    llvm::SmallSetVector<const ParmVarDecl *, 2> emits =
-        getEmittedGrids(map.kernel);
     for (auto [param, arg] :
          llvm::zip_equal(map.kernel->parameters().drop_front(rank), map.args))
-      if (emits.contains(param) && readsGrid(map.kernel, param))
-        for (const RunGrid *grid : run.grids)
-          if (grid->var == getReferencedVar(arg))
-            scratch[grid] = "__ps_rb_" + run.arrayNames.at(grid);
+      if (map.emits.contains(param) && readsGrid(map.kernel, param))
+        if (const RunGrid *grid = run.gridOf(arg))
+          scratch[grid] = "__ps_rb_" + run.arrayNames.at(grid);
   }
   for (const auto &[grid, name] : scratch)
     sources.push_back(grid->elementType + " " + name + dims(grid));
@@ -1737,7 +1746,8 @@ std::string PhysisReader::writeRunFunction(const Run &run, unsigned index,
          llvm::zip_equal(map.kernel->parameters().drop_front(rank), map.args)) {
       if (!isGrid(param->getType()))
         continue;
-      std::string array = arrayOf(arg);
+      const RunGrid *bound = run.gridOf(arg);
+      std::string array = run.arrayNames.at(bound);
       std::string p = param->getNameAsString();
       std::string indices, subscripts, point;
       for (unsigned axis = 0; axis < rank; ++axis)
@@ -1757,15 +1767,11 @@ std::string PhysisReader::writeRunFunction(const Run &run, unsigned index,
             "#undef __PS_GETC_" + p + "\n#undef __PS_EMITC_" + p + "\n";
         continue;
       }
-      const RunGrid *bound = nullptr;
-      for (const RunGrid *grid : run.grids)
-        if (grid->var == getReferencedVar(arg))
-          bound = grid;
-      std::string readArray =
-          map.kind != MapKind::Plain && scratch.count(bound) &&
-                  getEmittedGrids(map.kernel).contains(param)
-              ? scratch.at(bound)
-              : array;
+      std::string readArray = map.kind != MapKind::Plain &&
+                                      scratch.count(bound) &&
+                                      map.emits.contains(param)
+                                  ? scratch.at(bound)
+                                  : array;
       defines += "#define __PS_GET_" + p + "(" + indices + ") " + readArray +
                  subscripts + "\n";
       defines += "#define __PS_EMIT_" + p + "(__ps_v) " + array + point +
@@ -1794,12 +1800,9 @@ std::string PhysisReader::writeRunFunction(const Run &run, unsigned index,
       out += writePeriodicFills(run, map);
       for (auto [param, arg] : llvm::zip_equal(
                map.kernel->parameters().drop_front(rank), map.args)) {
-        const RunGrid *bound = nullptr;
-        for (const RunGrid *grid : run.grids)
-          if (grid->var == getReferencedVar(arg))
-            bound = grid;
+        const RunGrid *bound = run.gridOf(arg);
         if (parity < 0 || !bound || !scratch.count(bound) ||
-            !getEmittedGrids(map.kernel).contains(param))
+            !map.emits.contains(param))
           continue;
         out += "#pragma stencil calc\n";
         std::string point;
@@ -1850,7 +1853,7 @@ std::string PhysisReader::write() {
   StringRef buffer = sm.getBufferData(sm.getMainFileID());
   // Replacements in the program, by offset: each run by its call, each
   // run function's prototype before the function holding the run.
-  std::map<unsigned, std::pair<unsigned, std::string>> edits;
+  EditMap edits;
   std::string functions =
       "\n/* stencil-mlir: the Physis runs as regions. */\n"
       "#line 1 \"<physis regions>\"\n"
@@ -1912,13 +1915,7 @@ std::string PhysisReader::write() {
 
   std::string out = "#define PHYSIS_MARGIN " + std::to_string(margin) + "\n" +
                     lineDirective(1);
-  unsigned at = 0;
-  for (auto &[offset, edit] : edits) {
-    out += buffer.slice(at, offset).str();
-    out += edit.second;
-    at = offset + edit.first;
-  }
-  out += buffer.substr(at).str();
+  out += applyEdits(buffer, 0, buffer.size(), edits);
   if (!out.empty() && out.back() != '\n')
     out += '\n';
   return out + functions;
