@@ -4,6 +4,7 @@
 
 #include "Stencil/Dialect/Stencil/Analysis/AccessExtents.h"
 #include "Stencil/Dialect/Stencil/Utils/CopySection.h"
+#include "Stencil/Dialect/Stencil/Utils/SweepChain.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Math/IR/Math.h"
@@ -46,6 +47,16 @@ FailureOr<KernelProfile> mlir::stencil::profileTimeLoop(IterateOp iterate) {
   profile.rank = grid.getRank();
   AccessExtentAnalysis reads(profile.kernel);
   Extent extent = reads.getReadExtent(profile.kernel);
+  // A sweep chain's time blocks grow by the farthest reach of any sweep.
+  profile.isCopyForm = matchCopySection(iterate).has_value();
+  if (!profile.isCopyForm)
+    if (std::optional<SweepChain> chain =
+            matchSweepChain(iterate, &profile.whyNotChain)) {
+      profile.isSweepChain = true;
+      profile.levelsPerStep = chain->stages.size();
+      for (const SweepChain::Stage &stage : chain->stages)
+        extent.unite(getReadExtent(stage.apply));
+    }
   for (unsigned axis = 0; axis < profile.rank; ++axis) {
     profile.radiusLow.push_back(extent.getLowHalo(axis));
     profile.radiusHigh.push_back(extent.getHighHalo(axis));
@@ -93,7 +104,6 @@ FailureOr<KernelProfile> mlir::stencil::profileTimeLoop(IterateOp iterate) {
   Type elementType = profile.kernel.getFirstFieldType().getElementType();
   profile.isDouble = elementType.isF64();
   profile.elementBytes = elementType.getIntOrFloatBitWidth() / 8;
-  profile.isCopyForm = matchCopySection(iterate).has_value();
   // A sweep computes something: an apply that only copies fields at the
   // point (a copy section) is not one.
   iterate.getBodyBlock()->walk([&](ApplyOp apply) {

@@ -71,6 +71,11 @@ public:
   }
 
   ParameterVector run();
+  /// The time block in steps: T, or for a sweep chain the whole steps in
+  /// T levels.
+  int64_t getTimeBlockSteps() const {
+    return std::max<int64_t>(1, current.timeBlock / profile.levelsPerStep);
+  }
   /// One line per direction: how far it grew and why it stopped; where the
   /// later steps of a block read the read-only fields.
   std::string explain() const;
@@ -400,13 +405,18 @@ std::optional<std::string> WorkGroupTuner::reject(const ParameterVector &pv,
 ParameterVector WorkGroupTuner::run() {
   for (unsigned d = profile.rank; d < 3; ++d)
     disable(Direction(d), "the grid has no such axis");
-  // The lowerings block the calc/copy form only (BufferPlan.cpp).
+  // The lowerings block the calc/copy form and sweep chains
+  // (BufferPlan.cpp). A chain's T counts levels here, one per sweep: the
+  // model is that of T sweeps of its kernel.
   timeBlockable = profile.canBlockInTime();
-  if (!profile.isCopyForm && profile.numSweeps > 1)
-    disable(T, llvm::formatv("the time step runs {0} sweeps in order; time "
-                             "blocks are implemented for one sweep and a copy "
-                             "per step (seed 000 Fig. 4) only",
-                             profile.numSweeps)
+  if (!profile.isCopyForm && !profile.isSweepChain && profile.numSweeps > 1)
+    disable(T, llvm::formatv("the time step runs {0} sweeps in order{1}{2}; "
+                             "time blocks are implemented for one sweep and "
+                             "a copy per step (seed 000 Fig. 4) and for "
+                             "chains of sweeps, each reading the one before",
+                             profile.numSweeps,
+                             profile.whyNotChain.empty() ? "" : ", and ",
+                             profile.whyNotChain)
                    .str());
   else if (profile.carriesStepValue)
     disable(T, "the loop carries the step variable, which a body reads as a "
@@ -415,10 +425,15 @@ ParameterVector WorkGroupTuner::run() {
     disable(T, "the loop carries a value from step to step (a reduction "
                "that accumulates across steps), which a time block would "
                "compute for its last step only");
-  else if (!profile.isCopyForm)
+  else if (!profile.isCopyForm && !profile.isSweepChain)
     disable(T, "the time step is not one sweep followed by a copy back into "
                "its sources (seed 000 Fig. 4), the form time blocks are "
                "implemented for");
+  else if (profile.isSweepChain && profile.decomposition) {
+    timeBlockable = false;
+    disable(T, "the fields are distributed, and the halo exchanges between "
+               "the sweeps of a chain are not combined with time blocks yet");
+  }
   // Each accepted step doubles a size or adds a step, so this terminates;
   // the bound is a guard only.
   for (int iteration = 0; iteration < 1024; ++iteration) {
@@ -496,7 +511,12 @@ void WorkGroupTuner::tradeRowsForSteps() {
 std::string WorkGroupTuner::explain() const {
   std::string text;
   for (unsigned d = 0; d < 4; ++d) {
-    int64_t value = d == T ? current.timeBlock : current.size[d];
+    std::string value =
+        std::to_string(d == T ? current.timeBlock : current.size[d]);
+    if (d == T && profile.isSweepChain)
+      value = llvm::formatv("{0} sweeps ({1} steps of {2})", current.timeBlock,
+                            getTimeBlockSteps(), profile.levelsPerStep)
+                  .str();
     text += llvm::formatv("; {0} = {1}: {2}", directionNames[d], value,
                           stopped[d].empty() ? "not limited" : stopped[d])
                 .str();
@@ -573,15 +593,16 @@ struct StencilTuneWorkGroupPass
                   : 1;
           std::string streamingWhy;
           bool streaming = tuner.useStreamingStores(streamingWhy);
+          int64_t timeBlock = tuner.getTimeBlockSteps();
           iterate.setScheduleAttr(ScheduleAttr::get(
-              &getContext(), wg, pv.timeBlock, exchangeDepth, streaming));
+              &getContext(), wg, timeBlock, exchangeDepth, streaming));
           iterate.emitRemark()
               << llvm::formatv(
                      "tuned for '{0}' ({1}): (W, H, D, T) = ({2}, {3}, "
                      "{4}, {5}); B/F_alg {6:F2} (T = 1: {7:F2}), "
                      "B/F_sys {8:F2}",
                      target.name, target.kind, pv.size[X], pv.size[Y],
-                     pv.size[Z], pv.timeBlock, tuner.getAlgorithmBF(pv),
+                     pv.size[Z], timeBlock, tuner.getAlgorithmBF(pv),
                      profile.getAlgorithmBF(),
                      target.getSystemBF(profile.isDouble))
                      .str()

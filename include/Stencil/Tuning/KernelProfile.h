@@ -13,6 +13,7 @@
 #include "Stencil/Dialect/Stencil/IR/StencilOps.h"
 
 #include <algorithm>
+#include <string>
 
 namespace mlir::stencil {
 
@@ -54,11 +55,18 @@ struct KernelProfile {
   bool isCopyForm = false;
   /// The applies of a step that compute (not point copies), run in order.
   unsigned numSweeps = 0;
+  /// The step is a sweep chain (SweepChain.h), which the lowerings block
+  /// in time with one level per apply: `levelsPerStep` of them. Otherwise,
+  /// for a step of several applies, why not.
+  bool isSweepChain = false;
+  unsigned levelsPerStep = 1;
+  std::string whyNotChain;
 
   /// Whether the lowerings can compute several steps per sweep (T > 1):
-  /// the calc/copy form, carrying no value from step to step.
+  /// the calc/copy form or a sweep chain, carrying no value from step to
+  /// step.
   bool canBlockInTime() const {
-    return isCopyForm && !carriesScalars && !carriesStepValue;
+    return (isCopyForm || isSweepChain) && !carriesScalars && !carriesStepValue;
   }
 
   /// For remarks: how the extents were found, when they were estimated

@@ -56,6 +56,10 @@ private:
   LogicalResult planIterate(IterateOp iterate);
   LogicalResult planCopySection(IterateOp iterate, TimeLoopPlan &loop);
   void planTimeBlocks(IterateOp iterate, TimeLoopPlan &loop);
+  void planChainTimeBlocks(IterateOp iterate, TimeLoopPlan &loop);
+  /// The grid, tile and radius of `blocks`, whose stages are set.
+  void fillTimeBlockShape(TimeBlockPlan &blocks, GridOp grid,
+                          ScheduleAttr schedule);
   LogicalResult planRotatingLoop(IterateOp iterate, TimeLoopPlan &loop);
 
   BufferId getOwnedBuffer(Buffer::Kind kind, Operation *owner,
@@ -357,7 +361,6 @@ void BufferPlanner::planTimeBlocks(IterateOp iterate, TimeLoopPlan &loop) {
   TimeBlockPlan &blocks = loop.blocks;
   ApplyOp calc = section.calc;
   GridOp grid = calc.getGridOp();
-  blocks.calc = calc;
   int64_t timeBlock = loop.schedule ? loop.schedule.getTimeBlock() : 1;
   // planApply reports a grid that is not a stencil.grid.
   if (!grid)
@@ -415,47 +418,98 @@ void BufferPlanner::planTimeBlocks(IterateOp iterate, TimeLoopPlan &loop) {
   if (timeBlock == 1)
     return;
   blocks.lastStepAlone = calc.getNumReductions() > 0;
+  blocks.shallowRemainder = !blocks.lastStepAlone;
+  TimeBlockStage stage{calc, {}, {}};
   for (Value input : calc.getInputs()) {
     // A distributed loop's calc reads its sources through their exchanges.
     if (auto exchange = input.getDefiningOp<ExchangeOp>())
       input = exchange.getField();
-    blocks.carriedInput.push_back(getCarriedPair(input));
+    stage.carriedInput.push_back(getCarriedPair(input));
   }
   for (Value output : calc.getOutputs())
     for (auto [k, p] : llvm::enumerate(section.pairs))
       if (llvm::cast<BlockArgument>(output).getArgNumber() == p.second)
-        blocks.outputPair.push_back(k);
-  Builder builder(grid.getContext());
-  blocks.lower =
-      getMixedValues(grid.getStaticLower(), grid.getDynamicLower(), builder);
-  blocks.upper =
-      getMixedValues(grid.getStaticUpper(), grid.getDynamicUpper(), builder);
-  blocks.tile.assign(loop.schedule.getTileOrWorkGroup().begin(),
-                     loop.schedule.getTileOrWorkGroup().end());
-  for (unsigned axis = 0; axis < blocks.tile.size(); ++axis)
-    if (std::optional<int64_t> extent = blocks.getStaticExtent(axis))
-      blocks.tile[axis] = std::min(blocks.tile[axis], *extent);
-  // The halo a step needs: how far the calc reads the carried fields.
-  Extent carried = getReadExtent(calc, [&](BlockArgument argument) {
-    return blocks.carriedInput[argument.getArgNumber()] >= 0;
-  });
-  for (unsigned axis = 0; axis < carried.getRank(); ++axis) {
-    blocks.radiusLow.push_back(carried.getLowHalo(axis));
-    blocks.radiusHigh.push_back(carried.getHighHalo(axis));
-  }
+        stage.outputPair.push_back(k);
+  blocks.stages.push_back(std::move(stage));
+  fillTimeBlockShape(blocks, grid, loop.schedule);
   for (auto [source, destination] : section.pairs)
     blocks.elementTypes.push_back(
         llvm::cast<FieldType>(iterate.getInits()[source].getType())
             .getElementType());
 }
 
+void BufferPlanner::fillTimeBlockShape(TimeBlockPlan &blocks, GridOp grid,
+                                       ScheduleAttr schedule) {
+  Builder builder(grid.getContext());
+  blocks.lower =
+      getMixedValues(grid.getStaticLower(), grid.getDynamicLower(), builder);
+  blocks.upper =
+      getMixedValues(grid.getStaticUpper(), grid.getDynamicUpper(), builder);
+  blocks.tile.assign(schedule.getTileOrWorkGroup().begin(),
+                     schedule.getTileOrWorkGroup().end());
+  for (unsigned axis = 0; axis < blocks.tile.size(); ++axis)
+    if (std::optional<int64_t> extent = blocks.getStaticExtent(axis))
+      blocks.tile[axis] = std::min(blocks.tile[axis], *extent);
+  // The halo a level needs: how far its stage reads the carried fields, at
+  // most over the stages.
+  blocks.radiusLow.assign(grid.getRank(), 0);
+  blocks.radiusHigh.assign(grid.getRank(), 0);
+  for (const TimeBlockStage &stage : blocks.stages) {
+    Extent carried = getReadExtent(stage.calc, [&](BlockArgument argument) {
+      return stage.carriedInput[argument.getArgNumber()] >= 0;
+    });
+    for (unsigned axis = 0; axis < carried.getRank(); ++axis) {
+      blocks.radiusLow[axis] =
+          std::max(blocks.radiusLow[axis], carried.getLowHalo(axis));
+      blocks.radiusHigh[axis] =
+          std::max(blocks.radiusHigh[axis], carried.getHighHalo(axis));
+    }
+  }
+}
+
+void BufferPlanner::planChainTimeBlocks(IterateOp iterate, TimeLoopPlan &loop) {
+  int64_t timeBlock = loop.schedule ? loop.schedule.getTimeBlock() : 1;
+  if (timeBlock <= 1)
+    return;
+  std::string whyNot;
+  loop.chain = matchSweepChain(iterate, &whyNot);
+  if (!loop.chain) {
+    InFlightDiagnostic warning = iterate.emitWarning("time_block ")
+                                 << timeBlock;
+    if (whyNot.empty())
+      warning << " is implemented for the calc/copy form of the time loop "
+                 "and for sweep chains only; running one step per sweep";
+    else
+      warning << " is implemented for the calc/copy form of the time loop "
+                 "and for sweep chains only, and "
+              << whyNot << "; running one step per sweep";
+    return;
+  }
+  TimeBlockPlan &blocks = loop.blocks;
+  GridOp grid = loop.chain->stages.front().apply.getGridOp();
+  // planApply reported a grid that is not a stencil.grid.
+  if (!grid)
+    return;
+  blocks.timeBlock = timeBlock;
+  for (const SweepChain::Stage &sweep : loop.chain->stages) {
+    TimeBlockStage stage{sweep.apply, sweep.previousOutput, {}};
+    for (unsigned output = 0; output < sweep.carried.size(); ++output)
+      stage.outputPair.push_back(output);
+    blocks.stages.push_back(std::move(stage));
+  }
+  // The blocks keep what the earlier stages write in rings; the last step
+  // writes their fields.
+  blocks.lastStepAlone = true;
+  blocks.shallowRemainder = true;
+  fillTimeBlockShape(blocks, grid, loop.schedule);
+  for (unsigned position : loop.chain->stages.back().carried)
+    blocks.elementTypes.push_back(
+        llvm::cast<FieldType>(iterate.getInits()[position].getType())
+            .getElementType());
+}
+
 LogicalResult BufferPlanner::planRotatingLoop(IterateOp iterate,
                                               TimeLoopPlan &loop) {
-  if (iterate.getScheduleAttr() && iterate.getScheduleAttr().getTimeBlock() > 1)
-    iterate.emitWarning("time_block ")
-        << iterate.getScheduleAttr().getTimeBlock()
-        << " is implemented for the calc/copy form of the time loop only; "
-           "running one step per sweep";
   // Fields get buffers; scalars the loop carries stay values.
   auto isField = [](Value value) {
     return llvm::isa<FieldType>(value.getType());
@@ -492,6 +546,7 @@ LogicalResult BufferPlanner::planRotatingLoop(IterateOp iterate,
   // A loop that yields its buffers in place ends with its results in the
   // init buffers; a rotating loop's result buffers are known at run time.
   loop.yieldsInPlace = yielded == carried;
+  planChainTimeBlocks(iterate, loop);
   unsigned field = 0;
   for (auto [index, result] : llvm::enumerate(iterate.getResults())) {
     if (!isField(result))

@@ -159,6 +159,9 @@ void FunctionLowering::lowerIterate(IterateOp iterate) {
 }
 
 void FunctionLowering::lowerRotatingLoop(IterateOp iterate) {
+  const TimeLoopPlan &loop = plan.getTimeLoop(iterate);
+  if (loop.chain && loop.blocks.timeBlock > 1)
+    return lowerChainLoop(iterate, loop);
   Location loc = iterate.getLoc();
   // The loop carries the fields' buffers and the scalars, in order.
   SmallVector<Value> initBuffers;
@@ -166,9 +169,26 @@ void FunctionLowering::lowerRotatingLoop(IterateOp iterate) {
     initBuffers.push_back(isField(init) ? getBuffer(init) : init);
   OpBuilder builder(iterate);
   Value zero = arith::ConstantIndexOp::create(builder, loc, 0);
-  Value one = arith::ConstantIndexOp::create(builder, loc, 1);
   // A negative step count runs no step, as in C.
   Value steps = arith::MaxSIOp::create(builder, loc, iterate.getSteps(), zero);
+  scf::ForOp forOp = emitRotatingLoop(iterate, initBuffers, steps);
+  // A rotating loop's result buffers are known only at run time.
+  for (auto [index, result, lowered] :
+       llvm::enumerate(iterate.getResults(), forOp.getResults())) {
+    if (!isField(result))
+      result.replaceAllUsesWith(lowered);
+    else if (!loop.yieldsInPlace)
+      setBuffer(plan.getLoopBuffer(iterate, index, /*result=*/true), lowered);
+  }
+}
+
+scf::ForOp FunctionLowering::emitRotatingLoop(IterateOp iterate,
+                                              ArrayRef<Value> initBuffers,
+                                              Value steps) {
+  Location loc = iterate.getLoc();
+  OpBuilder builder(iterate);
+  Value zero = arith::ConstantIndexOp::create(builder, loc, 0);
+  Value one = arith::ConstantIndexOp::create(builder, loc, 1);
   auto forOp = scf::ForOp::create(builder, loc, zero, steps, one, initBuffers);
   Block *forBody = forOp.getBody();
   if (!forBody->empty())
@@ -192,15 +212,7 @@ void FunctionLowering::lowerRotatingLoop(IterateOp iterate) {
   OpBuilder atYield(yield);
   scf::YieldOp::create(atYield, yield.getLoc(), yielded);
   toErase.push_back(yield);
-  // A rotating loop's result buffers are known only at run time.
-  bool inPlace = plan.getTimeLoop(iterate).yieldsInPlace;
-  for (auto [index, result, lowered] :
-       llvm::enumerate(iterate.getResults(), forOp.getResults())) {
-    if (!isField(result))
-      result.replaceAllUsesWith(lowered);
-    else if (!inPlace)
-      setBuffer(plan.getLoopBuffer(iterate, index, /*result=*/true), lowered);
-  }
+  return forOp;
 }
 
 void FunctionLowering::lowerExchange(ExchangeOp exchange) {

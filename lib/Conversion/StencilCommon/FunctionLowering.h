@@ -14,6 +14,7 @@
 
 #include "Stencil/Conversion/StencilCommon/LoweringBackend.h"
 
+#include "mlir/Dialect/SCF/IR/SCF.h"
 #include "llvm/ADT/DenseSet.h"
 
 namespace mlir::stencil::lowering {
@@ -38,13 +39,24 @@ private:
   void lowerIterate(IterateOp iterate);
   void lowerRotatingLoop(IterateOp iterate);
   void lowerSwapLoop(IterateOp iterate, const TimeLoopPlan &loop);
-  /// The whole blocks of T steps of a swap loop before its single steps;
-  /// returns the buffers they leave and how many single steps remain.
-  /// `zero` and `one` are index constants.
-  std::pair<SmallVector<Value>, Value>
-  lowerTimeBlocks(OpBuilder &builder, IterateOp iterate,
-                  const TimeLoopPlan &loop, ArrayRef<Value> buffersIn,
-                  Value steps, Value zero, Value one, StepPartition *partition);
+  /// The sweep chain `iterate` with time blocks: the blocks, then the
+  /// rotating loop for the steps they leave.
+  void lowerChainLoop(IterateOp iterate, const TimeLoopPlan &loop);
+  /// The whole blocks of T steps of a swap loop or a sweep chain before its
+  /// single steps; returns the buffers they leave and how many single steps
+  /// remain. `buffersIn` holds the buffers the first level reads, then
+  /// those the last level writes, which each block swaps. `ringHolder`
+  /// gives a chain's buffers of each stage but the last (TimeBlock). `zero`
+  /// and `one` are index constants.
+  std::pair<SmallVector<Value>, Value> lowerTimeBlocks(
+      OpBuilder &builder, IterateOp iterate, const TimeLoopPlan &loop,
+      ArrayRef<Value> buffersIn, Value steps, Value zero, Value one,
+      StepPartition *partition,
+      function_ref<Value(unsigned stage, unsigned pair)> ringHolder);
+  /// A rotating loop of `steps` steps from `initBuffers` (the iter_args'
+  /// buffers and scalars); returns the loop.
+  scf::ForOp emitRotatingLoop(IterateOp iterate, ArrayRef<Value> initBuffers,
+                              Value steps);
   void lowerStore(StoreOp store);
   void lowerExchange(ExchangeOp exchange);
   void lowerWriteRaw(WriteRawOp write);

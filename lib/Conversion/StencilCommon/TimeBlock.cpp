@@ -1,9 +1,10 @@
 //===- TimeBlock.cpp - Several steps of a copy-form loop at once ----------===//
 //
-// Seed 000 Fig. 3: a tile loads its points plus T x radius around, computes
-// T steps on a region that shrinks by the radius each step, and writes its
-// own points. Every point is computed by the same formula from the same
-// inputs as in the plain loop, so the results are identical.
+// Seed 000 Fig. 3: a tile loads its points plus L x radius around, computes
+// L levels (T steps of one stage or more each) on a region that shrinks by
+// the radius each level, and writes its own points. Every point is computed by
+// the same formula from the same inputs as in the plain loop, so the results
+// are identical.
 //
 //===----------------------------------------------------------------------===//
 
@@ -16,11 +17,11 @@ using namespace mlir;
 using namespace mlir::stencil;
 
 void mlir::stencil::emitTimeBlockPoint(OpBuilder &builder, Location loc,
-                                       const TimeBlock &block, ValueRange point,
-                                       CarriedLoadFn load, CarriedStoreFn store,
-                                       ScalarFn scalar, CloneFn clone,
-                                       LoadFn uncarriedLoad) {
-  const TimeBlockPlan &plan = block.plan;
+                                       const TimeBlock &block, unsigned stage,
+                                       ValueRange point, CarriedLoadFn load,
+                                       CarriedStoreFn store, ScalarFn scalar,
+                                       CloneFn clone, LoadFn uncarriedLoad) {
+  const TimeBlockStage &plan = block.plan.stages[stage];
   emitPoint(
       builder, loc, plan.calc, point,
       [&](OpBuilder &b, Location l, unsigned input, ValueRange at,
@@ -30,7 +31,8 @@ void mlir::stencil::emitTimeBlockPoint(OpBuilder &builder, Location loc,
           return load(b, l, pair, at, offset);
         if (uncarriedLoad)
           return uncarriedLoad(b, l, input, at, offset);
-        return memref::LoadOp::create(b, l, block.inputBuffer(input), at);
+        return memref::LoadOp::create(b, l, block.inputBuffer(stage, input),
+                                      at);
       },
       [&](OpBuilder &b, Location l, unsigned output, Value value) {
         store(b, l, plan.outputPair[output], value);
@@ -46,8 +48,8 @@ SmallVector<int64_t, 3> OverlappedTile::getShape(const TimeBlockPlan &plan,
                                                  ArrayRef<int64_t> tile) {
   SmallVector<int64_t, 3> shape;
   for (unsigned axis = 0; axis < tile.size(); ++axis)
-    shape.push_back(tile[axis] + plan.timeBlock * (plan.radiusLow[axis] +
-                                                   plan.radiusHigh[axis]));
+    shape.push_back(tile[axis] + plan.getNumLevels() * (plan.radiusLow[axis] +
+                                                        plan.radiusHigh[axis]));
   return shape;
 }
 
@@ -89,38 +91,38 @@ OverlappedTile::OverlappedTile(OpBuilder &builder, Location loc,
     this->ringHigh.assign(tile.size(), Value());
   }
   Value zero = getIndex(builder, loc, 0);
-  int64_t timeBlock = plan.timeBlock;
+  int64_t levels = plan.getNumLevels();
   for (unsigned axis = 0; axis < tile.size(); ++axis) {
     lower.push_back(bound(builder, loc, plan.lower[axis]));
     upper.push_back(bound(builder, loc, plan.upper[axis]));
     base.push_back(arith::SubIOp::create(
         builder, loc, origin[axis],
-        getIndex(builder, loc, timeBlock * plan.radiusLow[axis])));
+        getIndex(builder, loc, levels * plan.radiusLow[axis])));
     Value far = arith::AddIOp::create(builder, loc, origin[axis],
                                       getIndex(builder, loc, tile[axis]));
     end.push_back(arith::MinSIOp::create(builder, loc, far, upper[axis]));
     loadLow.push_back(arith::MaxSIOp::create(builder, loc, base[axis], zero));
     Value halo = arith::AddIOp::create(
         builder, loc, far,
-        getIndex(builder, loc, timeBlock * plan.radiusHigh[axis]));
+        getIndex(builder, loc, levels * plan.radiusHigh[axis]));
     loadHigh.push_back(
         arith::MinSIOp::create(builder, loc, halo, arraySizes[axis]));
   }
 }
 
-void OverlappedTile::getStepBox(OpBuilder &builder, int64_t step,
-                                SmallVectorImpl<Value> &from,
-                                SmallVectorImpl<Value> &to) const {
-  getStepBox(builder, getIndex(builder, loc, step), from, to);
+void OverlappedTile::getLevelBox(OpBuilder &builder, int64_t level,
+                                 SmallVectorImpl<Value> &from,
+                                 SmallVectorImpl<Value> &to) const {
+  getLevelBox(builder, getIndex(builder, loc, level), from, to);
 }
 
-void OverlappedTile::getStepBox(OpBuilder &builder, Value step,
-                                SmallVectorImpl<Value> &from,
-                                SmallVectorImpl<Value> &to) const {
+void OverlappedTile::getLevelBox(OpBuilder &builder, Value level,
+                                 SmallVectorImpl<Value> &from,
+                                 SmallVectorImpl<Value> &to) const {
   // One op per statement: IR built in one call's arguments would come in
   // an order that depends on the compiler.
-  Value last = getIndex(builder, loc, plan.timeBlock - 1);
-  Value shrink = arith::SubIOp::create(builder, loc, last, step);
+  Value last = getIndex(builder, loc, plan.getNumLevels() - 1);
+  Value shrink = arith::SubIOp::create(builder, loc, last, level);
   for (unsigned axis = 0; axis < origin.size(); ++axis) {
     Value radiusLow = getIndex(builder, loc, plan.radiusLow[axis]);
     Value below = arith::MulIOp::create(builder, loc, shrink, radiusLow);

@@ -1,4 +1,4 @@
-//===- TimeLoops.cpp - The copy-form time loop as a pointer swap ----------===//
+//===- TimeLoops.cpp - Time loops as pointer swaps and time blocks --------===//
 //
 // A time loop in the copy form of seed 000 Fig. 4 (calc into the
 // destinations, copy them back into the sources) runs as a pointer swap,
@@ -16,6 +16,11 @@
 // time block there starts with an exchange at least T x radius deep and its
 // steps compute the neighbours' points that its later steps read, as deep
 // halos do.
+//
+// A sweep chain (SweepChain.h) runs in blocks too, one level per sweep,
+// its last sweep's fields swapped with spare buffers of the same rings;
+// the steps the blocks leave, its last among them, run as the rotating
+// loop.
 //
 //===----------------------------------------------------------------------===//
 
@@ -80,18 +85,17 @@ void FunctionLowering::copyRingSlabs(OpBuilder &builder, Location loc,
 std::pair<SmallVector<Value>, Value> FunctionLowering::lowerTimeBlocks(
     OpBuilder &builder, IterateOp iterate, const TimeLoopPlan &loop,
     ArrayRef<Value> buffersIn, Value steps, Value zero, Value one,
-    StepPartition *partition) {
+    StepPartition *partition,
+    function_ref<Value(unsigned stage, unsigned pair)> ringHolder) {
   const TimeBlockPlan &blocks = loop.blocks;
   if (blocks.timeBlock <= 1)
     return {SmallVector<Value>(buffersIn), steps};
   Location loc = iterate.getLoc();
-  ApplyOp calc = blocks.calc;
-  unsigned count = loop.section->pairs.size();
+  unsigned count = blocks.elementTypes.size();
   auto constant = [&](int64_t value) -> Value {
     return arith::ConstantIndexOp::create(builder, loc, value);
   };
   Value blockSize = constant(blocks.timeBlock);
-  // With reductions the last step runs on its own, after the blocks.
   Value blockedSteps = steps;
   if (blocks.lastStepAlone)
     blockedSteps = arith::MaxSIOp::create(
@@ -99,22 +103,28 @@ std::pair<SmallVector<Value>, Value> FunctionLowering::lowerTimeBlocks(
   Value blockCount =
       arith::DivSIOp::create(builder, loc, blockedSteps, blockSize);
   Value blocked = arith::MulIOp::create(builder, loc, blockCount, blockSize);
-  Value singleSteps = arith::SubIOp::create(builder, loc, steps, blocked);
-  // Backends that take a block's depth at run time run the remaining steps,
-  // if more than one, as one shallower block; not with reductions, whose
-  // remaining steps run alone like their last (their blocks are then all
-  // of full depth, but still given it at run time: the same scheme runs).
+  Value remainder = arith::SubIOp::create(builder, loc, blockedSteps, blocked);
+  Value singleSteps =
+      blocks.lastStepAlone
+          ? arith::SubIOp::create(builder, loc, steps, blocked).getResult()
+          : remainder;
+  // Backends that take a block's depth at run time run the remaining steps
+  // (the last one apart, when it runs alone), if more than one, as one
+  // shallower block; not with reductions, whose remaining steps run alone
+  // like their last (their blocks are then all of full depth, but still
+  // given it at run time: the same scheme runs).
   bool runtimeDepth = backend.runsShallowTimeBlocks(blocks);
-  bool shallow = runtimeDepth && !blocks.lastStepAlone;
+  bool shallow = runtimeDepth && blocks.shallowRemainder;
   if (shallow) {
     Value deepRemainder = arith::CmpIOp::create(
-        builder, loc, arith::CmpIPredicate::sge, singleSteps, constant(2));
+        builder, loc, arith::CmpIPredicate::sge, remainder, constant(2));
     blockCount = arith::AddIOp::create(
         builder, loc, blockCount,
         arith::IndexCastUIOp::create(builder, loc, builder.getIndexType(),
                                      deepRemainder));
     singleSteps =
-        arith::SelectOp::create(builder, loc, deepRemainder, zero, singleSteps);
+        arith::SelectOp::create(builder, loc, deepRemainder,
+                                blocks.lastStepAlone ? one : zero, singleSteps);
   }
   auto blockLoop =
       scf::ForOp::create(builder, loc, zero, blockCount, one, buffersIn);
@@ -123,17 +133,23 @@ std::pair<SmallVector<Value>, Value> FunctionLowering::lowerTimeBlocks(
     blockBody->getTerminator()->erase();
   OpBuilder inBlock = OpBuilder::atBlockEnd(blockBody);
   ValueRange iterArgs = blockLoop.getRegionIterArgs();
-  auto inputBuffer = [&](unsigned input) -> Value {
+  auto inputBuffer = [&](unsigned stage, unsigned input) -> Value {
+    ApplyOp calc = blocks.stages[stage].calc;
     Value value = calc.getInputs()[input];
     return llvm::isa<FieldType>(value.getType()) ? getBuffer(value) : Value();
   };
-  TimeBlock block{blocks,
-                  loop.schedule,
-                  iterArgs.take_front(count),
-                  iterArgs.drop_front(count),
-                  inputBuffer,
-                  {},
-                  {}};
+  ValueRange sources = iterArgs.take_front(count);
+  auto holder = [&](unsigned stage, unsigned pair) -> Value {
+    // The copy form's destinations have their sources' rings; a chain's
+    // last stage writes the fields the first reads, and the earlier ones
+    // fields of their own, which the blocks do not write.
+    if (stage + 1 == blocks.getNumStages())
+      return sources[pair];
+    return ringHolder(stage, pair);
+  };
+  TimeBlock block{
+      blocks,      loop.schedule, sources, iterArgs.drop_front(count),
+      inputBuffer, holder,        {},      {}};
   if (partition) {
     // The exchanged fields are carried: their buffers are the block's.
     setLoopBuffers(iterate, iterArgs, count);
@@ -145,7 +161,7 @@ std::pair<SmallVector<Value>, Value> FunctionLowering::lowerTimeBlocks(
   if (shallow) {
     Value done = arith::MulIOp::create(inBlock, loc,
                                        blockLoop.getInductionVar(), blockSize);
-    Value remaining = arith::SubIOp::create(inBlock, loc, steps, done);
+    Value remaining = arith::SubIOp::create(inBlock, loc, blockedSteps, done);
     depth = arith::MinSIOp::create(inBlock, loc, blockSize, remaining);
   } else if (runtimeDepth) {
     depth = blockSize;
@@ -155,6 +171,63 @@ std::pair<SmallVector<Value>, Value> FunctionLowering::lowerTimeBlocks(
   llvm::append_range(swapped, iterArgs.take_front(count));
   scf::YieldOp::create(inBlock, loc, swapped);
   return {SmallVector<Value>(blockLoop.getResults()), singleSteps};
+}
+
+void FunctionLowering::lowerChainLoop(IterateOp iterate,
+                                      const TimeLoopPlan &loop) {
+  const SweepChain &chain = *loop.chain;
+  Location loc = iterate.getLoc();
+  // The blocks read the constants and grids of the step before it.
+  for (Operation *op : chain.invariantOps)
+    op->moveBefore(iterate);
+  OpBuilder builder(iterate);
+  // A chain carries fields only (SweepChain.h). The blocks read the fields
+  // the loop does not change through their iter_args' buffers too.
+  SmallVector<Value> initBuffers;
+  for (auto [index, init] : llvm::enumerate(iterate.getInits())) {
+    initBuffers.push_back(getBuffer(init));
+    setBuffer(plan.getLoopBuffer(iterate, index), initBuffers.back());
+  }
+  SmallVector<Value> lower, upper;
+  ApplyOp first = chain.stages.front().apply;
+  getGridBounds(builder, loc, first.getGridOp(), lower, upper);
+  // The last stage writes the fields the first reads: its last level in a
+  // block writes into spare buffers with the same rings, which the block
+  // then swaps with the fields' own. The other stages' fields keep their
+  // rings and get their last values from the last step, which runs alone.
+  ArrayRef<unsigned> state = chain.stages.back().carried;
+  SmallVector<Value> blockBuffers, spares;
+  for (unsigned position : state)
+    blockBuffers.push_back(initBuffers[position]);
+  for (unsigned position : state) {
+    Value field = initBuffers[position];
+    Value spare = backend.allocateLike(builder, loc, field);
+    copyRing(builder, loc, field, spare, lower, upper);
+    spares.push_back(spare);
+    blockBuffers.push_back(spare);
+  }
+  Value zero = arith::ConstantIndexOp::create(builder, loc, 0);
+  Value one = arith::ConstantIndexOp::create(builder, loc, 1);
+  Value steps = arith::MaxSIOp::create(builder, loc, iterate.getSteps(), zero);
+  auto [afterBlocks, singleSteps] = lowerTimeBlocks(
+      builder, iterate, loop, blockBuffers, steps, zero, one,
+      /*partition=*/nullptr, [&](unsigned stage, unsigned pair) {
+        return initBuffers[chain.stages[stage].carried[pair]];
+      });
+  SmallVector<Value> loopInits(initBuffers);
+  for (auto [pair, position] : llvm::enumerate(state))
+    loopInits[position] = afterBlocks[pair];
+  scf::ForOp forOp = emitRotatingLoop(iterate, loopInits, singleSteps);
+  // The loop yields in place: its results are the fields' own buffers.
+  builder.setInsertionPointAfter(forOp);
+  for (unsigned pair = 0; pair < state.size(); ++pair) {
+    Value latest = forOp.getResult(state[pair]);
+    Value own = initBuffers[state[pair]];
+    ifDifferent(builder, loc, latest, own, {}, [&](OpBuilder &b) {
+      backend.copyBox(b, loc, latest, own, lower, upper, {}, {});
+    });
+    backend.freeBuffer(builder, loc, spares[pair]);
+  }
 }
 
 void FunctionLowering::lowerSwapLoop(IterateOp iterate,
@@ -202,8 +275,9 @@ void FunctionLowering::lowerSwapLoop(IterateOp iterate,
     partition = exchanges->planSteps(builder, iterate, loop);
   SmallVector<Value> loopInits;
   Value singleSteps;
-  std::tie(loopInits, singleSteps) = lowerTimeBlocks(
-      builder, iterate, loop, all, steps, zero, one, partition.get());
+  std::tie(loopInits, singleSteps) =
+      lowerTimeBlocks(builder, iterate, loop, all, steps, zero, one,
+                      partition.get(), /*ringHolder=*/nullptr);
   // The scalars the loop carries follow the buffers; the blocks leave them
   // as they were (their reductions run in the last step).
   for (unsigned index : section.scalars)

@@ -128,13 +128,15 @@ public:
   }
   void emitTimeBlock(OpBuilder &builder, Location loc, const TimeBlock &block,
                      Value depth) override {
-    ApplyOp calc = block.plan.calc;
+    const TimeBlockPlan &plan = block.plan;
+    ApplyOp first = plan.stages.front().calc;
     emitDeviceTimeBlock(
-        builder, loc, block, getWorkGroup(block.schedule, calc.getRank()),
+        builder, loc, block, getWorkGroup(block.schedule, first.getRank()),
         [&](OpBuilder &b, Location l, Value host) {
           return getKernelIndex(b, l, host);
         },
-        [&](OpBuilder &b, Location l, unsigned input) {
+        [&](OpBuilder &b, Location l, unsigned stage, unsigned input) {
+          ApplyOp calc = plan.stages[stage].calc;
           return loadScalar(b, l, calc.getInputs()[input]);
         });
   }

@@ -359,15 +359,16 @@ int64_t device::getTimeBlockWorkgroupBytes(const TimeBlockPlan &plan) {
   for (int64_t size : OverlappedTile::getShape(plan, plan.tile))
     points *= size;
   int64_t bytes = 0;
+  int64_t copies = std::max(plan.getNumStages(), 2u);
   for (Type element : plan.elementTypes)
-    bytes += 2 * points * element.getIntOrFloatBitWidth() / 8;
+    bytes += copies * points * element.getIntOrFloatBitWidth() / 8;
   return bytes;
 }
 
 void device::emitDeviceTimeBlock(OpBuilder &builder, Location loc,
                                  const TimeBlock &block,
                                  ArrayRef<int64_t> workGroup,
-                                 KernelIndexFn index, ScalarFn scalar) {
+                                 KernelIndexFn index, StageScalarFn scalar) {
   const TimeBlockPlan &plan = block.plan;
   ArrayRef<int64_t> tile = plan.tile;
   unsigned rank = tile.size();
@@ -401,7 +402,11 @@ void device::emitDeviceTimeBlock(OpBuilder &builder, Location loc,
     auto ifOp = scf::IfOp::create(builder, loc, nonEmpty);
     builder.setInsertionPoint(ifOp.thenBlock()->getTerminator());
   }
-  // Two buffers per carried field, in workgroup memory.
+  // Per carried field, a buffer in workgroup memory per stage (two for one
+  // stage, which the levels write in turn): level l writes buffer l mod n
+  // and reads the one before.
+  unsigned stages = plan.getNumStages();
+  unsigned perPair = std::max(stages, 2u);
   auto workgroupSpace = gpu::AddressSpaceAttr::get(
       builder.getContext(), gpu::GPUDialect::getWorkgroupAddressSpace());
   SmallVector<Type> attributionTypes;
@@ -409,13 +414,13 @@ void device::emitDeviceTimeBlock(OpBuilder &builder, Location loc,
     auto type = MemRefType::get(
         localShape, llvm::cast<MemRefType>(source.getType()).getElementType(),
         MemRefLayoutAttrInterface(), workgroupSpace);
-    attributionTypes.append(2, type);
+    attributionTypes.append(perPair, type);
   }
   gpu::LaunchOp launch =
       createLaunch(builder, loc, groups, workGroup, attributionTypes);
   ArrayRef<BlockArgument> attributions = launch.getWorkgroupAttributions();
   auto local = [&](unsigned pair, unsigned copy) -> Value {
-    return attributions[2 * pair + copy];
+    return attributions[perPair * pair + copy];
   };
 
   OpBuilder b(launch.getBody().front().getTerminator());
@@ -444,43 +449,53 @@ void device::emitDeviceTimeBlock(OpBuilder &builder, Location loc,
       },
       ringLow, ringHigh);
 
-  // Both copies start as the source on tile + halo, so the boundary cells
-  // that no step writes are there to read in every step.
+  // Each buffer starts as the field its stage writes on tile + halo, so
+  // the boundary cells that no level writes are there to read in every
+  // level.
   forEachOwnedPoint(
       b, loc, threadIds, workGroup, box.getLoadLow(), box.getLoadHigh(),
       [&](OpBuilder &nb, Location nl, ValueRange point) {
         SmallVector<Value, 3> at = box.toLocal(nb, nl, point);
-        for (auto [pair, source] : llvm::enumerate(block.sources)) {
-          Value v = memref::LoadOp::create(nb, nl, source, point);
-          memref::StoreOp::create(nb, nl, v, local(pair, 0), at);
-          memref::StoreOp::create(nb, nl, v, local(pair, 1), at);
+        for (unsigned pair = 0; pair < block.sources.size(); ++pair) {
+          Value v;
+          for (unsigned copy = 0; copy < perPair; ++copy) {
+            if (copy < stages)
+              v = memref::LoadOp::create(nb, nl, block.ringHolder(copy, pair),
+                                         point);
+            memref::StoreOp::create(nb, nl, v, local(pair, copy), at);
+          }
         }
       });
   gpu::BarrierOp::create(b, loc);
 
-  unsigned current = 0;
-  for (int64_t step = 0; step < plan.timeBlock; ++step) {
+  // The first level reads the buffer of the last stage.
+  unsigned current = perPair - 1;
+  for (int64_t level = 0; level < plan.getNumLevels(); ++level) {
+    unsigned stage = level % stages;
+    unsigned next = (current + 1) % perPair;
     SmallVector<Value, 3> from, to;
-    box.getStepBox(b, step, from, to);
+    box.getLevelBox(b, level, from, to);
     forEachOwnedPoint(
         b, loc, threadIds, workGroup, from, to,
         [&](OpBuilder &nb, Location nl, ValueRange point) {
           emitTimeBlockPoint(
-              nb, nl, block, point,
+              nb, nl, block, stage, point,
               [&](OpBuilder &lb, Location ll, unsigned pair, ValueRange at,
                   ArrayRef<int64_t>) -> Value {
                 return memref::LoadOp::create(lb, ll, local(pair, current),
                                               box.toLocal(lb, ll, at));
               },
               [&](OpBuilder &sb, Location sl, unsigned pair, Value value) {
-                memref::StoreOp::create(sb, sl, value, local(pair, 1 - current),
+                memref::StoreOp::create(sb, sl, value, local(pair, next),
                                         box.toLocal(sb, sl, point));
               },
-              scalar);
+              [&](OpBuilder &sb, Location sl, unsigned input) {
+                return scalar(sb, sl, stage, input);
+              });
         });
-    // The next step reads what the neighbours of this item wrote.
+    // The next level reads what the neighbours of this item wrote.
     gpu::BarrierOp::create(b, loc);
-    current = 1 - current;
+    current = next;
   }
 
   // The group's own points go to the destinations.

@@ -62,14 +62,18 @@ Value emitDeviceReducingBox(OpBuilder &builder, Location loc,
 /// tile.
 int64_t getTimeBlockWorkgroupBytes(const TimeBlockPlan &plan);
 
+/// The scalar input `input` of stage `stage` of a time block, in a kernel.
+using StageScalarFn =
+    function_ref<Value(OpBuilder &, Location, unsigned stage, unsigned input)>;
+
 /// One kernel for `block.plan.timeBlock` steps (seed 000 Fig. 3): each work
-/// group loads its tile plus a halo of T x radius into workgroup memory,
-/// computes the steps on a region that shrinks by the radius each step with
-/// a barrier between steps, and writes its tile. Scalars come from
-/// `scalar`.
+/// group loads its tile plus a halo of L x radius (L levels: T steps of
+/// each stage) into workgroup memory, computes the levels on a region that
+/// shrinks by the radius each level with a barrier between levels, and
+/// writes its tile. Scalars come from `scalar`.
 void emitDeviceTimeBlock(OpBuilder &builder, Location loc,
                          const TimeBlock &block, ArrayRef<int64_t> workGroup,
-                         KernelIndexFn index, ScalarFn scalar);
+                         KernelIndexFn index, StageScalarFn scalar);
 
 } // namespace mlir::stencil::device
 

@@ -1,10 +1,10 @@
 //===- OverlappedTimeBlock.cpp - 1-D time blocks as overlapped tiles ------===//
 //
 // Seed 000 Fig. 3 on the host, the scheme for 1-D grids: each tile loads
-// its points plus T x radius around into two private buffers, computes T
-// steps on a region that shrinks by the radius each step, and writes its
-// own points (OverlappedTile, StencilCommon/TimeBlock.h, does the index
-// arithmetic).
+// its points plus L x radius around into private buffers, computes the L
+// levels of T steps (one per stage of a step) on a region that shrinks by
+// the radius each level, and writes its own points (OverlappedTile,
+// StencilCommon/TimeBlock.h, does the index arithmetic).
 //
 //===----------------------------------------------------------------------===//
 
@@ -49,31 +49,42 @@ void host::emitOverlappedTimeBlock(OpBuilder &builder, Location loc,
             },
             block.ringLow, block.ringHigh);
         SmallVector<Value> ones(rank, getIndex(b, l, 1));
-        // Two private buffers per carried field; both start as the box of
-        // the source, so cells the steps never write (the boundary) are
-        // there to read in every step.
-        SmallVector<std::array<Value, 2>> privates;
+        // Per carried pair, a private buffer per stage (two for one stage,
+        // which the levels write in turn): level l writes buffer l mod n
+        // and reads the one before. Each starts as the box of the field its
+        // stage writes, so the cells no level writes (the boundary) are
+        // there to read.
+        unsigned stages = plan.getNumStages();
+        unsigned perPair = std::max(stages, 2u);
+        SmallVector<SmallVector<Value, 2>> privates;
         for (Value source : block.sources) {
           auto type = MemRefType::get(
               shape, llvm::cast<MemRefType>(source.getType()).getElementType());
-          privates.push_back({memref::AllocOp::create(b, l, type),
-                              memref::AllocOp::create(b, l, type)});
+          privates.emplace_back();
+          for (unsigned copy = 0; copy < perPair; ++copy)
+            privates.back().push_back(memref::AllocOp::create(b, l, type));
         }
         scf::buildLoopNest(
             b, l, box.getLoadLow(), box.getLoadHigh(), ones,
             [&](OpBuilder &nb, Location nl, ValueRange point) {
               SmallVector<Value, 3> at = box.toLocal(nb, nl, point);
-              for (auto [source, buffer] :
-                   llvm::zip_equal(block.sources, privates)) {
-                Value v = memref::LoadOp::create(nb, nl, source, point);
-                memref::StoreOp::create(nb, nl, v, buffer[0], at);
-                memref::StoreOp::create(nb, nl, v, buffer[1], at);
+              for (auto [pair, buffers] : llvm::enumerate(privates)) {
+                Value v;
+                for (unsigned copy = 0; copy < perPair; ++copy) {
+                  if (copy < stages)
+                    v = memref::LoadOp::create(
+                        nb, nl, block.ringHolder(copy, pair), point);
+                  memref::StoreOp::create(nb, nl, v, buffers[copy], at);
+                }
               }
             });
-        // The steps as a loop that swaps the buffers of each pair
-        // (unrolled, IR and compile time would grow with T). A shallower
-        // block of `depth` steps runs the last `depth` of the T steps'
-        // boxes: its region still shrinks to the tile's own points.
+        // The steps as a loop over the levels of each step (unrolled, IR
+        // and compile time would grow with T). At the start of a step the
+        // last buffer of each pair holds the latest level; a step's levels
+        // leave it in buffer `stages - 1`, which the loop rotates back to
+        // the end (for one stage: swaps the two). A shallower block of
+        // `depth` steps runs the last `depth` of the T steps' boxes: its
+        // region still shrinks to the tile's own points.
         SmallVector<Value> buffers;
         for (auto &pair : privates)
           llvm::append_range(buffers, pair);
@@ -85,32 +96,40 @@ void host::emitOverlappedTimeBlock(OpBuilder &builder, Location loc,
         auto steps = scf::ForOp::create(
             b, l, first, count, one, buffers,
             [&](OpBuilder &fb, Location fl, Value step, ValueRange current) {
-              SmallVector<Value> from, to;
-              box.getStepBox(fb, step, from, to);
-              scf::buildLoopNest(
-                  fb, fl, from, to, ones,
-                  [&](OpBuilder &nb, Location nl, ValueRange point) {
-                    emitTimeBlockPoint(
-                        nb, nl, block, point,
-                        [&](OpBuilder &lb, Location ll, unsigned pair,
-                            ValueRange at, ArrayRef<int64_t>) -> Value {
-                          return memref::LoadOp::create(
-                              lb, ll, current[2 * pair],
-                              box.toLocal(lb, ll, at));
-                        },
-                        [&](OpBuilder &sb, Location sl, unsigned pair,
-                            Value value) {
-                          memref::StoreOp::create(sb, sl, value,
-                                                  current[2 * pair + 1],
-                                                  box.toLocal(sb, sl, point));
-                        });
-                  });
-              SmallVector<Value> swapped;
-              for (unsigned pair = 0; pair < privates.size(); ++pair) {
-                swapped.push_back(current[2 * pair + 1]);
-                swapped.push_back(current[2 * pair]);
+              Value firstLevel =
+                  arith::MulIOp::create(fb, fl, step, getIndex(fb, fl, stages));
+              for (unsigned stage = 0; stage < stages; ++stage) {
+                Value level = arith::AddIOp::create(fb, fl, firstLevel,
+                                                    getIndex(fb, fl, stage));
+                unsigned read = (stage + perPair - 1) % perPair;
+                unsigned write = stage % perPair;
+                SmallVector<Value> from, to;
+                box.getLevelBox(fb, level, from, to);
+                scf::buildLoopNest(
+                    fb, fl, from, to, ones,
+                    [&](OpBuilder &nb, Location nl, ValueRange point) {
+                      emitTimeBlockPoint(
+                          nb, nl, block, stage, point,
+                          [&](OpBuilder &lb, Location ll, unsigned pair,
+                              ValueRange at, ArrayRef<int64_t>) -> Value {
+                            return memref::LoadOp::create(
+                                lb, ll, current[perPair * pair + read],
+                                box.toLocal(lb, ll, at));
+                          },
+                          [&](OpBuilder &sb, Location sl, unsigned pair,
+                              Value value) {
+                            memref::StoreOp::create(
+                                sb, sl, value, current[perPair * pair + write],
+                                box.toLocal(sb, sl, point));
+                          });
+                    });
               }
-              scf::YieldOp::create(fb, fl, swapped);
+              SmallVector<Value> rotated;
+              for (unsigned pair = 0; pair < privates.size(); ++pair)
+                for (unsigned copy = 0; copy < perPair; ++copy)
+                  rotated.push_back(
+                      current[perPair * pair + (copy + stages) % perPair]);
+              scf::YieldOp::create(fb, fl, rotated);
             });
         // The tile's own points go to the destinations.
         scf::buildLoopNest(
@@ -119,15 +138,14 @@ void host::emitOverlappedTimeBlock(OpBuilder &builder, Location loc,
               SmallVector<Value, 3> at = box.toLocal(nb, nl, point);
               for (auto [pair, destination] :
                    llvm::enumerate(block.destinations)) {
-                Value v = memref::LoadOp::create(nb, nl,
-                                                 steps.getResult(2 * pair), at);
+                Value v = memref::LoadOp::create(
+                    nb, nl, steps.getResult(perPair * pair + perPair - 1), at);
                 memref::StoreOp::create(nb, nl, v, destination, point);
               }
             });
-        for (auto &buffer : privates) {
-          memref::DeallocOp::create(b, l, buffer[0]);
-          memref::DeallocOp::create(b, l, buffer[1]);
-        }
+        for (auto &pair : privates)
+          for (Value buffer : pair)
+            memref::DeallocOp::create(b, l, buffer);
         scf::ReduceOp::create(b, l);
       });
 }

@@ -57,6 +57,11 @@ public:
       upper.push_back(
           getValueOrCreateConstantIndexOp(builder, loc, plan.upper[axis]));
     }
+    stages = plan.getNumStages();
+    levels = stages == 1 ? depth
+                         : arith::MulIOp::create(builder, loc, depth,
+                                                 constant(builder, stages))
+                               .getResult();
   }
 
   void emit(OpBuilder &builder);
@@ -93,7 +98,7 @@ private:
   bool grows(unsigned axis) const {
     return !block.ringLow.empty() && block.ringLow[axis];
   }
-  /// The grid along `axis` of the level at `shrink` = T - s: the grid,
+  /// The grid along `axis` of the level at `shrink` = L - s: the grid,
   /// grown by shrink x radius into the neighbours' points where it grows.
   Value getGridLow(OpBuilder &b, unsigned axis, Value shrink) const {
     return growLowerBound(b, loc, lower[axis], shrink, radiusLow[axis],
@@ -104,7 +109,7 @@ private:
                           grows(axis) ? block.ringHigh[axis] : Value());
   }
 
-  /// The box of level `s` (at `shrink` = T - s) that the next level reads
+  /// The box of level `s` (at `shrink` = L - s) that the next level reads
   /// along `axis`: the tile grown by shrink x radius, within the next
   /// level's grid plus its radius-deep ring.
   std::pair<Value, Value> getReadRange(OpBuilder &b, unsigned axis,
@@ -177,29 +182,40 @@ private:
 
   void planVectorRows();
   void emitVectorRow(OpBuilder &b, ValueRange outer, Value from, Value to,
-                     Level level, Value levelIndex, Value readIndex,
-                     PointFn scalarPoint);
+                     Level level, unsigned stage, Value levelIndex,
+                     Value readIndex, PointFn scalarPoint);
   void emitVectorPoints(OpBuilder &b, ValueRange outer, Value column,
-                        Value mask, Level level, Value levelIndex,
-                        Value readIndex, ArrayRef<Value> window);
+                        Value mask, Level level, unsigned stage,
+                        Value levelIndex, Value readIndex,
+                        ArrayRef<Value> window);
 
-  /// One ring per carried pair, of `levels` levels (T - 1, or one more).
-  SmallVector<Value> allocateRings(OpBuilder &b, Value levels);
+  /// One ring per carried pair, of `count` levels (L - 1, or one more).
+  SmallVector<Value> allocateRings(OpBuilder &b, Value count);
   void prefetchNextRow(OpBuilder &b, ValueRange buffers, Value row,
                        ValueRange from, ValueRange to, bool isWrite);
 
-  void emitLevel(OpBuilder &b, Value wave, Value s, Level level);
-  void emitRow(OpBuilder &b, Value row, Value s, Level level);
-  void copyBoxToRing(OpBuilder &b, Value levelIndex, ValueRange from,
-                     ValueRange to);
+  /// Level `s` (from 1), of stage `stage`, in wave `wave`.
+  void emitLevel(OpBuilder &b, Value wave, Value s, Level level,
+                 unsigned stage);
+  /// The levels of step `step` (from 1) in wave `wave`: the first of all
+  /// and the last of all where `first` and `last` say so.
+  void emitStep(OpBuilder &b, Value wave, Value step, bool first, bool last);
+  void emitRow(OpBuilder &b, Value row, Value s, Level level, unsigned stage);
+  /// Copies the box [from, to) of the fields that stage `stage` writes
+  /// into the rings at `levelIndex`.
+  void copyBoxToRing(OpBuilder &b, Value levelIndex, unsigned stage,
+                     ValueRange from, ValueRange to);
 
   Location loc;
   const TimeBlock &block;
   const TimeBlockPlan &plan;
-  /// The number of steps, T.
+  /// The number of steps, T (or fewer in a shallower block), the stages of
+  /// a step, and the levels, L = T x stages.
   Value depth;
+  unsigned stages = 1;
+  Value levels;
   ArrayRef<int64_t> tile;
-  function_ref<Value(unsigned)> inputBuffer;
+  function_ref<Value(unsigned stage, unsigned input)> inputBuffer;
   unsigned rank;
   /// How far the calc reads the carried fields below and above a point.
   ArrayRef<int64_t> radiusLow, radiusHigh;
@@ -217,7 +233,7 @@ private:
   /// its rows then lie end to end in memory, a stream that the hardware
   /// prefetcher follows on its own.
   bool spansInnerAxes = true;
-  /// Per carried pair: results of levels 1 .. T - 1, `slots` rows each.
+  /// Per carried pair: results of levels 1 .. L - 1, `slots` rows each.
   SmallVector<Value> rings;
 
   /// Vector rows: whether the levels run their rows as vectors of `lanes`
@@ -235,19 +251,22 @@ private:
     SmallVector<int64_t, 2> outerOffset;
     int64_t first, last;
   };
-  SmallVector<RingStream> streams;
+  /// Per stage.
+  SmallVector<SmallVector<RingStream>> streams;
 };
 
 } // namespace
 
 void PipelinedTimeBlock::copyBoxToRing(OpBuilder &b, Value levelIndex,
-                                       ValueRange from, ValueRange to) {
+                                       unsigned stage, ValueRange from,
+                                       ValueRange to) {
   SmallVector<Value> ones(rank, constant(b, 1));
   scf::buildLoopNest(
       b, loc, from, to, ones,
       [&](OpBuilder &nb, Location nl, ValueRange point) {
-        for (auto [source, ring] : llvm::zip_equal(block.sources, rings)) {
-          Value v = memref::LoadOp::create(nb, nl, source, point);
+        for (auto [pair, ring] : llvm::enumerate(rings)) {
+          Value v = memref::LoadOp::create(
+              nb, nl, block.ringHolder(stage, pair), point);
           memref::StoreOp::create(nb, nl, v, ring,
                                   getRingIndices(nb, levelIndex, point));
         }
@@ -277,9 +296,9 @@ void PipelinedTimeBlock::prefetchNextRow(OpBuilder &b, ValueRange buffers,
   }
 }
 
-void PipelinedTimeBlock::emitRow(OpBuilder &b, Value row, Value s,
-                                 Level level) {
-  Value shrink = sub(b, depth, s);
+void PipelinedTimeBlock::emitRow(OpBuilder &b, Value row, Value s, Level level,
+                                 unsigned stage) {
+  Value shrink = sub(b, levels, s);
   // Ring index of this level's results and of the level it reads.
   Value levelIndex = sub(b, s, constant(b, 1));
   Value readIndex = sub(b, s, constant(b, 2));
@@ -306,7 +325,7 @@ void PipelinedTimeBlock::emitRow(OpBuilder &b, Value row, Value s,
   SmallVector<Value> ones(rank, constant(b, 1));
   auto emitScalarPoint = [&](OpBuilder &nb, Location nl, ValueRange point) {
     emitTimeBlockPoint(
-        nb, nl, block, point,
+        nb, nl, block, stage, point,
         [&](OpBuilder &lb, Location ll, unsigned pair, ValueRange at,
             ArrayRef<int64_t>) -> Value {
           auto [buffer, indices] =
@@ -324,7 +343,8 @@ void PipelinedTimeBlock::emitRow(OpBuilder &b, Value row, Value s,
                        ArrayRef(to).drop_back(), ArrayRef(ones).drop_back(),
                        [&](OpBuilder &nb, Location, ValueRange outer) {
                          emitVectorRow(nb, outer, from.back(), to.back(), level,
-                                       levelIndex, readIndex, emitScalarPoint);
+                                       stage, levelIndex, readIndex,
+                                       emitScalarPoint);
                        });
   else
     scf::buildLoopNest(b, loc, from, to, ones, emitScalarPoint);
@@ -334,12 +354,12 @@ void PipelinedTimeBlock::emitRow(OpBuilder &b, Value row, Value s,
   // no step changes.
   forEachRingSlab(b, readFrom, readTo, from, to,
                   [&](OpBuilder &rb, ValueRange slabFrom, ValueRange slabTo) {
-                    copyBoxToRing(rb, levelIndex, slabFrom, slabTo);
+                    copyBoxToRing(rb, levelIndex, stage, slabFrom, slabTo);
                   });
 }
 
 void PipelinedTimeBlock::emitLevel(OpBuilder &b, Value wave, Value s,
-                                   Level level) {
+                                   Level level, unsigned stage) {
   // Level s computes row wave - (s - 1) x r_high, so that the rows of level
   // s - 1 it reads were computed earlier in this wave or before.
   Value row = sub(b, wave, mul(b, sub(b, s, constant(b, 1)), radiusHigh[0]));
@@ -347,10 +367,10 @@ void PipelinedTimeBlock::emitLevel(OpBuilder &b, Value wave, Value s,
     auto inBand =
         scf::IfOp::create(b, loc, inRange(b, row, origin[0], tileEnd[0]));
     OpBuilder then = inBand.getThenBodyBuilder();
-    emitRow(then, row, s, level);
+    emitRow(then, row, s, level, stage);
     return;
   }
-  Value levelShrink = sub(b, depth, s);
+  Value levelShrink = sub(b, levels, s);
   auto [low, high] = getReadRange(b, 0, levelShrink);
   auto needed = scf::IfOp::create(b, loc, inRange(b, row, low, high));
   OpBuilder then = needed.getThenBodyBuilder();
@@ -362,16 +382,34 @@ void PipelinedTimeBlock::emitLevel(OpBuilder &b, Value wave, Value s,
       scf::IfOp::create(then, loc, inRange(then, row, gridLow, gridHigh),
                         /*withElseRegion=*/true);
   OpBuilder compute = inGrid.getThenBodyBuilder();
-  emitRow(compute, row, s, level);
+  emitRow(compute, row, s, level, stage);
   OpBuilder copy = inGrid.getElseBodyBuilder();
-  Value shrink = sub(copy, depth, s);
+  Value shrink = sub(copy, levels, s);
   SmallVector<Value> from{row}, to{add(copy, row, constant(copy, 1))};
   for (unsigned axis = 1; axis < rank; ++axis) {
     auto [readLow, readHigh] = getReadRange(copy, axis, shrink);
     from.push_back(readLow);
     to.push_back(readHigh);
   }
-  copyBoxToRing(copy, sub(copy, s, constant(copy, 1)), from, to);
+  copyBoxToRing(copy, sub(copy, s, constant(copy, 1)), stage, from, to);
+}
+
+void PipelinedTimeBlock::emitStep(OpBuilder &b, Value wave, Value step,
+                                  bool first, bool last) {
+  // Level s = (step - 1) x stages + stage + 1: the step itself for one
+  // stage.
+  Value before;
+  if (stages > 1)
+    before = mul(b, sub(b, step, constant(b, 1)), stages);
+  for (unsigned stage = 0; stage < stages; ++stage) {
+    Level level = Level::Middle;
+    if (first && stage == 0)
+      level = Level::First;
+    else if (last && stage + 1 == stages)
+      level = Level::Last;
+    Value s = before ? add(b, before, constant(b, stage + 1)) : step;
+    emitLevel(b, wave, s, level, stage);
+  }
 }
 
 void PipelinedTimeBlock::planVectorRows() {
@@ -379,49 +417,60 @@ void PipelinedTimeBlock::planVectorRows() {
   // two of three of them straddling two lines; a vector row loads each line
   // of a ring row once and shifts the neighbours' vectors out of the lines it
   // keeps in registers.
-  SmallVector<Value> inputBuffers, outputBuffers(block.destinations);
-  for (auto [input, pair] : llvm::enumerate(plan.carriedInput))
-    inputBuffers.push_back(pair >= 0 ? block.sources[pair]
-                                     : inputBuffer(input));
-  std::string reason;
-  ApplyOp calc = plan.calc;
-  if (failed(checkVectorRows(calc, inputBuffers, outputBuffers, reason)))
-    return;
+  SmallVector<Value> outputBuffers(block.destinations);
+  for (auto [index, stage] : llvm::enumerate(plan.stages)) {
+    SmallVector<Value> inputBuffers;
+    for (auto [input, pair] : llvm::enumerate(stage.carriedInput))
+      inputBuffers.push_back(pair >= 0 ? block.sources[pair]
+                                       : block.inputBuffer(index, input));
+    std::string reason;
+    if (failed(
+            checkVectorRows(stage.calc, inputBuffers, outputBuffers, reason)))
+      return;
+  }
   vectorRows = true;
-  maskEnds = canMaskLanes(calc);
+  maskEnds = llvm::all_of(plan.stages, [](const TimeBlockStage &stage) {
+    return canMaskLanes(stage.calc);
+  });
   lanes = kLineBytes;
   for (Value source : block.sources)
     lanes = std::min(
         lanes, getElementsPerLine(llvm::cast<MemRefType>(source.getType())));
-  calc.getBodyBlock()->walk([&](AccessOp access) {
-    auto argument = llvm::cast<BlockArgument>(access.getField());
-    int pair = plan.carriedInput[argument.getArgNumber()];
-    if (pair < 0)
-      return;
-    ArrayRef<int64_t> offset = access.getOffset();
-    SmallVector<int64_t, 2> outerOffset(offset.drop_back());
-    int64_t first = llvm::divideFloorSigned(offset.back(), lanes);
-    int64_t last = llvm::divideCeilSigned(offset.back(), lanes);
-    for (RingStream &stream : streams)
-      if (stream.pair == static_cast<unsigned>(pair) &&
-          stream.outerOffset == outerOffset) {
-        stream.first = std::min(stream.first, first);
-        stream.last = std::max(stream.last, last);
+  for (const TimeBlockStage &stage : plan.stages) {
+    SmallVector<RingStream> &stageStreams = streams.emplace_back();
+    ApplyOp calc = stage.calc;
+    calc.getBodyBlock()->walk([&](AccessOp access) {
+      auto argument = llvm::cast<BlockArgument>(access.getField());
+      int pair = stage.carriedInput[argument.getArgNumber()];
+      if (pair < 0)
         return;
-      }
-    streams.push_back({static_cast<unsigned>(pair), outerOffset, first, last});
-  });
+      ArrayRef<int64_t> offset = access.getOffset();
+      SmallVector<int64_t, 2> outerOffset(offset.drop_back());
+      int64_t first = llvm::divideFloorSigned(offset.back(), lanes);
+      int64_t last = llvm::divideCeilSigned(offset.back(), lanes);
+      for (RingStream &stream : stageStreams)
+        if (stream.pair == static_cast<unsigned>(pair) &&
+            stream.outerOffset == outerOffset) {
+          stream.first = std::min(stream.first, first);
+          stream.last = std::max(stream.last, last);
+          return;
+        }
+      stageStreams.push_back(
+          {static_cast<unsigned>(pair), outerOffset, first, last});
+    });
+  }
 }
 
 void PipelinedTimeBlock::emitVectorPoints(OpBuilder &b, ValueRange outer,
                                           Value column, Value mask, Level level,
-                                          Value levelIndex, Value readIndex,
+                                          unsigned stage, Value levelIndex,
+                                          Value readIndex,
                                           ArrayRef<Value> window) {
   SmallVector<Value, 3> point(outer);
   point.push_back(add(b, column, ringOrigin.back()));
   RowVectorizer vectorizer(lanes);
   emitTimeBlockPoint(
-      b, loc, block, point,
+      b, loc, block, stage, point,
       [&](OpBuilder &lb, Location ll, unsigned pair, ValueRange at,
           ArrayRef<int64_t> offset) -> Value {
         if (level == Level::First || window.empty()) {
@@ -432,7 +481,7 @@ void PipelinedTimeBlock::emitVectorPoints(OpBuilder &b, ValueRange outer,
         // The access's vector out of the stream's vectors in the window:
         // the one it starts in, shifted by the lanes it starts after.
         ArrayRef<Value> vectors = window;
-        for (const RingStream &stream : streams) {
+        for (const RingStream &stream : streams[stage]) {
           if (stream.pair != pair ||
               ArrayRef(stream.outerOffset) != offset.drop_back()) {
             vectors = vectors.drop_front(stream.last - stream.first + 1);
@@ -463,14 +512,14 @@ void PipelinedTimeBlock::emitVectorPoints(OpBuilder &b, ValueRange outer,
       },
       [&](OpBuilder &lb, Location ll, unsigned input, ValueRange at,
           ArrayRef<int64_t>) {
-        return vectorizer.load(lb, ll, inputBuffer(input), at, mask);
+        return vectorizer.load(lb, ll, inputBuffer(stage, input), at, mask);
       });
 }
 
 void PipelinedTimeBlock::emitVectorRow(OpBuilder &b, ValueRange outer,
                                        Value from, Value to, Level level,
-                                       Value levelIndex, Value readIndex,
-                                       PointFn scalarPoint) {
+                                       unsigned stage, Value levelIndex,
+                                       Value readIndex, PointFn scalarPoint) {
   // Ring columns: their vectors of `lanes` start at multiples of `lanes`,
   // where every ring row starts a cache line. Whole vectors run from the
   // first such column at or after `from`; the partial vectors at both ends
@@ -496,8 +545,8 @@ void PipelinedTimeBlock::emitVectorRow(OpBuilder &b, ValueRange outer,
       Value count = sub(b, upper, lower);
       Value mask = vector::CreateMaskOp::create(
           b, loc, VectorType::get({lanes}, b.getI1Type()), count);
-      emitVectorPoints(b, outer, lower, mask, level, levelIndex, readIndex,
-                       /*window=*/{});
+      emitVectorPoints(b, outer, lower, mask, level, stage, levelIndex,
+                       readIndex, /*window=*/{});
       return;
     }
     Value rowFrom = add(b, lower, columnOrigin);
@@ -512,7 +561,7 @@ void PipelinedTimeBlock::emitVectorRow(OpBuilder &b, ValueRange outer,
   SmallVector<SmallVector<Value, 3>> streamRows;
   SmallVector<Value> initial;
   if (level != Level::First) {
-    for (const RingStream &stream : streams) {
+    for (const RingStream &stream : streams[stage]) {
       SmallVector<Value, 3> row(outer);
       for (auto [axis, offset] : llvm::enumerate(stream.outerOffset))
         if (offset != 0)
@@ -535,7 +584,7 @@ void PipelinedTimeBlock::emitVectorRow(OpBuilder &b, ValueRange outer,
       [&](OpBuilder &vb, Location vl, Value column, ValueRange carried) {
         SmallVector<Value> window, next;
         // No stream rows, and so no window, on the first level.
-        for (auto [stream, row] : llvm::zip(streams, streamRows)) {
+        for (auto [stream, row] : llvm::zip(streams[stage], streamRows)) {
           ValueRange kept = carried.take_front(stream.last - stream.first);
           carried = carried.drop_front(kept.size());
           llvm::append_range(window, kept);
@@ -550,16 +599,16 @@ void PipelinedTimeBlock::emitVectorRow(OpBuilder &b, ValueRange outer,
             next.push_back(last);
           }
         }
-        emitVectorPoints(vb, outer, column, /*mask=*/Value(), level, levelIndex,
-                         readIndex, window);
+        emitVectorPoints(vb, outer, column, /*mask=*/Value(), level, stage,
+                         levelIndex, readIndex, window);
         scf::YieldOp::create(vb, vl, next);
       });
   partialVector(bodyTo, toColumn);
 }
 
 SmallVector<Value> PipelinedTimeBlock::allocateRings(OpBuilder &b,
-                                                     Value levels) {
-  // A ring row spans the widest level's box: the tile grown by (T - 1) x
+                                                     Value count) {
+  // A ring row spans the widest level's box: the tile grown by (L - 1) x
   // radius, within the grid plus its radius. Rows are padded to an odd
   // number of 64-byte lines so that the rows of all levels, which a wave
   // reads at the same offsets, fall into different cache sets; rows a
@@ -570,7 +619,7 @@ SmallVector<Value> PipelinedTimeBlock::allocateRings(OpBuilder &b,
     SmallVector<int64_t, 4> shape{ShapedType::kDynamic, slots};
     for (unsigned axis = 1; axis < rank; ++axis) {
       int64_t radius = radiusLow[axis] + radiusHigh[axis];
-      int64_t extent = tile[axis] + (plan.timeBlock - 1) * radius;
+      int64_t extent = tile[axis] + (plan.getNumLevels() - 1) * radius;
       if (std::optional<int64_t> grid = plan.getStaticExtent(axis);
           grid && !grows(axis))
         extent = std::min(extent, *grid + radius);
@@ -587,7 +636,7 @@ SmallVector<Value> PipelinedTimeBlock::allocateRings(OpBuilder &b,
     }
     buffers.push_back(memref::AllocOp::create(
         b, loc, MemRefType::get(shape, type.getElementType()),
-        ValueRange{levels}, b.getI64IntegerAttr(kLineBytes)));
+        ValueRange{count}, b.getI64IntegerAttr(kLineBytes)));
   }
   return buffers;
 }
@@ -605,7 +654,7 @@ void PipelinedTimeBlock::emit(OpBuilder &builder) {
           tileEnd.push_back(arith::MinSIOp::create(
               b, loc, add(b, origin[axis], steps[axis]), upper[axis]));
         Value one = constant(b, 1);
-        Value depthBefore = sub(b, depth, one);
+        Value depthBefore = sub(b, levels, one);
         ringOrigin.clear();
         for (unsigned axis = 1; axis < rank; ++axis)
           ringOrigin.push_back(getReadRange(b, axis, depthBefore).first);
@@ -627,20 +676,21 @@ void PipelinedTimeBlock::emit(OpBuilder &builder) {
         // inside the allocation, where a wider row would change the layout
         // that the padding above chose.
         bool overreads = vectorRows && radiusHigh.back() > 0;
-        rings = allocateRings(b, overreads ? depth : depthBefore);
+        rings = allocateRings(b, overreads ? levels : depthBefore);
         Value firstWave = getReadRange(b, 0, depthBefore).first;
         Value endWave = add(b, tileEnd[0], mul(b, depthBefore, radiusHigh[0]));
         scf::ForOp::create(
             b, loc, firstWave, endWave, one, {},
             [&](OpBuilder &wb, Location, Value wave, ValueRange) {
-              emitLevel(wb, wave, one, Level::First);
+              // Blocks have two steps or more.
+              emitStep(wb, wave, one, /*first=*/true, /*last=*/false);
               scf::ForOp::create(
                   wb, loc, constant(wb, 2), depth, one, {},
-                  [&](OpBuilder &lb, Location, Value s, ValueRange) {
-                    emitLevel(lb, wave, s, Level::Middle);
+                  [&](OpBuilder &lb, Location, Value step, ValueRange) {
+                    emitStep(lb, wave, step, /*first=*/false, /*last=*/false);
                     scf::YieldOp::create(lb, loc);
                   });
-              emitLevel(wb, wave, depth, Level::Last);
+              emitStep(wb, wave, depth, /*first=*/false, /*last=*/true);
               scf::YieldOp::create(wb, loc);
             });
         for (Value ring : rings)

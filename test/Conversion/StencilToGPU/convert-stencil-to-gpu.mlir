@@ -69,13 +69,13 @@ func.func @scale(%in: memref<64x64xf32>, %out: memref<64x64xf32>, %c: f32) {
 // CHECK-DAG: memref.store %{{.*}}, %[[W0]]
 // CHECK-DAG: memref.store %{{.*}}, %[[W1]]
 // CHECK: gpu.barrier
-// CHECK: memref.load %[[W0]]
-// CHECK: memref.store %{{.*}}, %[[W1]]
-// CHECK: gpu.barrier
 // CHECK: memref.load %[[W1]]
 // CHECK: memref.store %{{.*}}, %[[W0]]
 // CHECK: gpu.barrier
 // CHECK: memref.load %[[W0]]
+// CHECK: memref.store %{{.*}}, %[[W1]]
+// CHECK: gpu.barrier
+// CHECK: memref.load %[[W1]]
 // CHECK: memref.store %{{.*}}, %[[DST]]
 // CHECK: gpu.terminator
 // CHECK: scf.yield %[[DST]], %[[SRC]]
@@ -145,5 +145,67 @@ func.func @dynamic_grid(%in: memref<64xf32>, %out: memref<64xf32>, %n: index) {
     stencil.return %v : f32
   }
   stencil.store %r to %out : !stencil.field<64xf32> to memref<64xf32>
+  return
+}
+
+// -----
+
+// A sweep chain (B from A, then A from B) in blocks of 2 steps: one kernel
+// per block runs its 4 levels in workgroup memory, one buffer per sweep.
+// Each starts as the field its sweep writes (B's copy, the block's A), so
+// that each level reads the right boundary; the second sweep's buffer
+// holds the latest level. The last level goes to a spare buffer, which the
+// host swaps with A; the last step runs alone.
+// CHECK-LABEL: func.func @chain(
+// CHECK-SAME: %[[A:[^:]*]]: memref<18x20xf32>, %[[B:[^:]*]]: memref<18x20xf32>
+// CHECK: gpu.memcpy %[[BDEV:[^,]*]], %[[B]]
+// CHECK: %[[SPARE:.*]] = gpu.alloc () : memref<18x20xf32>
+// CHECK: scf.for %{{.*}} iter_args(%[[X:.*]] = %{{.*}}, %[[Z:.*]] = %[[SPARE]])
+// CHECK: gpu.launch
+// CHECK-SAME: workgroup(%[[W0:[a-z0-9_]+]] : memref<12x16xf32, #gpu.address_space<workgroup>>, %[[W1:[a-z0-9_]+]] : memref<12x16xf32, #gpu.address_space<workgroup>>)
+// CHECK: memref.load %[[BDEV]]
+// CHECK: memref.store %{{.*}}, %[[W0]]
+// CHECK: memref.load %[[X]]
+// CHECK: memref.store %{{.*}}, %[[W1]]
+// CHECK: gpu.barrier
+// CHECK: memref.load %[[W1]]
+// CHECK: memref.store %{{.*}}, %[[W0]]
+// CHECK: gpu.barrier
+// CHECK: memref.load %[[W0]]
+// CHECK: memref.store %{{.*}}, %[[W1]]
+// CHECK: gpu.barrier
+// CHECK: memref.load %[[W1]]
+// CHECK: memref.store %{{.*}}, %[[W0]]
+// CHECK: gpu.barrier
+// CHECK: memref.load %[[W0]]
+// CHECK: memref.store %{{.*}}, %[[W1]]
+// CHECK: gpu.barrier
+// CHECK: memref.load %[[W1]]
+// CHECK: memref.store %{{.*}}, %[[Z]]
+// CHECK: gpu.terminator
+// CHECK: scf.yield %[[Z]], %[[X]]
+!f = !stencil.field<18x20xf32>
+func.func @chain(%A: memref<18x20xf32>, %B: memref<18x20xf32>, %n: index) {
+  %a = stencil.load %A : memref<18x20xf32> -> !f
+  %b = stencil.load %B : memref<18x20xf32> -> !f
+  %g = stencil.grid [1, 1] to [17, 19] : !stencil.grid<2>
+  %r:2 = stencil.iterate %n iter_args(%ak = %a, %bk = %b) : !f, !f
+      attributes {schedule = #stencil.schedule<wg = [4, 8], time_block = 2>} {
+    %ab = stencil.apply on %g ins(%x = %ak : !f) outs(%bk : !f) {
+      %n0 = stencil.access %x[-1, 0] : !f
+      %e0 = stencil.access %x[0, 1] : !f
+      %v = arith.addf %n0, %e0 : f32
+      stencil.return %v : f32
+    }
+    %ba = stencil.apply on %g ins(%y = %ab : !f) outs(%ak : !f) {
+      %s0 = stencil.access %y[1, 0] : !f
+      %w0 = stencil.access %y[0, -1] : !f
+      %v = arith.mulf %s0, %w0 : f32
+      stencil.return %v : f32
+    }
+    stencil.yield %ba, %ab : !f, !f
+  }
+  stencil.store %r#0 to %A : !f to memref<18x20xf32>
+  stencil.store %r#1 to %B : !f to memref<18x20xf32>
   return
 }

@@ -360,3 +360,62 @@ func.func @scalar_rows(%A: memref<10x40xf32>, %B: memref<10x40xf32>, %n: index) 
   stencil.store %r#1 to %B : !s to memref<10x40xf32>
   return
 }
+
+// -----
+
+// A sweep chain (B from A, then A from B) in blocks of 2 steps: 4 levels of
+// pipelined rows per block, the levels of each step unrolled. Each level's
+// ring gets the boundary of the array its sweep writes: B's for the first
+// sweep, A's (the block's source) for the second. The last level writes a
+// spare buffer with A's ring, which the block then swaps with A.
+// CHECK-LABEL: func.func @pipelined_chain(
+// CHECK-SAME: %[[A:[^:]*]]: memref<10x12xf64>, %[[B:[^:]*]]: memref<10x12xf64>, %[[N:[^:]*]]: index)
+// CHECK: %[[SPARE:.*]] = memref.alloc() : memref<10x12xf64>
+// CHECK: scf.for %{{.*}} iter_args(%[[X:.*]] = %[[A]], %[[Z:.*]] = %[[SPARE]])
+// CHECK: %[[DEPTH:.*]] = arith.minsi
+// CHECK: %[[LEVELS:.*]] = arith.muli %[[DEPTH]], %[[TWO:.*]] : index
+// CHECK: scf.parallel
+// CHECK: memref.alloc(%{{.*}}) {alignment = 64 : i64} : memref<?x3x24xf64>
+// CHECK: scf.for %[[WAVE:.*]] =
+// Step 1: the first sweep reads A, its ring's boundary cells are B's.
+// CHECK: vector.load %[[X]]
+// CHECK: memref.load %[[B]]
+// CHECK: } else {
+// CHECK: memref.load %[[B]]
+// Step 1: the second sweep, its ring's boundary cells A's.
+// CHECK: memref.load %[[X]]
+// CHECK: } else {
+// CHECK: memref.load %[[X]]
+// Steps 2 .. depth - 1, both sweeps.
+// CHECK: scf.for
+// CHECK: memref.load %[[B]]
+// CHECK: memref.load %[[X]]
+// The last step: the first sweep, then the last level into the spare.
+// CHECK: memref.load %[[B]]
+// CHECK: vector.store %{{.*}}, %[[Z]]
+// CHECK: scf.yield %[[Z]], %[[X]]
+!f = !stencil.field<10x12xf64>
+func.func @pipelined_chain(%A: memref<10x12xf64>, %B: memref<10x12xf64>, %n: index) {
+  %a = stencil.load %A : memref<10x12xf64> -> !f
+  %b = stencil.load %B : memref<10x12xf64> -> !f
+  %g = stencil.grid [1, 1] to [9, 11] : !stencil.grid<2>
+  %r:2 = stencil.iterate %n iter_args(%ak = %a, %bk = %b) : !f, !f
+      attributes {schedule = #stencil.schedule<wg = [4, 10], time_block = 2>} {
+    %ab = stencil.apply on %g ins(%x = %ak : !f) outs(%bk : !f) {
+      %n0 = stencil.access %x[-1, 0] : !f
+      %e0 = stencil.access %x[0, 1] : !f
+      %v = arith.addf %n0, %e0 : f64
+      stencil.return %v : f64
+    }
+    %ba = stencil.apply on %g ins(%y = %ab : !f) outs(%ak : !f) {
+      %s0 = stencil.access %y[1, 0] : !f
+      %w0 = stencil.access %y[0, -1] : !f
+      %v = arith.mulf %s0, %w0 : f64
+      stencil.return %v : f64
+    }
+    stencil.yield %ba, %ab : !f, !f
+  }
+  stencil.store %r#0 to %A : !f to memref<10x12xf64>
+  stencil.store %r#1 to %B : !f to memref<10x12xf64>
+  return
+}

@@ -202,17 +202,18 @@ func.func @guarded_store(%A: memref<10xf32>, %B: memref<10xf32>, %n: index) {
 // CHECK: %[[P0:.*]] = memref.alloc() : memref<6xf32>
 // CHECK: %[[P1:.*]] = memref.alloc() : memref<6xf32>
 // CHECK: memref.load %[[X]]
-// The block's steps, a loop (IR does not grow with T) that reads one
-// private buffer, writes the other and swaps them: the last DEPTH of the
-// T steps, whose regions shrink to the tile's own points.
+// The block's steps, a loop (IR does not grow with T) that reads the
+// private buffer holding the latest step (the last), writes the other and
+// swaps them: the last DEPTH of the T steps, whose regions shrink to the
+// tile's own points.
 // CHECK: %[[T:.*]] = arith.constant 2 : index
 // CHECK: %[[FIRST:.*]] = arith.subi %[[T]], %[[DEPTH]] : index
-// CHECK: %[[FINAL:.*]]:2 = scf.for %[[S:.*]] = %[[FIRST]] to %[[T]] step %{{.*}} iter_args(%[[CUR:.*]] = %[[P0]], %[[NEXT:.*]] = %[[P1]])
-// CHECK: memref.load %[[CUR]]
-// CHECK: memref.store %{{.*}}, %[[NEXT]]
-// CHECK: scf.yield %[[NEXT]], %[[CUR]]
+// CHECK: %[[FINAL:.*]]:2 = scf.for %[[S:.*]] = %[[FIRST]] to %[[T]] step %{{.*}} iter_args(%[[OLD:.*]] = %[[P0]], %[[LATEST:.*]] = %[[P1]])
+// CHECK: memref.load %[[LATEST]]
+// CHECK: memref.store %{{.*}}, %[[OLD]]
+// CHECK: scf.yield %[[LATEST]], %[[OLD]]
 // The tile's own points go to the destination.
-// CHECK: %[[V:.*]] = memref.load %[[FINAL]]#0
+// CHECK: %[[V:.*]] = memref.load %[[FINAL]]#1
 // CHECK: memref.store %[[V]], %[[Y]]
 // CHECK: memref.dealloc %[[P0]]
 // CHECK: memref.dealloc %[[P1]]
@@ -243,12 +244,122 @@ func.func @time_block(%A: memref<66xf32>, %B: memref<66xf32>, %n: index) {
 
 // -----
 
-// A time block on a loop of another form is not honoured, and says so.
+// time_block = 3 on a sweep chain (B from A and a read-only C, then A from
+// B) on a 1-D grid: each block runs 3 steps of 2 levels in overlapped
+// tiles. A spare buffer with A's ring takes the last level, then swaps
+// with A; B keeps its own ring, which the tiles' buffer of the first stage
+// starts from. Radius 2 below (the first sweep) and 1 above (the second):
+// a tile of 8 points holds 8 + 6 levels x 3 = 26.
+// CHECK-LABEL: func.func @chain_time_block(
+// CHECK-SAME: %[[A:[^:]*]]: memref<34xf32>, %[[B:[^:]*]]: memref<34xf32>, %[[C:[^:]*]]: memref<34xf32>, %[[N:[^:]*]]: index, %[[W:[^:]*]]: f32)
+// CHECK-DAG: %[[ONE:.*]] = arith.constant 1.000000e+00 : f32
+// CHECK: %[[SPARE:.*]] = memref.alloc() : memref<34xf32>
+// CHECK: scf.for %[[R0:.*]] = %{{.*}} to %{{.*}} {
+// CHECK: %[[V0:.*]] = memref.load %[[A]][%[[R0]]]
+// CHECK: memref.store %[[V0]], %[[SPARE]][%[[R0]]]
+// CHECK: scf.for %[[R1:.*]] = %{{.*}} to %{{.*}} {
+// CHECK: %[[V1:.*]] = memref.load %[[A]][%[[R1]]]
+// CHECK: memref.store %[[V1]], %[[SPARE]][%[[R1]]]
+// The last step runs alone: blocks cover steps - 1, a remainder of two or
+// more as one shallower block.
+// CHECK: %[[STEPS:.*]] = arith.maxsi %[[N]]
+// CHECK: %[[BEFORE:.*]] = arith.subi %[[STEPS]], %{{.*}} : index
+// CHECK: %[[BLOCKED:.*]] = arith.maxsi %[[BEFORE]], %{{.*}} : index
+// CHECK: %[[FULL:.*]] = arith.divsi %[[BLOCKED]], %[[T:.*]] : index
+// CHECK: %[[SINGLE:.*]] = arith.select
+// CHECK: %[[RB:.*]]:2 = scf.for %{{.*}} iter_args(%[[X:.*]] = %[[A]], %[[Z:.*]] = %[[SPARE]])
+// CHECK: scf.parallel
+// CHECK: %[[P0:.*]] = memref.alloc() : memref<26xf32>
+// CHECK: %[[P1:.*]] = memref.alloc() : memref<26xf32>
+// CHECK: memref.load %[[B]]
+// CHECK: memref.store %{{.*}}, %[[P0]]
+// CHECK: memref.load %[[X]]
+// CHECK: memref.store %{{.*}}, %[[P1]]
+// CHECK: scf.for %{{.*}} iter_args(%[[Q0:.*]] = %[[P0]], %[[Q1:.*]] = %[[P1]])
+// Level 2s: the first sweep, from the second's buffer into its own.
+// CHECK: memref.load %[[Q1]]
+// CHECK: memref.load %[[C]]
+// CHECK: arith.addf %{{.*}}, %[[ONE]]
+// CHECK: memref.store %{{.*}}, %[[Q0]]
+// Level 2s + 1: the second sweep, back.
+// CHECK: memref.load %[[Q0]]
+// CHECK: arith.mulf %{{.*}}, %[[W]]
+// CHECK: memref.store %{{.*}}, %[[Q1]]
+// CHECK: scf.yield %[[Q0]], %[[Q1]]
+// CHECK: memref.store %{{.*}}, %[[Z]]
+// CHECK: scf.yield %[[Z]], %[[X]]
+// The rotating loop takes the latest A; then A's own buffer gets it.
+// CHECK: %[[LOOP:.*]]:2 = scf.for %{{.*}} to %[[SINGLE]] {{.*}} iter_args(%{{.*}} = %[[RB]]#0, %{{.*}} = %[[B]])
+// CHECK: %[[LATEST:.*]] = memref.extract_aligned_pointer_as_index %[[LOOP]]#0
+// CHECK: %[[OWN:.*]] = memref.extract_aligned_pointer_as_index %[[A]]
+// CHECK: %[[MOVED:.*]] = arith.cmpi ne, %[[LATEST]], %[[OWN]]
+// CHECK: scf.if %[[MOVED]] {
+// CHECK: memref.load %[[LOOP]]#0
+// CHECK: memref.store %{{.*}}, %[[A]]
+// CHECK: memref.dealloc %[[SPARE]]
+!h = !stencil.field<34xf32>
+func.func @chain_time_block(%A: memref<34xf32>, %B: memref<34xf32>, %C: memref<34xf32>, %n: index, %w: f32) {
+  %a = stencil.load %A : memref<34xf32> -> !h
+  %b = stencil.load %B : memref<34xf32> -> !h
+  %c = stencil.load %C : memref<34xf32> -> !h
+  %g = stencil.grid [2] to [33] : !stencil.grid<1>
+  %r:2 = stencil.iterate %n iter_args(%ak = %a, %bk = %b) : !h, !h
+      attributes {schedule = #stencil.schedule<wg = [8], time_block = 3>} {
+    %one = arith.constant 1.0 : f32
+    %ab = stencil.apply on %g ins(%x = %ak : !h, %k = %c : !h, %s = %one : f32) outs(%bk : !h) {
+      %l = stencil.access %x[-2] : !h
+      %m = stencil.access %k[0] : !h
+      %v = arith.mulf %l, %m : f32
+      %u = arith.addf %v, %s : f32
+      stencil.return %u : f32
+    }
+    %ba = stencil.apply on %g ins(%y = %ab : !h, %s = %w : f32) outs(%ak : !h) {
+      %l = stencil.access %y[1] : !h
+      %v = arith.mulf %l, %s : f32
+      stencil.return %v : f32
+    }
+    stencil.yield %ba, %ab : !h, !h
+  }
+  stencil.store %r#0 to %A : !h to memref<34xf32>
+  stencil.store %r#1 to %B : !h to memref<34xf32>
+  return
+}
+
+// -----
+
+// Steps of several sweeps that are not a chain run one step per sweep,
+// and the warning says what breaks the chain.
+func.func @not_a_chain(%A: memref<18xf64>, %B: memref<18xf64>, %n: index) {
+  %a = stencil.load %A : memref<18xf64> -> !stencil.field<18xf64>
+  %b = stencil.load %B : memref<18xf64> -> !stencil.field<18xf64>
+  %g = stencil.grid [1] to [17] : !stencil.grid<1>
+  // expected-warning @+1 {{time_block 2 is implemented for the calc/copy form of the time loop and for sweep chains only, and sweep 2 reads a field as the step before left it, which only the first sweep may, and only the last sweep's; running one step per sweep}}
+  %r:2 = stencil.iterate %n iter_args(%x = %a, %y = %b) : !stencil.field<18xf64>, !stencil.field<18xf64>
+      attributes {schedule = #stencil.schedule<wg = [4], time_block = 2>} {
+    %new = stencil.apply on %g ins(%u = %x : !stencil.field<18xf64>) outs(%y : !stencil.field<18xf64>) {
+      %l = stencil.access %u[-1] : !stencil.field<18xf64>
+      stencil.return %l : f64
+    }
+    %back = stencil.apply on %g ins(%u = %new : !stencil.field<18xf64>, %v = %x : !stencil.field<18xf64>) outs(%x : !stencil.field<18xf64>) {
+      %l = stencil.access %u[1] : !stencil.field<18xf64>
+      %c = stencil.access %v[0] : !stencil.field<18xf64>
+      %s = arith.addf %l, %c : f64
+      stencil.return %s : f64
+    }
+    stencil.yield %back, %new : !stencil.field<18xf64>, !stencil.field<18xf64>
+  }
+  return
+}
+
+// -----
+
+// A time block on a loop of another form (one apply whose output the
+// next step reads, not a chain of two or more) is not honoured, and says so.
 func.func @time_block_swap_form(%A: memref<18xf64>, %B: memref<18xf64>, %n: index) {
   %a = stencil.load %A : memref<18xf64> -> !stencil.field<18xf64>
   %b = stencil.load %B : memref<18xf64> -> !stencil.field<18xf64>
   %g = stencil.grid [1] to [17] : !stencil.grid<1>
-  // expected-warning @+1 {{time_block 2 is implemented for the calc/copy form of the time loop only; running one step per sweep}}
+  // expected-warning @+1 {{time_block 2 is implemented for the calc/copy form of the time loop and for sweep chains only; running one step per sweep}}
   %r:2 = stencil.iterate %n iter_args(%src = %a, %dst = %b) : !stencil.field<18xf64>, !stencil.field<18xf64>
       attributes {schedule = #stencil.schedule<wg = [4], time_block = 2>} {
     %new = stencil.apply on %g ins(%x = %src : !stencil.field<18xf64>) outs(%dst : !stencil.field<18xf64>) {

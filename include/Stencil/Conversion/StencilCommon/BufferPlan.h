@@ -14,7 +14,8 @@
 //   only, and inside a time loop may write only buffers the loop carries;
 // - which time loops have the copy form of seed 000 Fig. 4 (calc into the
 //   destinations, copy back into the sources) and run as a pointer swap,
-//   with how many steps they block (temporal blocking) and why not more.
+//   with how many steps they block (temporal blocking) and why not more;
+//   which loops of several sweeps are sweep chains that run in blocks too.
 //
 // Every user error is reported here, on the ops, before the IR changes;
 // the lowering that follows (LoweringBackend.h) cannot fail.
@@ -26,6 +27,7 @@
 
 #include "Stencil/Dialect/Stencil/IR/StencilOps.h"
 #include "Stencil/Dialect/Stencil/Utils/CopySection.h"
+#include "Stencil/Dialect/Stencil/Utils/SweepChain.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "llvm/ADT/DenseMap.h"
@@ -34,19 +36,30 @@
 
 namespace mlir::stencil {
 
-/// The static part of running a copy-form loop in blocks of T steps (seed 000
-/// Fig. 3): what the calc reads from where, and how far.
-struct TimeBlockPlan {
+/// One stage of a time block's steps: the apply that computes it, and which
+/// of the fields the previous stage wrote it reads.
+struct TimeBlockStage {
   ApplyOp calc;
+  /// Per calc input: the carried pair (the previous stage's output) it
+  /// reads, or -1.
+  SmallVector<int> carriedInput;
+  /// Per calc output: the carried pair it writes.
+  SmallVector<unsigned> outputPair;
+};
+
+/// The static part of running a time loop in blocks of T steps (seed 000
+/// Fig. 3): what each stage of a step reads from where, and how far. A
+/// copy-form loop has one stage, its calc; a sweep chain (SweepChain.h)
+/// one per sweep. A block runs T x stages levels, level l being stage
+/// l mod stages; level l + 1 reads what level l wrote.
+struct TimeBlockPlan {
+  SmallVector<TimeBlockStage, 2> stages;
   /// T, after the fallbacks the plan warned about; 1: no time blocks.
   int64_t timeBlock = 1;
   /// The schedule's tile (or work group), clipped to the grid.
   SmallVector<int64_t, 3> tile;
-  /// Per calc input: the carried pair it reads, or -1.
-  SmallVector<int> carriedInput;
-  /// Per calc output: the carried pair it writes.
-  SmallVector<unsigned> outputPair;
-  /// How far the calc reads the carried fields below and above a point.
+  /// How far the stages read the carried fields below and above a point:
+  /// the most over the stages.
   SmallVector<int64_t, 3> radiusLow, radiusHigh;
   /// The grid [lower, upper): constants, or index values known at run time
   /// only (defined before the loop).
@@ -55,10 +68,23 @@ struct TimeBlockPlan {
   std::optional<int64_t> getStaticExtent(unsigned axis) const;
   /// Per pair: the element type of its fields.
   SmallVector<Type> elementTypes;
-  /// The calc reduces: blocks skip its reductions (the loop's scalars do
-  /// not feed its steps, so only the last step's reductions matter) and the
-  /// last step runs on its own.
+  /// The last step runs on its own, after the blocks: a calc that reduces
+  /// (the loop's scalars do not feed its steps, so only the last step's
+  /// reductions matter, and blocks skip them), or a sweep chain (blocks
+  /// keep the earlier stages' fields in rings, the last step writes them).
   bool lastStepAlone = false;
+  /// The steps left after the whole blocks may run as one shallower block
+  /// (not with reductions, whose remaining steps run alone like their
+  /// last).
+  bool shallowRemainder = true;
+
+  unsigned getNumStages() const { return stages.size(); }
+  /// The levels of a block: T x stages.
+  int64_t getNumLevels() const { return timeBlock * getNumStages(); }
+  /// The stage of level `level` (from 0).
+  const TimeBlockStage &getStage(int64_t level) const {
+    return stages[level % getNumStages()];
+  }
 };
 
 /// How a time loop runs.
@@ -67,7 +93,11 @@ struct TimeLoopPlan {
   ScheduleAttr schedule;
   /// Set when the loop has the copy form: it runs as a pointer swap.
   std::optional<CopySection> section;
-  /// The copy form's time blocks (timeBlock 1 when none).
+  /// Set when a loop without the copy form is a sweep chain
+  /// (SweepChain.h) that runs in time blocks.
+  std::optional<SweepChain> chain;
+  /// The time blocks of the copy form or of the sweep chain (timeBlock 1
+  /// when none).
   TimeBlockPlan blocks;
   /// A rotating loop whose yield leaves every buffer where it started: its
   /// results are its inits' buffers.

@@ -1,8 +1,9 @@
 //===- TimeBlock.h - Several steps of a copy-form loop at once --*- C++ -*-===//
 //
-// A block of T steps of the copy-form time loop (seed 000 Fig. 3): the calc
-// reads the sources' values of the step before, which a block keeps in
-// private buffers, rings of rows or workgroup memory instead of the arrays.
+// A block of T steps of a time loop (seed 000 Fig. 3), in levels: one per
+// step of the copy form, one per sweep of a sweep chain. A level reads what
+// the level before it wrote, which a block keeps in private buffers, rings
+// of rows or workgroup memory instead of the arrays.
 // The backends emit the blocks their own way (StencilToLoops: pipelined
 // rows and overlapped tiles; StencilToGPU: tiles in workgroup memory); this
 // header has what they share: the block's buffers, the body at one point
@@ -23,11 +24,17 @@ struct TimeBlock {
   const TimeBlockPlan &plan;
   /// The time loop's schedule.
   ScheduleAttr schedule;
-  /// Per carried pair: the buffer holding the source, and the destination
-  /// buffer.
+  /// Per carried pair: the buffer the first level reads, and the buffer the
+  /// last level writes.
   ValueRange sources, destinations;
-  /// The buffer of calc input `input` that is not carried (read-only).
-  function_ref<Value(unsigned input)> inputBuffer;
+  /// The buffer of input `input` of stage `stage` that is not carried
+  /// (read-only).
+  function_ref<Value(unsigned stage, unsigned input)> inputBuffer;
+  /// A buffer whose cells outside the grid (its ring) are those of the
+  /// field that stage `stage` writes as pair `pair`: what the next level
+  /// reads there. The sources in the copy form, whose destinations' rings
+  /// the swap loop aligned with them.
+  function_ref<Value(unsigned stage, unsigned pair)> ringHolder;
   /// In a function stencil-distribute made one rank's part: per axis, how
   /// many cells of the neighbours' points below and above the grid the
   /// block's steps may compute (stencil_mpi_ring; a null value where the
@@ -57,14 +64,16 @@ using CarriedLoadFn =
 using CarriedStoreFn =
     function_ref<void(OpBuilder &, Location, unsigned pair, Value value)>;
 
-/// emitPoint for one step of `block`: inputs that are not carried are read
-/// through `uncarriedLoad` (default: a scalar load of the input's buffer),
-/// carried ones through `load`, and each output goes to `store` of the pair
-/// it writes; `scalar` and `clone` are emitPoint's.
+/// emitPoint for one level of `block`, a level of stage `stage`: inputs
+/// that are not carried are read through `uncarriedLoad` (default: a
+/// scalar load of the input's buffer), carried ones through `load`, and
+/// each output goes to `store` of the pair it writes; `scalar` and `clone`
+/// are emitPoint's.
 void emitTimeBlockPoint(OpBuilder &builder, Location loc,
-                        const TimeBlock &block, ValueRange point,
-                        CarriedLoadFn load, CarriedStoreFn store,
-                        ScalarFn scalar = nullptr, CloneFn clone = nullptr,
+                        const TimeBlock &block, unsigned stage,
+                        ValueRange point, CarriedLoadFn load,
+                        CarriedStoreFn store, ScalarFn scalar = nullptr,
+                        CloneFn clone = nullptr,
                         LoadFn uncarriedLoad = nullptr);
 
 /// The index arithmetic of one overlapped tile of a time block (seed 000
@@ -82,26 +91,27 @@ public:
                  ArrayRef<int64_t> tile, ValueRange origin,
                  ValueRange arraySizes, BoundFn bound, ValueRange ringLow = {},
                  ValueRange ringHigh = {});
-  /// The shape of a tile's private buffers: the tile plus T x radius
+  /// The shape of a tile's private buffers: the tile plus levels x radius
   /// around.
   static SmallVector<int64_t, 3> getShape(const TimeBlockPlan &plan,
                                           ArrayRef<int64_t> tile);
   /// The tile's own points: [origin, end), within the grid.
   ValueRange getOrigin() const { return origin; }
   ValueRange getEnd() const { return end; }
-  /// What the tile loads: its points and T x radius around, within the
-  /// arrays.
+  /// What the tile loads: its points and levels x radius around, within
+  /// the arrays.
   ValueRange getLoadLow() const { return loadLow; }
   ValueRange getLoadHigh() const { return loadHigh; }
-  /// The box step `step` (from 0) computes: the tile grown by (T - 1 -
-  /// step) x radius, within the grid (grown as far into the neighbours'
-  /// points in a distributed function).
-  void getStepBox(OpBuilder &builder, int64_t step,
-                  SmallVectorImpl<Value> &from,
-                  SmallVectorImpl<Value> &to) const;
-  /// The same for a step known at run time (a loop over the steps).
-  void getStepBox(OpBuilder &builder, Value step, SmallVectorImpl<Value> &from,
-                  SmallVectorImpl<Value> &to) const;
+  /// The box level `level` (from 0) computes: the tile grown by (levels -
+  /// 1 - level) x radius, within the grid (grown as far into the
+  /// neighbours' points in a distributed function).
+  void getLevelBox(OpBuilder &builder, int64_t level,
+                   SmallVectorImpl<Value> &from,
+                   SmallVectorImpl<Value> &to) const;
+  /// The same for a level known at run time (a loop over the levels).
+  void getLevelBox(OpBuilder &builder, Value level,
+                   SmallVectorImpl<Value> &from,
+                   SmallVectorImpl<Value> &to) const;
   /// `global` as an index into the private buffers.
   SmallVector<Value, 3> toLocal(OpBuilder &builder, Location loc,
                                 ValueRange global) const;
