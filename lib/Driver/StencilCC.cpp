@@ -573,7 +573,9 @@ bool attachSchedules(ModuleOp module, const Options &options,
   StencilAttachTargetOptions attach;
   attach.targets.push_back(options.device);
   pm.addPass(createStencilAttachTarget(attach));
-  pm.addPass(createStencilTuneWorkGroup());
+  StencilTuneWorkGroupOptions tuneOptions;
+  tuneOptions.acrossRanks = options.mpi;
+  pm.addPass(createStencilTuneWorkGroup(tuneOptions));
   if (options.mpi) {
     StencilTuneExchangeDepthOptions depth;
     depth.ranks = options.mpiRanks;

@@ -51,8 +51,12 @@ FailureOr<KernelProfile> mlir::stencil::profileTimeLoop(IterateOp iterate) {
   profile.isCopyForm = matchCopySection(iterate).has_value();
   if (!profile.isCopyForm)
     if (std::optional<SweepChain> chain =
-            matchSweepChain(iterate, &profile.whyNotChain)) {
+            matchSweepChain(iterate, &profile.whyNotChain,
+                            /*exchangesAreIdentity=*/true)) {
       profile.isSweepChain = true;
+      profile.chainExchanges =
+          !iterate.getBodyBlock()->getOps<ExchangeOp>().empty();
+      profile.chainFields = chain->stages.front().carried.size();
       profile.levelsPerStep = chain->stages.size();
       for (const SweepChain::Stage &stage : chain->stages)
         extent.unite(getReadExtent(stage.apply));

@@ -57,8 +57,9 @@ struct ParameterVector {
 
 class WorkGroupTuner {
 public:
-  WorkGroupTuner(const KernelProfile &profile, const TargetDescription &target)
-      : profile(profile), target(target),
+  WorkGroupTuner(const KernelProfile &profile, const TargetDescription &target,
+                 bool acrossRanks)
+      : profile(profile), target(target), acrossRanks(acrossRanks),
         systemBF(target.getSystemBF(profile.isDouble)) {
     // Axis d of the seed (x, y, z) is axis rank-1-d of the IR.
     for (unsigned d = 0; d < 3; ++d) {
@@ -132,7 +133,7 @@ private:
   }
   int64_t tileBytes(const ParameterVector &pv) const {
     if (!isPipelined(pv))
-      return volume(pv, pv.timeBlock) * profile.numArrays *
+      return volume(pv, pv.timeBlock) * profile.getTileFields() *
              profile.elementBytes;
     // On chip: per step before the last, the radius + 1 rows the next step
     // reads, for each field read off-centre, and the rows being streamed
@@ -197,6 +198,8 @@ private:
 
   const KernelProfile &profile;
   const TargetDescription &target;
+  /// Distributed fields will be split across ranks.
+  bool acrossRanks;
   double systemBF;
   int64_t extent[3];
   int64_t radius[3];
@@ -429,7 +432,8 @@ ParameterVector WorkGroupTuner::run() {
     disable(T, "the time step is not one sweep followed by a copy back into "
                "its sources (seed 000 Fig. 4), the form time blocks are "
                "implemented for");
-  else if (profile.isSweepChain && profile.decomposition) {
+  else if (profile.isSweepChain && acrossRanks &&
+           (profile.decomposition || profile.chainExchanges)) {
     timeBlockable = false;
     disable(T, "the fields are distributed, and the halo exchanges between "
                "the sweeps of a chain are not combined with time blocks yet");
@@ -513,10 +517,19 @@ std::string WorkGroupTuner::explain() const {
   for (unsigned d = 0; d < 4; ++d) {
     std::string value =
         std::to_string(d == T ? current.timeBlock : current.size[d]);
-    if (d == T && profile.isSweepChain)
-      value = llvm::formatv("{0} sweeps ({1} steps of {2})", current.timeBlock,
-                            getTimeBlockSteps(), profile.levelsPerStep)
-                  .str();
+    // A chain's T counts its sweeps.
+    if (d == T && profile.isSweepChain && timeBlockable)
+      value = current.timeBlock < profile.levelsPerStep
+                  ? llvm::formatv("{0} sweep{1}, less than a step of {2}",
+                                  current.timeBlock,
+                                  current.timeBlock == 1 ? "" : "s",
+                                  profile.levelsPerStep)
+                        .str()
+                  : llvm::formatv("{0} sweeps ({1} step{2} of {3})",
+                                  current.timeBlock, getTimeBlockSteps(),
+                                  getTimeBlockSteps() == 1 ? "" : "s",
+                                  profile.levelsPerStep)
+                        .str();
     text += llvm::formatv("; {0} = {1}: {2}", directionNames[d], value,
                           stopped[d].empty() ? "not limited" : stopped[d])
                 .str();
@@ -582,7 +595,7 @@ struct StencilTuneWorkGroupPass
     const TargetDescription &target = *found;
     LogicalResult result = forEachProfiledTimeLoop(
         module, [&](IterateOp iterate, const KernelProfile &profile) {
-          WorkGroupTuner tuner(profile, target);
+          WorkGroupTuner tuner(profile, target, acrossRanks);
           ParameterVector pv = tuner.run();
           SmallVector<int64_t, 3> wg;
           for (unsigned axis = 0; axis < profile.rank; ++axis)

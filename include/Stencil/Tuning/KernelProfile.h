@@ -60,6 +60,20 @@ struct KernelProfile {
   /// for a step of several applies, why not.
   bool isSweepChain = false;
   unsigned levelsPerStep = 1;
+  /// The chain's sweeps exchange halos between them: blocks need the
+  /// function to run as one process.
+  bool chainExchanges = false;
+  /// The fields each sweep of the chain writes: a block keeps a copy of
+  /// each per sweep (two for one sweep) in its tile.
+  int64_t chainFields = 0;
+
+  /// How many fields a time block's overlapped tile holds: the chain's
+  /// copies, else every field the kernel touches.
+  int64_t getTileFields() const {
+    if (!isSweepChain)
+      return numArrays;
+    return chainFields * std::max<int64_t>(levelsPerStep, 2);
+  }
   std::string whyNotChain;
 
   /// Whether the lowerings can compute several steps per sweep (T > 1):

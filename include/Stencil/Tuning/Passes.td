@@ -41,7 +41,11 @@ def StencilTuneWorkGroup : Pass<"stencil-tune-workgroup", "ModuleOp"> {
   }];
   let options = [
     Option<"device", "device", "unsigned", /*default=*/"0",
-           "Index of the attached device to tune for">
+           "Index of the attached device to tune for">,
+    Option<"acrossRanks", "across-ranks", "bool", /*default=*/"true",
+           "Whether distributed fields will be split across MPI ranks "
+           "(stencilcc --mpi); without it a function runs as one process, "
+           "its halo exchanges the identity">
   ];
 }
 

@@ -353,6 +353,35 @@ func.func @not_a_chain(%A: memref<18xf64>, %B: memref<18xf64>, %n: index) {
 
 // -----
 
+// The first sweep writes two fields, the last one: not a chain (each level
+// of a block holds the same fields), so one step per sweep, with a warning.
+!d = !stencil.field<18xf64>
+func.func @chain_field_counts(%A: memref<18xf64>, %B: memref<18xf64>, %E: memref<18xf64>, %n: index) {
+  %a = stencil.load %A : memref<18xf64> -> !d
+  %b = stencil.load %B : memref<18xf64> -> !d
+  %e = stencil.load %E : memref<18xf64> -> !d
+  %g = stencil.grid [1] to [17] : !stencil.grid<1>
+  // expected-warning @+1 {{time_block 2 is implemented for the calc/copy form of the time loop and for sweep chains only, and the sweeps write different numbers of fields; running one step per sweep}}
+  %r:3 = stencil.iterate %n iter_args(%x = %a, %y = %b, %z = %e) : !d, !d, !d
+      attributes {schedule = #stencil.schedule<wg = [4], time_block = 2>} {
+    %first:2 = stencil.apply on %g ins(%u = %x : !d) outs(%y : !d, %z : !d) {
+      %l = stencil.access %u[-1] : !d
+      %c = stencil.access %u[0] : !d
+      stencil.return %l, %c : f64, f64
+    }
+    %back = stencil.apply on %g ins(%u = %first#0 : !d, %v = %first#1 : !d) outs(%x : !d) {
+      %l = stencil.access %u[1] : !d
+      %c = stencil.access %v[-1] : !d
+      %s = arith.addf %l, %c : f64
+      stencil.return %s : f64
+    }
+    stencil.yield %back, %first#0, %first#1 : !d, !d, !d
+  }
+  return
+}
+
+// -----
+
 // A time block on a loop of another form (one apply whose output the
 // next step reads, not a chain of two or more) is not honoured, and says so.
 func.func @time_block_swap_form(%A: memref<18xf64>, %B: memref<18xf64>, %n: index) {

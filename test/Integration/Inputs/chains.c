@@ -6,15 +6,20 @@
  *      array, and arrays whose boundary rings all differ;
  *   2. two sweeps in 1-D, single precision, radius 2 on one side;
  *   3. two sweeps in 3-D;
- *   4. seed 004's Fig. 5 step: a copy first, then the sweep.
+ *   4. seed 004's Fig. 5 step: a copy first, then the sweep;
+ *   5. three sweeps of one array each (a GPU block keeps three copies).
  * Every array is printed whole, so any cell computed differently from C
  * shows. Usage: chains [steps] [n]. -DONLY2D leaves out the 1-D and 3-D
  * regions, so that one --schedule=wg=WxH fits every region left. */
 #include <stdio.h>
 #include <stdlib.h>
 
+#ifndef NX
 #define NX 23
+#endif
+#ifndef NY
 #define NY 29
+#endif
 #define N1 203
 #define N3 11
 
@@ -22,6 +27,7 @@ static double A[NX][NY], B[NX][NY], C[NX][NY], K[NX][NY];
 static float P[N1], Q[N1];
 static double U[N3][N3 + 2][N3 + 1], V[N3][N3 + 2][N3 + 1];
 static double X[NX][NY], Y[NX][NY];
+static double R[NX][NY], S[NX][NY], W[NX][NY];
 
 static void print2(const char *name, double a[NX][NY]) {
   for (int i = 0; i < NX; i++) {
@@ -44,6 +50,9 @@ int main(int argc, char **argv) {
       K[i][j] = 0.2 + ((i * j) % 4) * 0.05;
       X[i][j] = ((i * 5 + j) % 9) / 9.0;
       Y[i][j] = 3.0 + i * 0.02;
+      R[i][j] = ((i * 3 + j * 2) % 7) / 7.0;
+      S[i][j] = -2.0 + j * 0.03;
+      W[i][j] = 4.0 - i * 0.01;
     }
   for (i = 0; i < N1; i++) {
     P[i] = (float)((i * 13) % 17) / 17.0f;
@@ -130,6 +139,27 @@ int main(int argc, char **argv) {
   }
 #pragma stencil end
 
+#pragma stencil begin
+#pragma stencil step(t:100)
+#pragma stencil data source(double R[NX][NY]) destination(double S[NX][NY], double W[NX][NY])
+#pragma stencil dimension(i, j)
+  for (t = 0; t < steps; t++) {
+#pragma stencil calc
+    for (i = 1; i < NX - 1; i++)
+      for (j = 1; j < NY - 1; j++)
+        S[i][j] = 0.5 * R[i][j] + 0.25 * (R[i - 1][j] + R[i][j + 1]);
+#pragma stencil calc
+    for (i = 1; i < NX - 1; i++)
+      for (j = 1; j < NY - 1; j++)
+        W[i][j] = 0.5 * S[i][j] + 0.25 * (S[i + 1][j] + S[i][j - 1]);
+#pragma stencil calc
+    for (i = 1; i < NX - 1; i++)
+      for (j = 1; j < NY - 1; j++)
+        R[i][j] = 0.6 * W[i][j] + 0.1 * (W[i - 1][j] + W[i + 1][j] +
+                  W[i][j - 1] + W[i][j + 1]);
+  }
+#pragma stencil end
+
   printf("chains steps %d t %d i %d j %d\n", steps, t, i, j);
   print2("A", A);
   print2("B", B);
@@ -145,10 +175,14 @@ int main(int argc, char **argv) {
     }
   print2("X", X);
   print2("Y", Y);
+  print2("R", R);
+  print2("S", S);
+  print2("W", W);
   double checksum = 0.0;
   for (i = 0; i < NX; i++)
     for (j = 0; j < NY; j++)
-      checksum += A[i][j] + B[i][j] + C[i][j] + X[i][j] + Y[i][j];
+      checksum += A[i][j] + B[i][j] + C[i][j] + X[i][j] + Y[i][j] + R[i][j] +
+                  S[i][j] + W[i][j];
   printf("checksum %.10e\n", checksum);
   return 0;
 }

@@ -19,8 +19,9 @@ static bool isSameGrid(Value a, Value b) {
          gridA.getDynamicUpper() == gridB.getDynamicUpper();
 }
 
-std::optional<SweepChain> mlir::stencil::matchSweepChain(IterateOp iterate,
-                                                         std::string *whyNot) {
+std::optional<SweepChain>
+mlir::stencil::matchSweepChain(IterateOp iterate, std::string *whyNot,
+                               bool exchangesAreIdentity) {
   Block *body = iterate.getBodyBlock();
   auto fail = [&](const llvm::Twine &reason) -> std::optional<SweepChain> {
     if (whyNot)
@@ -42,9 +43,12 @@ std::optional<SweepChain> mlir::stencil::matchSweepChain(IterateOp iterate,
   for (Operation &op : body->without_terminator()) {
     if (llvm::isa<ApplyOp>(op))
       continue;
-    if (llvm::isa<ExchangeOp>(op))
+    if (llvm::isa<ExchangeOp>(op)) {
+      if (exchangesAreIdentity)
+        continue;
       return fail("the sweeps exchange halos across ranks, which time blocks "
                   "of a chain do not combine with yet");
+    }
     bool invariant = isMemoryEffectFree(&op) && op.getNumRegions() == 0 &&
                      llvm::all_of(op.getOperands(), [&](Value operand) {
                        Operation *owner = operand.getDefiningOp();
@@ -89,16 +93,19 @@ std::optional<SweepChain> mlir::stencil::matchSweepChain(IterateOp iterate,
       return fail(llvm::formatv("iter_arg #{0} is yielded changed by no sweep",
                                 position));
   unsigned slots = chain.stages.front().carried.size();
-  for (auto [k, stage] : llvm::enumerate(chain.stages)) {
-    const SweepChain::Stage &previous = chain.stages[(k + count - 1) % count];
+  for (const SweepChain::Stage &stage : chain.stages)
     if (stage.carried.size() != slots)
       return fail("the sweeps write different numbers of fields");
+  for (auto [k, stage] : llvm::enumerate(chain.stages)) {
+    const SweepChain::Stage &previous = chain.stages[(k + count - 1) % count];
     for (auto [output, position] : llvm::enumerate(stage.carried))
       if (body->getArgument(position).getType() !=
           body->getArgument(previous.carried[output]).getType())
         return fail(
             "the sweeps write fields of different types in the same order");
     for (Value input : stage.apply.getInputs()) {
+      if (auto exchange = input.getDefiningOp<ExchangeOp>())
+        input = exchange.getField();
       int read = -1;
       if (auto result = llvm::dyn_cast<OpResult>(input)) {
         Operation *owner = result.getOwner();

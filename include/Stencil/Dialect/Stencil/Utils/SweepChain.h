@@ -45,9 +45,12 @@ struct SweepChain {
 
 /// The sweep chain of `iterate`, if its body has that form; otherwise, when
 /// `whyNot` is given and the body has several applies, a sentence saying
-/// what breaks the form.
+/// what breaks the form. Halo exchanges between the sweeps break it, unless
+/// `exchangesAreIdentity` (the function runs as one process, where the
+/// lowering drops them): the sweeps then read through them.
 std::optional<SweepChain> matchSweepChain(IterateOp iterate,
-                                          std::string *whyNot = nullptr);
+                                          std::string *whyNot = nullptr,
+                                          bool exchangesAreIdentity = false);
 
 } // namespace mlir::stencil
 
