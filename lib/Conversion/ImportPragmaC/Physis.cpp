@@ -497,6 +497,30 @@ private:
     unsigned component;
   };
   std::map<const CallExpr *, ComponentEmit> componentEmits;
+  /// A struct value declared in a stencil function (`struct P v =
+  /// PSGridGet(g, x, y, z);`, `= {a, b}`, `= w`, or none): in the region,
+  /// one local of the scalar type per component, named prefix + number.
+  struct StructLocal {
+    StructLayout layout;
+    std::string prefix;
+  };
+  std::map<const VarDecl *, StructLocal> structLocals;
+  /// A component of a struct local used by its member path (`v.p[1]`): the
+  /// local, the component, and the path's outermost expression.
+  struct StructMemberUse {
+    const VarDecl *var;
+    unsigned component;
+    const Expr *path;
+  };
+  std::map<const DeclRefExpr *, StructMemberUse> structMemberUses;
+  /// Struct locals read whole: by PSGridEmit(g, v), or copied into another.
+  llvm::SmallPtrSet<const DeclRefExpr *, 4> structWholeUses;
+  /// `PSGridEmit(g, v)` of a struct local: the grid parameter and the local.
+  struct StructEmit {
+    const ParmVarDecl *grid;
+    const VarDecl *var;
+  };
+  std::map<const CallExpr *, StructEmit> structEmits;
   /// The declaration of each PSStencil variable a run applies, after which
   /// its closure's values are kept.
   std::map<const VarDecl *, const DeclStmt *> stencilDecls;
@@ -920,12 +944,7 @@ bool PhysisReader::checkKernelBody(RunMap &map, unsigned rank) {
       QualType element = getGridType(param->getType())->element;
       if (access == "__ps_emit") {
         if (element->isRecordType())
-          return fail(call->getBeginLoc(),
-                      "emit the members of a struct grid's point with "
-                      "PSGridEmitUtype(" +
-                          param->getName() +
-                          ".member, v); whole struct values are not "
-                          "supported yet");
+          return visitStructEmit(call, param, element);
         return true;
       }
       if (element->isRecordType() && !visitMemberRead(call, element))
@@ -992,11 +1011,14 @@ bool PhysisReader::checkKernelBody(RunMap &map, unsigned rank) {
         }
         chain = last = parent;
       }
-      if (path.empty())
+      if (path.empty()) {
+        if (initializesStructLocal(call))
+          return true;
         return fail(call->getBeginLoc(),
                     "a struct grid's point is read one member at a time "
-                    "(PSGridGet(g, ...).member); whole struct values are not "
-                    "supported yet");
+                    "(PSGridGet(g, ...).member), or whole into a struct "
+                    "value of its type (struct P v = PSGridGet(g, ...);)");
+      }
       std::optional<unsigned> component = getComponent(element, path);
       if (!component)
         return fail(last->getBeginLoc(),
@@ -1090,6 +1112,179 @@ bool PhysisReader::checkKernelBody(RunMap &map, unsigned rank) {
       reader.componentEmits[call] = {grid, *component};
       return true;
     }
+    /// Whether `call`, a whole read of a struct grid's point, initializes a
+    /// struct local.
+    bool initializesStructLocal(const CallExpr *call) {
+      const Expr *inner = call;
+      while (true) {
+        DynTypedNodeList parents = reader.context.getParents(*inner);
+        if (parents.empty())
+          return false;
+        if (const auto *var = parents[0].get<VarDecl>())
+          return reader.structLocals.count(var) &&
+                 var->getInit()->IgnoreParenImpCasts() == call;
+        const auto *parent = parents[0].get<Expr>();
+        if (!parent || !isa<ParenExpr, ImplicitCastExpr>(parent))
+          return false;
+        inner = parent;
+      }
+    }
+    /// `struct P v = ...;` in a stencil function: a struct value whose
+    /// members the region keeps in scalar locals.
+    bool VisitVarDecl(VarDecl *var) {
+      if (isa<ParmVarDecl>(var) || !var->isLocalVarDecl() ||
+          !var->getType().getCanonicalType()->isRecordType())
+        return true;
+      QualType type = var->getType().getCanonicalType();
+      std::optional<StructLayout> layout =
+          getStructLayout(type, reader.context);
+      if (!layout)
+        return fail(var->getLocation(),
+                    "a struct value in a stencil function must hold float "
+                    "or double numbers only, without padding");
+      DynTypedNodeList parents = reader.context.getParents(*var);
+      const auto *decl = parents.empty() ? nullptr : parents[0].get<DeclStmt>();
+      if (!decl || !decl->isSingleDecl() || decl->getBeginLoc().isMacroID() ||
+          decl->getEndLoc().isMacroID())
+        return fail(var->getLocation(),
+                    "declare each struct value in a declaration of its own, "
+                    "written in the stencil function");
+      if (var->isStaticLocal())
+        return fail(var->getLocation(),
+                    "a struct value in a stencil function must not be "
+                    "static");
+      if (const Expr *init = var->getInit()) {
+        init = init->IgnoreParenImpCasts();
+        const Expr *grid = nullptr;
+        if (const auto *list = dyn_cast<InitListExpr>(init)) {
+          // One number per member, in order: `{a, b, c}`.
+          const RecordDecl *record = type->getAsRecordDecl();
+          unsigned fields =
+              std::distance(record->field_begin(), record->field_end());
+          bool flat =
+              fields == layout->count && list->getNumInits() == layout->count;
+          for (const Expr *element : list->inits())
+            flat &= !isa<InitListExpr>(element->IgnoreParenImpCasts());
+          if (!flat)
+            return fail(init->getBeginLoc(),
+                        "initialize a struct value with one number per "
+                        "member ({a, b, c}), a PSGridGet of its grid, or "
+                        "another struct value");
+        } else if (const auto *call = dyn_cast<CallExpr>(init);
+                   call && StringRef(getGridAccess(call, grid))
+                               .starts_with("__ps_get")) {
+          // Checked as a read of the grid.
+        } else if (const auto *ref = dyn_cast<DeclRefExpr>(init);
+                   ref && isa<VarDecl>(ref->getDecl()) &&
+                   reader.structLocals.count(cast<VarDecl>(ref->getDecl())) &&
+                   ref->getType().getCanonicalType() == type) {
+          reader.structWholeUses.insert(ref);
+        } else {
+          return fail(init->getBeginLoc(),
+                      "initialize a struct value with one number per "
+                      "member ({a, b, c}), a PSGridGet of its grid, or "
+                      "another struct value");
+        }
+      }
+      reader.structLocals[var] = {*layout,
+                                  "__ps_" + var->getNameAsString() + "_"};
+      return true;
+    }
+    /// `PSGridEmit(g, v)` of a struct grid: `v` a struct local of its type,
+    /// the emit a statement of its own (the region emits each member).
+    bool visitStructEmit(CallExpr *call, const ParmVarDecl *grid,
+                         QualType element) {
+      const auto *ref =
+          call->getNumArgs() == 1
+              ? dyn_cast<DeclRefExpr>(call->getArg(0)->IgnoreParenImpCasts())
+              : nullptr;
+      const auto *var = ref ? dyn_cast<VarDecl>(ref->getDecl()) : nullptr;
+      if (!var || !reader.structLocals.count(var) ||
+          var->getType().getCanonicalType() != element.getCanonicalType())
+        return fail(call->getBeginLoc(),
+                    "emit a struct grid's point from a struct value of its "
+                    "type declared in the stencil function "
+                    "(PSGridEmit(g, v)), or member by member with "
+                    "PSGridEmitUtype(g.member, v)");
+      const Expr *inner = call;
+      while (true) {
+        DynTypedNodeList parents = reader.context.getParents(*inner);
+        const auto *parent = parents.empty() ? nullptr : parents[0].get<Expr>();
+        if (!parent || !isa<ParenExpr, ImplicitCastExpr>(parent))
+          break;
+        inner = parent;
+      }
+      DynTypedNodeList parents = reader.context.getParents(*inner);
+      if (parents.empty() || !parents[0].get<CompoundStmt>())
+        return fail(call->getBeginLoc(),
+                    "write PSGridEmit(g, v) of a struct value as a statement "
+                    "of its own in a block");
+      const Expr *gridExpr = nullptr;
+      getGridAccess(call, gridExpr);
+      if (!reader.findInvocation(reader.sm.getFileOffset(reader.sm.getFileLoc(
+                                     gridExpr->getBeginLoc())),
+                                 false, {"PSGridEmit"}))
+        return fail(call->getBeginLoc(),
+                    "write PSGridEmit(g, v) in the stencil function, not "
+                    "through a macro");
+      reader.structWholeUses.insert(ref);
+      reader.structEmits[call] = {grid, var};
+      return true;
+    }
+    /// A use of struct local `var` by a member path down to one number.
+    bool visitStructUse(DeclRefExpr *ref, const VarDecl *var) {
+      if (reader.structWholeUses.count(ref))
+        return true;
+      SmallVector<MemberStep> path;
+      const Expr *chain = ref, *last = nullptr;
+      while (true) {
+        DynTypedNodeList parents = reader.context.getParents(*chain);
+        const Expr *parent = parents.empty() ? nullptr : parents[0].get<Expr>();
+        if (!parent)
+          break;
+        if (isa<ImplicitCastExpr>(parent) && path.empty()) {
+          chain = parent;
+          continue;
+        }
+        if (const auto *member = dyn_cast<MemberExpr>(parent)) {
+          if (member->getBase() != chain || member->isArrow() ||
+              !member->getMemberDecl()->getDeclName().isIdentifier())
+            break;
+          path.push_back({member->getMemberDecl()->getName().str()});
+        } else if (const auto *element = dyn_cast<ArraySubscriptExpr>(parent)) {
+          if (element->getBase()->IgnoreImpCasts() != chain)
+            break;
+          std::optional<int64_t> index =
+              evaluateInteger(element->getIdx(), reader.context);
+          if (!index)
+            return fail(element->getIdx()->getBeginLoc(),
+                        "an index into a member of a struct value must be a "
+                        "constant");
+          path.push_back({"", *index});
+        } else if (isa<ImplicitCastExpr>(parent)) {
+          chain = parent;
+          continue;
+        } else {
+          break;
+        }
+        chain = last = parent;
+      }
+      std::optional<unsigned> component =
+          path.empty() ? std::nullopt : getComponent(var->getType(), path);
+      if (!component)
+        return fail(ref->getLocation(),
+                    "a struct value in a stencil function is used by its "
+                    "numbers (v.member, v.p[1]), emitted whole with "
+                    "PSGridEmit(g, v), or copied into another; not as a "
+                    "whole here");
+      SourceLocation end = last->getEndLoc();
+      if (ref->getLocation().isMacroID() || end.isMacroID())
+        return fail(ref->getLocation(),
+                    "write the member path of a struct value in the stencil "
+                    "function, not through a macro");
+      reader.structMemberUses[ref] = {var, *component, last};
+      return true;
+    }
     bool visitGridDim(CallExpr *call) {
       const auto *grid =
           call->getNumArgs() == 2
@@ -1117,6 +1312,9 @@ bool PhysisReader::checkKernelBody(RunMap &map, unsigned rank) {
       return true;
     }
     bool VisitDeclRefExpr(DeclRefExpr *ref) {
+      if (const auto *var = dyn_cast<VarDecl>(ref->getDecl());
+          var && reader.structLocals.count(var))
+        return visitStructUse(ref, var);
       const auto *param = dyn_cast<ParmVarDecl>(ref->getDecl());
       if (!param || param->getDeclContext() != kernel ||
           isGrid(param->getType()))
@@ -1393,6 +1591,15 @@ std::string PhysisReader::writeKernelBody(const Run &run, const RunMap &map) {
                EditMap &edits)
         : reader(reader), run(run), kernel(kernel), edits(edits) {}
     bool VisitDeclRefExpr(DeclRefExpr *ref) {
+      // `v.p[1]` of a struct local as its component's local.
+      auto use = reader.structMemberUses.find(ref);
+      if (use != reader.structMemberUses.end()) {
+        unsigned from = fileOffset(ref->getLocation());
+        edits[from] = {endOfToken(use->second.path->getEndLoc()) - from,
+                       reader.structLocals.at(use->second.var).prefix +
+                           std::to_string(use->second.component)};
+        return true;
+      }
       const auto *param = dyn_cast<ParmVarDecl>(ref->getDecl());
       if (!param || param->getDeclContext() != kernel ||
           param->getFunctionScopeIndex() >= run.rank)
@@ -1415,7 +1622,14 @@ std::string PhysisReader::writeKernelBody(const Run &run, const RunMap &map) {
           Lexer::getLocForEndOfToken(reader.sm.getFileLoc(loc), 0, reader.sm,
                                      reader.context.getLangOpts()));
     }
+    bool VisitVarDecl(VarDecl *var) {
+      if (reader.structLocals.count(var))
+        structDecls.push_back(var);
+      return true;
+    }
     bool VisitCallExpr(CallExpr *call) {
+      if (reader.structEmits.count(call))
+        structEmitCalls.push_back(call);
       // `PSGridGet(g, x, y, z).p[1]` as `__PS_GETC_g(3, x, y, z)`.
       auto read = reader.componentReads.find(call);
       if (read != reader.componentReads.end()) {
@@ -1462,8 +1676,82 @@ std::string PhysisReader::writeKernelBody(const Run &run, const RunMap &map) {
       edits[from] = {to - from, "(" + text + ")"};
       return true;
     }
+    SmallVector<const VarDecl *> structDecls;
+    SmallVector<const CallExpr *> structEmitCalls;
   } finder(*this, run, kernel, edits);
   finder.TraverseStmt(const_cast<CompoundStmt *>(body));
+  // Struct values as scalar locals, one per component: their declarations
+  // and whole emits, written with the edits above inside them.
+  StringRef buffer = sm.getBufferData(sm.getMainFileID());
+  // An expression's text, macros it starts or ends with included.
+  auto textOf = [&](const Expr *expr) {
+    unsigned from =
+        finder.fileOffset(sm.getExpansionRange(expr->getBeginLoc()).getBegin());
+    unsigned to =
+        finder.endOfToken(sm.getExpansionRange(expr->getEndLoc()).getEnd());
+    return applyEdits(buffer, from, to, edits);
+  };
+  for (const VarDecl *var : finder.structDecls) {
+    const StructLocal &local = structLocals.at(var);
+    const auto *decl = context.getParents(*var)[0].get<DeclStmt>();
+    SmallVector<std::string> values(local.layout.count);
+    if (const Expr *init = var->getInit()) {
+      init = init->IgnoreParenImpCasts();
+      if (const auto *list = dyn_cast<InitListExpr>(init)) {
+        for (auto [component, element] : llvm::enumerate(list->inits()))
+          values[component] = isa<ImplicitValueInitExpr>(element)
+                                  ? "0"
+                                  : "(" + textOf(element) + ")";
+      } else if (const auto *ref = dyn_cast<DeclRefExpr>(init)) {
+        const StructLocal &from =
+            structLocals.at(cast<VarDecl>(ref->getDecl()));
+        for (unsigned component = 0; component < local.layout.count;
+             ++component)
+          values[component] = from.prefix + std::to_string(component);
+      } else {
+        // A whole read: `__PS_GETC_g(c, x, y, z)` per component.
+        const auto *call = cast<CallExpr>(init);
+        const Expr *grid = nullptr;
+        getGridAccess(call, grid);
+        unsigned gridAt = finder.fileOffset(grid->getBeginLoc());
+        Invocation get =
+            *findInvocation(gridAt, false, {"PSGridGet", "PSGridGetPeriodic"});
+        std::string arguments = applyEdits(
+            buffer, finder.endOfToken(grid->getBeginLoc()), get.end, edits);
+        std::string param =
+            cast<DeclRefExpr>(grid)->getDecl()->getNameAsString();
+        for (unsigned component = 0; component < local.layout.count;
+             ++component)
+          values[component] = "__PS_GETC_" + param + "(" +
+                              std::to_string(component) + arguments;
+      }
+    }
+    std::string text = getElementCName(local.layout.scalar).str();
+    for (unsigned component = 0; component < local.layout.count; ++component) {
+      text +=
+          (component ? ", " : " ") + local.prefix + std::to_string(component);
+      if (!values[component].empty())
+        text += " = " + values[component];
+    }
+    // The declaration up to its semicolon.
+    unsigned from = finder.fileOffset(decl->getBeginLoc());
+    unsigned to = finder.fileOffset(decl->getEndLoc());
+    edits[from] = {to - from, text};
+  }
+  for (const CallExpr *call : finder.structEmitCalls) {
+    const StructEmit &emit = structEmits.at(call);
+    const StructLocal &local = structLocals.at(emit.var);
+    const Expr *grid = nullptr;
+    getGridAccess(call, grid);
+    Invocation invocation = *findInvocation(
+        finder.fileOffset(grid->getBeginLoc()), false, {"PSGridEmit"});
+    std::string text;
+    for (unsigned component = 0; component < local.layout.count; ++component)
+      text += std::string(component ? "; " : "") + "__PS_EMITC_" +
+              emit.grid->getNameAsString() + "(" + std::to_string(component) +
+              ", " + local.prefix + std::to_string(component) + ")";
+    edits[invocation.begin] = {invocation.end - invocation.begin, text};
+  }
   // Physis stencil functions end with `return;`; a calc body has none.
   if (!body->body_empty())
     if (const auto *ret = dyn_cast<ReturnStmt>(body->body_back()))
