@@ -1012,8 +1012,18 @@ bool PhysisReader::checkKernelBody(RunMap &map, unsigned rank) {
         chain = last = parent;
       }
       if (path.empty()) {
-        if (initializesStructLocal(call))
+        if (initializesStructLocal(call)) {
+          const Expr *grid = nullptr;
+          getGridAccess(call, grid);
+          if (!reader.findInvocation(
+                  reader.sm.getFileOffset(
+                      reader.sm.getFileLoc(grid->getBeginLoc())),
+                  false, {"PSGridGet", "PSGridGetPeriodic"}))
+            return fail(call->getBeginLoc(),
+                        "write PSGridGet(g, ...) that reads a struct value "
+                        "in the stencil function, not through a macro");
           return true;
+        }
         return fail(call->getBeginLoc(),
                     "a struct grid's point is read one member at a time "
                     "(PSGridGet(g, ...).member), or whole into a struct "
@@ -1170,6 +1180,25 @@ bool PhysisReader::checkKernelBody(RunMap &map, unsigned rank) {
                         "initialize a struct value with one number per "
                         "member ({a, b, c}), a PSGridGet of its grid, or "
                         "another struct value");
+          // Each number's text on its own, in the braces as written.
+          bool written = !list->getLBraceLoc().isMacroID() &&
+                         !list->getRBraceLoc().isMacroID();
+          unsigned previousEnd = reader.sm.getFileOffset(list->getLBraceLoc());
+          for (const Expr *element : list->inits()) {
+            if (isa<ImplicitValueInitExpr>(element))
+              continue;
+            unsigned from = reader.sm.getFileOffset(
+                reader.sm.getExpansionRange(element->getBeginLoc()).getBegin());
+            unsigned to = reader.sm.getFileOffset(
+                reader.sm.getExpansionRange(element->getEndLoc()).getEnd());
+            written &= from > previousEnd && to >= from;
+            previousEnd = to;
+          }
+          if (!written)
+            return fail(init->getBeginLoc(),
+                        "write the braces of a struct value and each of its "
+                        "numbers in the stencil function, not through a "
+                        "macro");
         } else if (const auto *call = dyn_cast<CallExpr>(init);
                    call && StringRef(getGridAccess(call, grid))
                                .starts_with("__ps_get")) {
@@ -1177,7 +1206,8 @@ bool PhysisReader::checkKernelBody(RunMap &map, unsigned rank) {
         } else if (const auto *ref = dyn_cast<DeclRefExpr>(init);
                    ref && isa<VarDecl>(ref->getDecl()) &&
                    reader.structLocals.count(cast<VarDecl>(ref->getDecl())) &&
-                   ref->getType().getCanonicalType() == type) {
+                   ref->getType().getCanonicalType().getUnqualifiedType() ==
+                       type.getUnqualifiedType()) {
           reader.structWholeUses.insert(ref);
         } else {
           return fail(init->getBeginLoc(),
@@ -1200,7 +1230,8 @@ bool PhysisReader::checkKernelBody(RunMap &map, unsigned rank) {
               : nullptr;
       const auto *var = ref ? dyn_cast<VarDecl>(ref->getDecl()) : nullptr;
       if (!var || !reader.structLocals.count(var) ||
-          var->getType().getCanonicalType() != element.getCanonicalType())
+          var->getType().getCanonicalType().getUnqualifiedType() !=
+              element.getCanonicalType().getUnqualifiedType())
         return fail(call->getBeginLoc(),
                     "emit a struct grid's point from a struct value of its "
                     "type declared in the stencil function "
@@ -1221,12 +1252,21 @@ bool PhysisReader::checkKernelBody(RunMap &map, unsigned rank) {
                     "of its own in a block");
       const Expr *gridExpr = nullptr;
       getGridAccess(call, gridExpr);
-      if (!reader.findInvocation(reader.sm.getFileOffset(reader.sm.getFileLoc(
-                                     gridExpr->getBeginLoc())),
-                                 false, {"PSGridEmit"}))
+      std::optional<PhysisReader::Invocation> invocation =
+          reader.findInvocation(reader.sm.getFileOffset(reader.sm.getFileLoc(
+                                    gridExpr->getBeginLoc())),
+                                false, {"PSGridEmit"});
+      if (!invocation)
         return fail(call->getBeginLoc(),
                     "write PSGridEmit(g, v) in the stencil function, not "
                     "through a macro");
+      // The statement is the invocation itself, not in parentheses.
+      if (reader.sm.getFileOffset(
+              reader.sm.getExpansionRange(inner->getBeginLoc()).getBegin()) !=
+          invocation->begin)
+        return fail(call->getBeginLoc(),
+                    "write PSGridEmit(g, v) of a struct value as a statement "
+                    "of its own in a block");
       reader.structWholeUses.insert(ref);
       reader.structEmits[call] = {grid, var};
       return true;
@@ -1252,7 +1292,7 @@ bool PhysisReader::checkKernelBody(RunMap &map, unsigned rank) {
             break;
           path.push_back({member->getMemberDecl()->getName().str()});
         } else if (const auto *element = dyn_cast<ArraySubscriptExpr>(parent)) {
-          if (element->getBase()->IgnoreImpCasts() != chain)
+          if (element->getBase()->IgnoreImpCasts() != chain->IgnoreImpCasts())
             break;
           std::optional<int64_t> index =
               evaluateInteger(element->getIdx(), reader.context);
@@ -1277,8 +1317,11 @@ bool PhysisReader::checkKernelBody(RunMap &map, unsigned rank) {
                     "numbers (v.member, v.p[1]), emitted whole with "
                     "PSGridEmit(g, v), or copied into another; not as a "
                     "whole here");
-      SourceLocation end = last->getEndLoc();
-      if (ref->getLocation().isMacroID() || end.isMacroID())
+      SourceLocation begin = ref->getLocation(), end = last->getEndLoc();
+      auto written = [&](SourceLocation loc) {
+        return !loc.isMacroID() || reader.sm.isMacroArgExpansion(loc);
+      };
+      if (!written(begin) || !written(end))
         return fail(ref->getLocation(),
                     "write the member path of a struct value in the stencil "
                     "function, not through a macro");
@@ -1683,6 +1726,14 @@ std::string PhysisReader::writeKernelBody(const Run &run, const RunMap &map) {
   // Struct values as scalar locals, one per component: their declarations
   // and whole emits, written with the edits above inside them.
   StringRef buffer = sm.getBufferData(sm.getMainFileID());
+  // `text` in place of buffer[from, to): where either spans lines, the
+  // text after it keeps its line through a #line directive (directives may
+  // stand between a statement's tokens).
+  auto keepLines = [&](unsigned from, unsigned to, std::string text) {
+    if (buffer.slice(from, to).contains('\n') || StringRef(text).contains('\n'))
+      text += "\n" + lineDirective(sm.getLineNumber(sm.getMainFileID(), to));
+    return text;
+  };
   // An expression's text, macros it starts or ends with included.
   auto textOf = [&](const Expr *expr) {
     unsigned from =
@@ -1736,7 +1787,7 @@ std::string PhysisReader::writeKernelBody(const Run &run, const RunMap &map) {
     // The declaration up to its semicolon.
     unsigned from = finder.fileOffset(decl->getBeginLoc());
     unsigned to = finder.fileOffset(decl->getEndLoc());
-    edits[from] = {to - from, text};
+    edits[from] = {to - from, keepLines(from, to, text)};
   }
   for (const CallExpr *call : finder.structEmitCalls) {
     const StructEmit &emit = structEmits.at(call);
@@ -1750,7 +1801,9 @@ std::string PhysisReader::writeKernelBody(const Run &run, const RunMap &map) {
       text += std::string(component ? "; " : "") + "__PS_EMITC_" +
               emit.grid->getNameAsString() + "(" + std::to_string(component) +
               ", " + local.prefix + std::to_string(component) + ")";
-    edits[invocation.begin] = {invocation.end - invocation.begin, text};
+    edits[invocation.begin] = {
+        invocation.end - invocation.begin,
+        keepLines(invocation.begin, invocation.end, text)};
   }
   // Physis stencil functions end with `return;`; a calc body has none.
   if (!body->body_empty())

@@ -1,7 +1,8 @@
 /* A Physis program with a struct point type (seed 003's user-defined
    types): a 2-D grid of cells, each a velocity pair and a two-entry
    history, read by member at offsets (also periodically) and written one
-   member at a time with PSGridEmitUtype. Twin: cells.ref.c. */
+   member at a time with PSGridEmitUtype (also from a const struct value's
+   array member). Twin: cells.ref.c. */
 #include "physis/physis.h"
 
 #define NX 15
@@ -16,7 +17,8 @@ DeclareGrid2D(Cell, struct Cell);
 static void advect(const int x, const int y, PSGrid2DCell c, double dt) {
   double du = PSGridGet(c, x + 1, y).u - PSGridGet(c, x - 1, y).u;
   double dv = PSGridGet(c, x, y + 1).u - PSGridGet(c, x, y - 1).u;
-  PSGridEmitUtype(c.history[1], PSGridGet(c, x, y).history[0]);
+  const struct Cell old = PSGridGet(c, x, y);
+  PSGridEmitUtype(c.history[1], old.history[0]);
   PSGridEmitUtype(c.history[0], du + dv);
   PSGridEmitUtype(c.v, PSGridGet(c, x, y).v - dt * (du + dv));
 }

@@ -5,6 +5,7 @@
    by member, and emitted whole with PSGridEmit. Twin: structs.ref.c. */
 #include "physis/physis.h"
 
+#define SQ(a) ((a) * (a))
 #define NX 13
 #define NY 9
 #define NZ 7
@@ -24,7 +25,7 @@ static void rotate(const int x, const int y, const int z, PSGrid3DComplex from,
   struct Complex d = {PSGridGet(from, x, y + 1, z).re,
                       PSGridGet(from, x, y - 1, z).im};
   struct Complex out = s;
-  out.re = c.re * half.re + angle * s.im + d.re * d.im;
+  out.re = c.re * half.re + angle * s.im + d.re * SQ(d.im);
   if (c.im > 0.0f)
     out.im = c.im - angle * s.re + half.im;
   PSGridEmit(to, out);

@@ -25,7 +25,7 @@ static void rotate(struct Complex from[NZ][NY][NX],
         struct Complex half = {0.5f};
         struct Complex d = {from[z][y + 1][x].re, from[z][y - 1][x].im};
         struct Complex out = s;
-        out.re = c.re * half.re + angle * s.im + d.re * d.im;
+        out.re = c.re * half.re + angle * s.im + d.re * ((d.im) * (d.im));
         if (c.im > 0.0f)
           out.im = c.im - angle * s.re + half.im;
         to[z][y][x] = out;
