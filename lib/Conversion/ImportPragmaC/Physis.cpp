@@ -289,6 +289,54 @@ std::optional<unsigned> getComponent(QualType type, ArrayRef<MemberStep> path) {
   return component;
 }
 
+/// A member path written on an expression (`e.p[1].q`): its steps, its
+/// outermost expression, and a subscript that is not a constant, if any.
+struct MemberPath {
+  SmallVector<MemberStep> steps;
+  const Expr *last = nullptr;
+  const Expr *nonConstantIndex = nullptr;
+};
+
+/// The member path above `base`, through implicit casts and the parents
+/// `skipBeforeFirst` accepts before the first step.
+MemberPath
+getMemberPath(ASTContext &context, const Expr *base,
+              llvm::function_ref<bool(const Expr *parent)> skipBeforeFirst) {
+  MemberPath path;
+  const Expr *chain = base;
+  while (true) {
+    DynTypedNodeList parents = context.getParents(*chain);
+    const Expr *parent = parents.empty() ? nullptr : parents[0].get<Expr>();
+    if (!parent)
+      break;
+    if (isa<ImplicitCastExpr>(parent) ||
+        (path.steps.empty() && skipBeforeFirst(parent))) {
+      chain = parent;
+      continue;
+    }
+    if (const auto *member = dyn_cast<MemberExpr>(parent)) {
+      if (member->getBase() != chain || member->isArrow() ||
+          !member->getMemberDecl()->getDeclName().isIdentifier())
+        break;
+      path.steps.push_back({member->getMemberDecl()->getName().str()});
+    } else if (const auto *element = dyn_cast<ArraySubscriptExpr>(parent)) {
+      if (element->getBase()->IgnoreImpCasts() != chain->IgnoreImpCasts())
+        break;
+      std::optional<int64_t> index =
+          evaluateInteger(element->getIdx(), context);
+      if (!index) {
+        path.nonConstantIndex = element->getIdx();
+        break;
+      }
+      path.steps.push_back({"", *index});
+    } else {
+      break;
+    }
+    chain = path.last = parent;
+  }
+  return path;
+}
+
 /// Text replacements in a buffer, by offset: the length replaced and the
 /// new text. They do not overlap.
 using EditMap = std::map<unsigned, std::pair<unsigned, std::string>>;
@@ -973,44 +1021,22 @@ bool PhysisReader::checkKernelBody(RunMap &map, unsigned rank) {
     }
     /// `PSGridGet(g, x, y, z).p[1]`: the member path up to one scalar.
     bool visitMemberRead(CallExpr *call, QualType element) {
-      SmallVector<MemberStep> path;
-      const Expr *chain = call, *last = nullptr;
-      while (true) {
-        DynTypedNodeList parents = reader.context.getParents(*chain);
-        const Expr *parent = parents.empty() ? nullptr : parents[0].get<Expr>();
-        if (!parent)
-          break;
-        // physis.h's own parentheses come before the first member; the
-        // user's after it are not part of the path.
-        // C materializes the struct a call returns before taking a member.
-        if (isa<ImplicitCastExpr>(parent) ||
-            (path.empty() && (isa<MaterializeTemporaryExpr>(parent) ||
-                              (isa<ParenExpr>(parent) &&
-                               !reader.sm.isInMainFile(reader.sm.getSpellingLoc(
-                                   parent->getBeginLoc())))))) {
-          chain = parent;
-          continue;
-        }
-        if (const auto *member = dyn_cast<MemberExpr>(parent)) {
-          if (member->getBase() != chain || member->isArrow() ||
-              !member->getMemberDecl()->getDeclName().isIdentifier())
-            break;
-          path.push_back({member->getMemberDecl()->getName().str()});
-        } else if (const auto *element = dyn_cast<ArraySubscriptExpr>(parent)) {
-          if (element->getBase() != chain)
-            break;
-          std::optional<int64_t> index =
-              evaluateInteger(element->getIdx(), reader.context);
-          if (!index)
-            return fail(element->getIdx()->getBeginLoc(),
-                        "an index into a member of a struct grid's point "
-                        "must be a constant");
-          path.push_back({"", *index});
-        } else {
-          break;
-        }
-        chain = last = parent;
-      }
+      // physis.h's own parentheses come before the first member; the
+      // user's after it are not part of the path. C materializes the
+      // struct a call returns before taking a member.
+      MemberPath memberPath =
+          getMemberPath(reader.context, call, [&](const Expr *parent) {
+            return isa<MaterializeTemporaryExpr>(parent) ||
+                   (isa<ParenExpr>(parent) &&
+                    !reader.sm.isInMainFile(
+                        reader.sm.getSpellingLoc(parent->getBeginLoc())));
+          });
+      if (memberPath.nonConstantIndex)
+        return fail(memberPath.nonConstantIndex->getBeginLoc(),
+                    "an index into a member of a struct grid's point "
+                    "must be a constant");
+      ArrayRef<MemberStep> path = memberPath.steps;
+      const Expr *last = memberPath.last;
       if (path.empty()) {
         if (initializesStructLocal(call)) {
           const Expr *grid = nullptr;
@@ -1275,42 +1301,17 @@ bool PhysisReader::checkKernelBody(RunMap &map, unsigned rank) {
     bool visitStructUse(DeclRefExpr *ref, const VarDecl *var) {
       if (reader.structWholeUses.count(ref))
         return true;
-      SmallVector<MemberStep> path;
-      const Expr *chain = ref, *last = nullptr;
-      while (true) {
-        DynTypedNodeList parents = reader.context.getParents(*chain);
-        const Expr *parent = parents.empty() ? nullptr : parents[0].get<Expr>();
-        if (!parent)
-          break;
-        if (isa<ImplicitCastExpr>(parent) && path.empty()) {
-          chain = parent;
-          continue;
-        }
-        if (const auto *member = dyn_cast<MemberExpr>(parent)) {
-          if (member->getBase() != chain || member->isArrow() ||
-              !member->getMemberDecl()->getDeclName().isIdentifier())
-            break;
-          path.push_back({member->getMemberDecl()->getName().str()});
-        } else if (const auto *element = dyn_cast<ArraySubscriptExpr>(parent)) {
-          if (element->getBase()->IgnoreImpCasts() != chain->IgnoreImpCasts())
-            break;
-          std::optional<int64_t> index =
-              evaluateInteger(element->getIdx(), reader.context);
-          if (!index)
-            return fail(element->getIdx()->getBeginLoc(),
-                        "an index into a member of a struct value must be a "
-                        "constant");
-          path.push_back({"", *index});
-        } else if (isa<ImplicitCastExpr>(parent)) {
-          chain = parent;
-          continue;
-        } else {
-          break;
-        }
-        chain = last = parent;
-      }
+      MemberPath memberPath = getMemberPath(reader.context, ref,
+                                            [](const Expr *) { return false; });
+      if (memberPath.nonConstantIndex)
+        return fail(memberPath.nonConstantIndex->getBeginLoc(),
+                    "an index into a member of a struct value must be a "
+                    "constant");
+      const Expr *last = memberPath.last;
       std::optional<unsigned> component =
-          path.empty() ? std::nullopt : getComponent(var->getType(), path);
+          memberPath.steps.empty()
+              ? std::nullopt
+              : getComponent(var->getType(), memberPath.steps);
       if (!component)
         return fail(ref->getLocation(),
                     "a struct value in a stencil function is used by its "

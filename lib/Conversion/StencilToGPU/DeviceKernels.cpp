@@ -359,7 +359,7 @@ int64_t device::getTimeBlockWorkgroupBytes(const TimeBlockPlan &plan) {
   for (int64_t size : OverlappedTile::getShape(plan, plan.tile))
     points *= size;
   int64_t bytes = 0;
-  int64_t copies = std::max(plan.getNumStages(), 2u);
+  int64_t copies = plan.getBuffersPerPair();
   for (Type element : plan.elementTypes)
     bytes += copies * points * element.getIntOrFloatBitWidth() / 8;
   return bytes;
@@ -402,11 +402,10 @@ void device::emitDeviceTimeBlock(OpBuilder &builder, Location loc,
     auto ifOp = scf::IfOp::create(builder, loc, nonEmpty);
     builder.setInsertionPoint(ifOp.thenBlock()->getTerminator());
   }
-  // Per carried field, a buffer in workgroup memory per stage (two for one
-  // stage, which the levels write in turn): level l writes buffer l mod n
-  // and reads the one before.
+  // Per carried field, the tile's buffers (getBuffersPerPair) in workgroup
+  // memory.
   unsigned stages = plan.getNumStages();
-  unsigned perPair = std::max(stages, 2u);
+  unsigned perPair = plan.getBuffersPerPair();
   auto workgroupSpace = gpu::AddressSpaceAttr::get(
       builder.getContext(), gpu::GPUDialect::getWorkgroupAddressSpace());
   SmallVector<Type> attributionTypes;

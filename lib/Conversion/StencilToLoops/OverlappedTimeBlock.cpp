@@ -49,13 +49,12 @@ void host::emitOverlappedTimeBlock(OpBuilder &builder, Location loc,
             },
             block.ringLow, block.ringHigh);
         SmallVector<Value> ones(rank, getIndex(b, l, 1));
-        // Per carried pair, a private buffer per stage (two for one stage,
-        // which the levels write in turn): level l writes buffer l mod n
-        // and reads the one before. Each starts as the box of the field its
+        // Per carried pair, the tile's private buffers
+        // (getBuffersPerPair). Each starts as the box of the field its
         // stage writes, so the cells no level writes (the boundary) are
         // there to read.
         unsigned stages = plan.getNumStages();
-        unsigned perPair = std::max(stages, 2u);
+        unsigned perPair = plan.getBuffersPerPair();
         SmallVector<SmallVector<Value, 2>> privates;
         for (Value source : block.sources) {
           auto type = MemRefType::get(

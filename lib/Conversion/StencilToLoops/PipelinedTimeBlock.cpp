@@ -261,16 +261,16 @@ void PipelinedTimeBlock::copyBoxToRing(OpBuilder &b, Value levelIndex,
                                        unsigned stage, ValueRange from,
                                        ValueRange to) {
   SmallVector<Value> ones(rank, constant(b, 1));
-  scf::buildLoopNest(
-      b, loc, from, to, ones,
-      [&](OpBuilder &nb, Location nl, ValueRange point) {
-        for (auto [pair, ring] : llvm::enumerate(rings)) {
-          Value v = memref::LoadOp::create(
-              nb, nl, block.ringHolder(stage, pair), point);
-          memref::StoreOp::create(nb, nl, v, ring,
-                                  getRingIndices(nb, levelIndex, point));
-        }
-      });
+  scf::buildLoopNest(b, loc, from, to, ones,
+                     [&](OpBuilder &nb, Location nl, ValueRange point) {
+                       for (auto [pair, ring] : llvm::enumerate(rings)) {
+                         Value v = memref::LoadOp::create(
+                             nb, nl, block.ringHolder(stage, pair), point);
+                         memref::StoreOp::create(
+                             nb, nl, v, ring,
+                             getRingIndices(nb, levelIndex, point));
+                       }
+                     });
 }
 
 void PipelinedTimeBlock::prefetchNextRow(OpBuilder &b, ValueRange buffers,

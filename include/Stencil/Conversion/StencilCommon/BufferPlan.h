@@ -32,6 +32,7 @@
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "llvm/ADT/DenseMap.h"
 
+#include <algorithm>
 #include <optional>
 
 namespace mlir::stencil {
@@ -81,6 +82,10 @@ struct TimeBlockPlan {
   unsigned getNumStages() const { return stages.size(); }
   /// The levels of a block: T x stages.
   int64_t getNumLevels() const { return timeBlock * getNumStages(); }
+  /// The private buffers an overlapped tile keeps per pair: one per stage,
+  /// level l writing buffer l mod n and reading the one before (two for
+  /// one stage, which its levels write in turn).
+  unsigned getBuffersPerPair() const { return std::max(getNumStages(), 2u); }
   /// The stage of level `level` (from 0).
   const TimeBlockStage &getStage(int64_t level) const {
     return stages[level % getNumStages()];
