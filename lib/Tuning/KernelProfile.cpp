@@ -92,11 +92,15 @@ FailureOr<KernelProfile> mlir::stencil::profileTimeLoop(IterateOp iterate) {
   profile.numHaloArrays = llvm::count_if(
       profile.kernel.getBodyBlock()->getArguments(), [&](BlockArgument arg) {
         std::optional<Extent> argExtent = reads.getExtent(arg);
-        return argExtent && !argExtent->isCentre();
+        return argExtent && argExtent->getRank() == profile.rank &&
+               !argExtent->isCentre();
       });
+  // Arrays streamed per sweep: lower-rank fields (coefficient tables) hold
+  // a line or a plane of the grid and stay cached.
   llvm::SmallPtrSet<Value, 16> fields;
   for (Value value : profile.kernel.getInputs())
-    if (auto field = llvm::dyn_cast<FieldType>(value.getType())) {
+    if (auto field = llvm::dyn_cast<FieldType>(value.getType());
+        field && field.getShape().size() == profile.rank) {
       fields.insert(value);
       profile.decomposition = field.getDecomposition();
     }

@@ -527,8 +527,9 @@ bool Analyzer::analyzeArrays(StencilRegion &region,
                      " loop variables; an array needs one dimension per loop "
                      "variable, after any leading dimensions that select a "
                      "component (a[4][NI][NJ][NK] read as a[3][i][j][k]); "
-                     "arrays of fewer dimensions (c[j][k] in an i, j, k "
-                     "nest) are not supported yet");
+                     "an array of fewer dimensions (c[j][k] in an i, j, k "
+                     "nest) is a coefficient table the nests only read: "
+                     "leave it out of 'data'");
       continue;
     }
     unsigned components = array.shape.size() - rank;

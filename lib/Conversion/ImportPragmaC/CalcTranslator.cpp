@@ -911,6 +911,116 @@ Value CalcTranslator::readStepTable(const clang::ArraySubscriptExpr *expr,
   return argument;
 }
 
+Value CalcTranslator::readCoefficientArray(
+    const clang::ArraySubscriptExpr *expr, bool &handled) {
+  handled = false;
+  SmallVector<const clang::Expr *, 3> indices;
+  const clang::Expr *base = skipTransparent(expr);
+  while (auto *subscript = dyn_cast<clang::ArraySubscriptExpr>(base)) {
+    indices.push_back(subscript->getIdx());
+    base = skipTransparent(subscript->getBase());
+  }
+  std::reverse(indices.begin(), indices.end());
+  const clang::VarDecl *var = getReferencedVar(base);
+  if (!var || region.findArray(var->getName()) ||
+      indices.size() >= region.getRank())
+    return {};
+  // Constant sizes, one per subscript, of an element a field may hold.
+  SmallVector<int64_t, 2> shape;
+  clang::QualType type = getWrittenType(var);
+  while (const auto *arrayType = astContext.getAsConstantArrayType(type)) {
+    shape.push_back(arrayType->getSize().getSExtValue());
+    type = arrayType->getElementType();
+  }
+  if (shape.size() != indices.size() || !type->isArithmeticType())
+    return {};
+  handled = true;
+  std::string name = var->getName().str();
+  std::optional<ElementKind> element = getElementKind(type);
+  if (!element)
+    return fail(expr->getBeginLoc(),
+                "'" + name +
+                    "' has fewer dimensions than the loop nest and "
+                    "elements of type '" +
+                    type.getAsString() +
+                    "'; such arrays may hold float, double, int or long");
+  // Each subscript follows one loop variable of the nest, each a different
+  // one, in any order.
+  SmallVector<int64_t, 2> offsets, along;
+  for (auto [dim, index] : llvm::enumerate(indices)) {
+    std::optional<int64_t> offset;
+    unsigned axis = 0;
+    for (auto [a, loop] : llvm::enumerate(section->nest.loops)) {
+      if (!loop.var)
+        continue;
+      offset =
+          getOffsetFrom(index->IgnoreParenImpCasts(), loop.var, astContext);
+      if (offset) {
+        axis = a;
+        break;
+      }
+    }
+    if (!offset)
+      return fail(index->getBeginLoc(),
+                  "subscript " + llvm::Twine(dim) + " of '" + name +
+                      "', which has fewer dimensions than the loop nest, "
+                      "must be one of its loop variables plus or minus a "
+                      "constant");
+    const LoopRange &loop = section->nest.loops[axis];
+    if (llvm::is_contained(along, int64_t(axis)))
+      return fail(index->getBeginLoc(),
+                  "'" + name + "' is indexed by '" + loop.var->getName() +
+                      "' twice; each subscript must follow a different loop "
+                      "variable");
+    if (!loop.lower.isConstant() || !loop.upper.isConstant())
+      return fail(index->getBeginLoc(),
+                  "'" + name +
+                      "' has fewer dimensions than the loop nest and "
+                      "is read along '" +
+                      loop.var->getName() +
+                      "', whose loop has a run-time bound; such arrays are "
+                      "read only along loops of constant bounds (not "
+                      "supported yet)");
+    int64_t first = *loop.lower.value + *offset;
+    int64_t last = *loop.upper.value - 1 + *offset;
+    if (*loop.upper.value > *loop.lower.value &&
+        (first < 0 || last >= shape[dim]))
+      return fail(index->getBeginLoc(),
+                  "'" + name + "' is read outside its bounds: for " +
+                      loop.var->getName() + " = " +
+                      llvm::Twine(first < 0 ? *loop.lower.value
+                                            : *loop.upper.value - 1) +
+                      " this subscript is " +
+                      llvm::Twine(first < 0 ? first : last) +
+                      " but the size is " + llvm::Twine(shape[dim]));
+    offsets.push_back(*offset);
+    along.push_back(axis);
+  }
+  auto known = llvm::find_if(
+      region.coefficientArrays,
+      [&](const CoefficientArray &array) { return array.decl == var; });
+  if (known == region.coefficientArrays.end()) {
+    CoefficientArray &added = region.coefficientArrays.emplace_back();
+    added.decl = var;
+    added.shape = shape;
+    added.element = *element;
+    added.firstUse = expr->getBeginLoc();
+    known = std::prev(region.coefficientArrays.end());
+  }
+  unsigned index = known - region.coefficientArrays.begin();
+  BlockArgument &field = coefficientArguments[index];
+  if (!field) {
+    field = block->addArgument(
+        FieldType::get(shape,
+                       getFieldElementType(*element, builder.getContext())),
+        loc(var->getLocation()));
+    argumentSources.push_back(ArgumentSource::forCoefficients(index));
+  }
+  return AccessOp::create(builder, loc(expr->getBeginLoc()), field,
+                          builder.getDenseI64ArrayAttr(offsets),
+                          builder.getDenseI64ArrayAttr(along));
+}
+
 Value CalcTranslator::readArray(const clang::ArraySubscriptExpr *expr) {
   if (!section)
     return fail(expr->getBeginLoc(),
@@ -920,6 +1030,9 @@ Value CalcTranslator::readArray(const clang::ArraySubscriptExpr *expr) {
   Value fromTable = readStepTable(expr, handled);
   if (handled)
     return fromTable;
+  Value coefficient = readCoefficientArray(expr, handled);
+  if (handled)
+    return coefficient;
   unsigned arrayIndex;
   SmallVector<int64_t, 3> offsets;
   if (!matchAccess(expr, arrayIndex, offsets))
@@ -960,5 +1073,6 @@ Value CalcTranslator::readField(unsigned arrayIndex, ArrayRef<int64_t> offsets,
   // The field types of the region carry no decomposition inside the apply
   // body until the emitter sets them; the access's type follows the field.
   return AccessOp::create(builder, location, field,
-                          builder.getDenseI64ArrayAttr(offsets));
+                          builder.getDenseI64ArrayAttr(offsets),
+                          /*along=*/nullptr);
 }

@@ -76,6 +76,8 @@ public:
     /// Or element `t + tableOffset` of step table `table`.
     std::optional<unsigned> table;
     int64_t tableOffset = 0;
+    /// Or the field of coefficient array `coefficients`.
+    std::optional<unsigned> coefficients;
 
     static ArgumentSource forArray(unsigned index) {
       ArgumentSource source;
@@ -90,6 +92,11 @@ public:
     static ArgumentSource forStep() {
       ArgumentSource source;
       source.step = true;
+      return source;
+    }
+    static ArgumentSource forCoefficients(unsigned index) {
+      ArgumentSource source;
+      source.coefficients = index;
       return source;
     }
     static ArgumentSource forTable(unsigned table, int64_t offset) {
@@ -182,6 +189,11 @@ private:
   /// variable, a value per step; null with `handled` false when `expr` is
   /// not such a read.
   Value readStepTable(const clang::ArraySubscriptExpr *expr, bool &handled);
+  /// A read of an array of fewer dimensions than the nest, not in `data`,
+  /// each subscript a loop variable plus or minus a constant
+  /// (CoefficientArray); `handled` is false when `expr` is not one.
+  Value readCoefficientArray(const clang::ArraySubscriptExpr *expr,
+                             bool &handled);
   /// The value of the step variable, as its C type.
   Value getStepValue(clang::SourceLocation at);
   /// Reads `arrayIndex` at `offsets` from the point, through its field.
@@ -223,6 +235,7 @@ private:
   llvm::DenseMap<const clang::VarDecl *, BlockArgument> scalarArguments;
   BlockArgument stepArgument;
   llvm::DenseMap<std::pair<unsigned, int64_t>, BlockArgument> tableArguments;
+  llvm::DenseMap<unsigned, BlockArgument> coefficientArguments;
 };
 
 } // namespace mlir::stencil::pragma_c

@@ -178,6 +178,12 @@ std::string getCallArguments(ASTContext &context, const StencilRegion &region,
     text += getExtentVariable(region, extent) + ", ";
   for (const StepTable &table : region.stepTables)
     text += "&" + table.decl->getNameAsString() + "[0], ";
+  for (const CoefficientArray &array : region.coefficientArrays) {
+    text += "&" + array.decl->getNameAsString();
+    for (size_t dim = 0; dim < array.shape.size(); ++dim)
+      text += "[0]";
+    text += ", ";
+  }
   // A conditional write gets a null file name when it does not write.
   for (const OutputStatement &output : region.outputs) {
     std::string path =
@@ -234,6 +240,9 @@ std::string mlir::stencil::pragma_c::getPrototype(ASTContext &context,
   for (const StepTable &table : region.stepTables)
     text += table.elementType.getCanonicalType().getAsString() + " *" +
             table.decl->getNameAsString() + ", ";
+  for (const CoefficientArray &array : region.coefficientArrays)
+    text += "const " + std::string(getElementCName(array.element)) + " *" +
+            array.decl->getNameAsString() + ", ";
   for (const OutputStatement &output : region.outputs)
     text += "const char *" + output.paramName + ", ";
   if (region.usesStepValue())

@@ -339,6 +339,13 @@ func::FuncOp mlir::stencil::pragma_c::emitRegion(clang::ASTContext &astContext,
     argTypes.push_back(MemRefType::get({table.size}, element));
     argLocs.push_back(loc(table.decl->getLocation()));
   }
+  // The coefficient arrays, of their own constant shapes.
+  unsigned firstCoefficientArg = argTypes.size();
+  for (const CoefficientArray &array : region.coefficientArrays) {
+    argTypes.push_back(MemRefType::get(
+        array.shape, getFieldElementType(array.element, context)));
+    argLocs.push_back(loc(array.decl->getLocation()));
+  }
   // The file names of the output calls, as pointers to their first
   // character.
   unsigned firstPathArg = argTypes.size();
@@ -435,6 +442,15 @@ func::FuncOp mlir::stencil::pragma_c::emitRegion(clang::ASTContext &astContext,
   for (auto [index, array] : llvm::enumerate(region.arrays))
     loaded.push_back(LoadOp::create(builder, loc(array.loc), fieldType(array),
                                     memrefs[index]));
+  // Coefficient arrays are read only, never distributed: every rank holds
+  // them whole (stencil-distribute gives each rank its part).
+  SmallVector<Value> coefficientFields;
+  for (auto [index, array] : llvm::enumerate(region.coefficientArrays))
+    coefficientFields.push_back(LoadOp::create(
+        builder, loc(array.decl->getLocation()),
+        FieldType::get(array.shape,
+                       getFieldElementType(array.element, context)),
+        entry->getArgument(firstCoefficientArg + index)));
   SmallVector<Value> grids;
   for (const GridBounds &grid : gridBounds)
     grids.push_back(
@@ -520,7 +536,8 @@ func::FuncOp mlir::stencil::pragma_c::emitRegion(clang::ASTContext &astContext,
       SmallVector<Value> values;
       for (BlockArgument argument : copyApply.getBodyBlock()->getArguments())
         values.push_back(AccessOp::create(body, sectionLoc, argument,
-                                          body.getDenseI64ArrayAttr(zero)));
+                                          body.getDenseI64ArrayAttr(zero),
+                                          /*along=*/nullptr));
       ReturnOp::create(body, sectionLoc, values);
       for (auto [position, pair] : llvm::enumerate(section.copies))
         current[pair.first] = copyApply.getResult(position);
@@ -560,6 +577,10 @@ func::FuncOp mlir::stencil::pragma_c::emitRegion(clang::ASTContext &astContext,
         inputs.push_back(memref::LoadOp::create(
             builder, tableLoc,
             entry->getArgument(firstTableArg + *source.table), index));
+        continue;
+      }
+      if (source.coefficients) {
+        inputs.push_back(coefficientFields[*source.coefficients]);
         continue;
       }
       unsigned index = *source.array;

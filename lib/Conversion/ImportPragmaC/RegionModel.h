@@ -226,6 +226,19 @@ struct StepTable {
   llvm::SmallVector<unsigned, 2> sections;
 };
 
+/// An array of fewer dimensions than the loop nests, not in `data`, that
+/// the nests read along some of their loop variables (a coefficient table
+/// `cx[i]`, `cyz[j][k]` in an `i, j, k` nest; Physis's grids of a lower
+/// rank). The region only reads it: a field of its own shape, read `along`
+/// the grid axes its subscripts name.
+struct CoefficientArray {
+  const clang::VarDecl *decl = nullptr;
+  /// Its constant sizes, outermost first.
+  llvm::SmallVector<int64_t, 2> shape;
+  ElementKind element = ElementKind::Float;
+  clang::SourceLocation firstUse;
+};
+
 /// One loop nest of the time loop, under `#pragma stencil calc` or `copy`,
 /// or a boundary statement without a directive: a nest over some of the
 /// dimensions that sets cells at constant subscripts along the others
@@ -325,6 +338,8 @@ struct StencilRegion {
   bool usesStepValue() const { return !stepValueType.isNull(); }
   /// Filled while the calc bodies are translated, in order of first use.
   std::vector<StepTable> stepTables;
+  /// Filled while the calc bodies are translated, in order of first use.
+  std::vector<CoefficientArray> coefficientArrays;
   /// Filled while the calc bodies are translated, in order of first update.
   std::vector<RegionReduction> reductions;
   /// The `stencil_write_raw` calls before and after the time loop, in order.

@@ -38,8 +38,7 @@ void ApplyLowering::emitPoint(OpBuilder &builder, Location loc,
                               ReduceFn reduce) const {
   stencil::emitPoint(
       builder, loc, apply, point,
-      [&](OpBuilder &b, Location l, unsigned input, ValueRange at,
-          ArrayRef<int64_t>) {
+      [&](OpBuilder &b, Location l, unsigned input, ValueRange at, AccessOp) {
         return memref::LoadOp::create(b, l, inputs[input], at);
       },
       [&](OpBuilder &b, Location l, unsigned output, Value value) {

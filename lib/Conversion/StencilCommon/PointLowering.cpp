@@ -34,11 +34,12 @@ void mlir::stencil::emitPoint(OpBuilder &builder, Location loc, ApplyOp apply,
     if (auto access = llvm::dyn_cast<AccessOp>(op)) {
       auto argument = llvm::cast<BlockArgument>(access.getField());
       SmallVector<Value, 3> indices;
-      for (auto [axis, offset] : llvm::enumerate(access.getOffset()))
+      for (auto [axis, offset] :
+           llvm::zip_equal(access.getGridAxes(), access.getOffset()))
         indices.push_back(index(axis, offset));
       mapping.map(access.getResult(),
                   load(builder, access.getLoc(), argument.getArgNumber(),
-                       indices, access.getOffset()));
+                       indices, access));
       continue;
     }
     // The point's own coordinates: global on every backend. A `clone`

@@ -25,12 +25,13 @@ void mlir::stencil::emitTimeBlockPoint(OpBuilder &builder, Location loc,
   emitPoint(
       builder, loc, plan.calc, point,
       [&](OpBuilder &b, Location l, unsigned input, ValueRange at,
-          ArrayRef<int64_t> offset) -> Value {
+          AccessOp access) -> Value {
+        // Carried fields are written at every point: the grid's rank.
         int pair = plan.carriedInput[input];
         if (pair >= 0)
-          return load(b, l, pair, at, offset);
+          return load(b, l, pair, at, access.getOffset());
         if (uncarriedLoad)
-          return uncarriedLoad(b, l, input, at, offset);
+          return uncarriedLoad(b, l, input, at, access);
         return memref::LoadOp::create(b, l, block.inputBuffer(stage, input),
                                       at);
       },

@@ -117,9 +117,11 @@ public:
   /// `value` as a vector: itself, or a broadcast of the scalar.
   Value asVector(OpBuilder &builder, Location loc, Value value);
   /// The `lanes` elements of `buffer` from `at` on; with `mask`, only the
-  /// lanes it enables (the others read nothing and are zero).
+  /// lanes it enables (the others read nothing and are zero). With
+  /// `access`, a read of a field that does not vary along the row (a
+  /// lower-rank field without the innermost axis) is one scalar.
   Value load(OpBuilder &builder, Location loc, Value buffer, ValueRange at,
-             Value mask = nullptr);
+             Value mask = nullptr, AccessOp access = nullptr);
   /// Stores `value` as a vector at `at`: with `mask`, the lanes it enables;
   /// or, `nontemporal`, to a whole aligned line past the cache.
   void store(OpBuilder &builder, Location loc, Value value, Value buffer,

@@ -511,8 +511,9 @@ void PipelinedTimeBlock::emitVectorPoints(OpBuilder &b, ValueRange outer,
         vectorizer.widen(cb, op, mapping);
       },
       [&](OpBuilder &lb, Location ll, unsigned input, ValueRange at,
-          ArrayRef<int64_t>) {
-        return vectorizer.load(lb, ll, inputBuffer(stage, input), at, mask);
+          AccessOp access) {
+        return vectorizer.load(lb, ll, inputBuffer(stage, input), at, mask,
+                               access);
       });
 }
 

@@ -75,7 +75,8 @@ RowPrefetcher::RowPrefetcher(Location loc, ApplyOp apply,
     if (!buffer || !llvm::isa<MemRefType>(buffer.getType()))
       continue;
     std::optional<Extent> extent = reads.getExtent(body->getArgument(index));
-    if (!extent)
+    // A lower-rank field (a coefficient table) is small and stays cached.
+    if (!extent || extent->getRank() != rank)
       continue;
     SmallVector<int64_t, 3> lead;
     for (unsigned axis = 0; axis < rank; ++axis)

@@ -55,8 +55,8 @@ static void emitVectorPoints(OpBuilder &builder, ApplyOp apply,
   emitPoint(
       builder, apply.getLoc(), apply, point,
       [&](OpBuilder &b, Location l, unsigned input, ValueRange at,
-          ArrayRef<int64_t>) {
-        return vectorizer.load(b, l, inputBuffers[input], at, mask);
+          AccessOp access) {
+        return vectorizer.load(b, l, inputBuffers[input], at, mask, access);
       },
       [&](OpBuilder &b, Location l, unsigned output, Value value) {
         // Only the first output's lines are aligned (the row starts at its

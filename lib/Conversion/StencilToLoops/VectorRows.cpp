@@ -11,6 +11,7 @@
 #include "HostLowering.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/Vector/IR/VectorOps.h"
 #include "llvm/ADT/DenseSet.h"
@@ -40,8 +41,16 @@ static bool isRowContiguous(Value buffer) {
   return bits >= 8 && bits <= 64 && llvm::isPowerOf2_32(bits);
 }
 
+/// Whether `access` reads a field that varies along the row: one of the
+/// grid's rank, or a lower-rank field with the innermost axis.
+static bool isAlongRow(AccessOp access) {
+  unsigned innermost = access->getParentOfType<ApplyOp>().getRank() - 1;
+  return llvm::is_contained(access.getGridAxes(), innermost);
+}
+
 /// Body values that differ between the points of a row: those computed
-/// from accesses, by operands or inside regions.
+/// from accesses to fields that vary along it or from the coordinate along
+/// it, by operands or inside regions.
 static llvm::DenseSet<Value> getVaryingValues(ApplyOp apply) {
   llvm::DenseSet<Value> varying;
   for (Operation &op : *apply.getBodyBlock()) {
@@ -53,8 +62,11 @@ static llvm::DenseSet<Value> getVaryingValues(ApplyOp apply) {
                        : WalkResult::advance();
           }).wasInterrupted();
     auto index = llvm::dyn_cast<IndexOp>(op);
-    bool alongRow = index && uint64_t(index.getAxis()) + 1 == apply.getRank();
-    if (llvm::isa<AccessOp>(op) || alongRow || usesVarying)
+    auto access = llvm::dyn_cast<AccessOp>(op);
+    bool alongRow =
+        (index && uint64_t(index.getAxis()) + 1 == apply.getRank()) ||
+        (access && isAlongRow(access));
+    if (alongRow || usesVarying)
       varying.insert(op.result_begin(), op.result_end());
   }
   return varying;
@@ -78,6 +90,12 @@ LogicalResult host::checkVectorRows(ApplyOp apply, ArrayRef<Value> inputBuffers,
       continue;
     if (auto access = llvm::dyn_cast<AccessOp>(op)) {
       auto argument = llvm::cast<BlockArgument>(access.getField());
+      SmallVector<int64_t, 3> axes = access.getGridAxes();
+      if (isAlongRow(access) && axes.back() + 1 != apply.getRank()) {
+        reason = "it reads a lower-rank field across the row (the field's "
+                 "last axis is not the grid's innermost)";
+        return failure();
+      }
       if (!isRowContiguous(inputBuffers[argument.getArgNumber()])) {
         reason = "an input buffer is not a contiguous memref of 1-, 2-, 4- or "
                  "8-byte scalars";
@@ -139,7 +157,11 @@ Value RowVectorizer::asVector(OpBuilder &builder, Location loc, Value value) {
 }
 
 Value RowVectorizer::load(OpBuilder &builder, Location loc, Value buffer,
-                          ValueRange at, Value mask) {
+                          ValueRange at, Value mask, AccessOp access) {
+  // checkVectorRows admitted lower-rank reads whose last axis is the row's
+  // (a vector, as below) or that lack it (the same value in every lane).
+  if (access && !isAlongRow(access))
+    return memref::LoadOp::create(builder, loc, buffer, at);
   VectorType type =
       getVectorType(llvm::cast<MemRefType>(buffer.getType()).getElementType());
   if (!mask)

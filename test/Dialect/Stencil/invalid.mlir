@@ -53,11 +53,11 @@ func.func @reduce_reads_nothing(%g: !stencil.grid<1>, %z: f32) {
 
 // -----
 
-func.func @apply_input_rank(%a: !stencil.field<8x8xf32>, %b: !stencil.field<8x8x8xf32>) {
-  %g = stencil.grid [1, 1, 1] to [7, 7, 7] : !stencil.grid<3>
-  // expected-error @+1 {{input #0 is 2-D but the grid is 3-D}}
-  %r = stencil.apply on %g ins(%x = %a : !stencil.field<8x8xf32>) outs(%b : !stencil.field<8x8x8xf32>) {
-    %v = stencil.access %x[0, 0] : !stencil.field<8x8xf32>
+func.func @apply_input_rank(%a: !stencil.field<8x8x8xf32>, %b: !stencil.field<8x8xf32>) {
+  %g = stencil.grid [1, 1] to [7, 7] : !stencil.grid<2>
+  // expected-error @+1 {{input #0 is 3-D but the grid is 2-D}}
+  %r = stencil.apply on %g ins(%x = %a : !stencil.field<8x8x8xf32>) outs(%b : !stencil.field<8x8xf32>) {
+    %v = stencil.access %x[0, 0, 0] : !stencil.field<8x8x8xf32>
     stencil.return %v : f32
   }
   return
@@ -501,3 +501,64 @@ func.func @write_in_loop(%a: !F, %path: memref<i8>, %n: index) {
   }
   return
 }
+
+// -----
+
+func.func @lower_rank_without_along(%a: !stencil.field<8xf32>, %b: !stencil.field<8x8xf32>) {
+  %g = stencil.grid [1, 1] to [7, 7] : !stencil.grid<2>
+  %r = stencil.apply on %g ins(%x = %a : !stencil.field<8xf32>) outs(%b : !stencil.field<8x8xf32>) {
+    // expected-error @+1 {{reads a 1-D field in a 2-D grid; name the grid axes its axes run along with 'along'}}
+    %v = stencil.access %x[0] : !stencil.field<8xf32>
+    stencil.return %v : f32
+  }
+  return
+}
+
+// -----
+
+func.func @along_size(%a: !stencil.field<8xf32>, %b: !stencil.field<8x8xf32>) {
+  %g = stencil.grid [1, 1] to [7, 7] : !stencil.grid<2>
+  %r = stencil.apply on %g ins(%x = %a : !stencil.field<8xf32>) outs(%b : !stencil.field<8x8xf32>) {
+    // expected-error @+1 {{'along' has 2 entries but the field is 1-D}}
+    %v = stencil.access %x[0] along [0, 1] : !stencil.field<8xf32>
+    stencil.return %v : f32
+  }
+  return
+}
+
+// -----
+
+func.func @along_axis(%a: !stencil.field<8xf32>, %b: !stencil.field<8x8xf32>) {
+  %g = stencil.grid [1, 1] to [7, 7] : !stencil.grid<2>
+  %r = stencil.apply on %g ins(%x = %a : !stencil.field<8xf32>) outs(%b : !stencil.field<8x8xf32>) {
+    // expected-error @+1 {{'along' names axis 2, which the 2-D grid does not have}}
+    %v = stencil.access %x[0] along [2] : !stencil.field<8xf32>
+    stencil.return %v : f32
+  }
+  return
+}
+
+// -----
+
+func.func @along_twice(%a: !stencil.field<8x8xf32>, %b: !stencil.field<8x8x8xf32>) {
+  %g = stencil.grid [1, 1, 1] to [7, 7, 7] : !stencil.grid<3>
+  %r = stencil.apply on %g ins(%x = %a : !stencil.field<8x8xf32>) outs(%b : !stencil.field<8x8x8xf32>) {
+    // expected-error @+1 {{'along' names grid axis 1 twice}}
+    %v = stencil.access %x[0, 0] along [1, 1] : !stencil.field<8x8xf32>
+    stencil.return %v : f32
+  }
+  return
+}
+
+// -----
+
+func.func @along_bounds(%a: !stencil.field<6xf32>, %b: !stencil.field<8x8xf32>) {
+  %g = stencil.grid [1, 1] to [7, 7] : !stencil.grid<2>
+  %r = stencil.apply on %g ins(%x = %a : !stencil.field<6xf32>) outs(%b : !stencil.field<8x8xf32>) {
+    // expected-error @+1 {{offset 0 along axis 0 (the grid's axis 1) reads outside the field: the grid ends at 7, beyond the field's 6 cells}}
+    %v = stencil.access %x[0] along [1] : !stencil.field<6xf32>
+    stencil.return %v : f32
+  }
+  return
+}
+

@@ -186,3 +186,20 @@ func.func @index(%A: memref<8x8xf32>) {
   }
   return
 }
+
+// A lower-rank field read along some grid axes, in any order.
+// CHECK-LABEL: func.func @lower_rank_along
+// CHECK: stencil.access %{{.*}}[-1] along [2] : !stencil.field<8xf32>
+// CHECK: stencil.access %{{.*}}[0, 1] along [2, 0] : !stencil.field<8x8xf32>
+func.func @lower_rank_along(%a: !stencil.field<8x8x8xf32>, %c: !stencil.field<8xf32>, %d: !stencil.field<8x8xf32>, %b: !stencil.field<8x8x8xf32>) {
+  %g = stencil.grid [1, 1, 1] to [7, 7, 7] : !stencil.grid<3>
+  %r = stencil.apply on %g ins(%x = %a : !stencil.field<8x8x8xf32>, %y = %c : !stencil.field<8xf32>, %z = %d : !stencil.field<8x8xf32>) outs(%b : !stencil.field<8x8x8xf32>) {
+    %u = stencil.access %x[0, 0, 0] : !stencil.field<8x8x8xf32>
+    %v = stencil.access %y[-1] along [2] : !stencil.field<8xf32>
+    %w = stencil.access %z[0, 1] along [2, 0] : !stencil.field<8x8xf32>
+    %s = arith.mulf %u, %v : f32
+    %t = arith.addf %s, %w : f32
+    stencil.return %t : f32
+  }
+  return
+}

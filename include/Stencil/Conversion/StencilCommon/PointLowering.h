@@ -17,11 +17,12 @@
 
 namespace mlir::stencil {
 
-/// Reads field input `input` of an apply at `indices` (global coordinates),
-/// the point plus the access's `offset`.
-using LoadFn =
-    function_ref<Value(OpBuilder &, Location, unsigned input,
-                       ValueRange indices, ArrayRef<int64_t> offset)>;
+/// Reads field input `input` of an apply for `access` at `indices` (global
+/// coordinates, one per axis of the field): the point plus the access's
+/// offset, along the grid axes the field's axes follow
+/// (`access.getGridAxes()`, fewer than the grid's for a lower-rank field).
+using LoadFn = function_ref<Value(OpBuilder &, Location, unsigned input,
+                                  ValueRange indices, AccessOp access)>;
 /// Writes the value an apply returns for output `output` at the point.
 using StoreFn =
     function_ref<void(OpBuilder &, Location, unsigned output, Value value)>;

@@ -143,6 +143,12 @@ Extent AccessExtentAnalysis::getReadExtent(
     for (BlockArgument argument : region.getArguments()) {
       if (!op.getFieldForArgument(argument) || (select && !select(argument)))
         continue;
+      // A lower-rank field (a coefficient table) is read only, in bounds
+      // wherever the grid's points are: it needs no halo of the grid's
+      // fields, and on MPI ranks its offsets are its local copy's.
+      auto type = llvm::dyn_cast<FieldType>(argument.getType());
+      if (type && type.getShape().size() < rank)
+        continue;
       if (std::optional<Extent> extent = getExtent(argument))
         read.unite(*extent);
     }

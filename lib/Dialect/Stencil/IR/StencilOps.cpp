@@ -11,6 +11,8 @@
 #include "mlir/Interfaces/ViewLikeInterface.h"
 #include "llvm/ADT/BitVector.h"
 #include "llvm/ADT/STLExtras.h"
+#include "llvm/ADT/Sequence.h"
+#include "llvm/ADT/SmallBitVector.h"
 
 using namespace mlir;
 using namespace mlir::stencil;
@@ -184,7 +186,8 @@ void ApplyOp::build(OpBuilder &builder, OperationState &state, Value grid,
 FieldType ApplyOp::getFirstFieldType() {
   for (Value value : llvm::concat<Value>(getOutputs(), getInputs()))
     if (auto type = llvm::dyn_cast<FieldType>(value.getType()))
-      return type;
+      if (type.getShape().size() == getRank())
+        return type;
   return {};
 }
 
@@ -355,8 +358,9 @@ LogicalResult ApplyOp::verify() {
   if (getOutputs().empty() && getReduceInits().empty())
     return emitOpError("must write at least one field or reduce");
   if (!getFirstFieldType())
-    return emitOpError("writes no field and reads none; an apply that only "
-                       "reduces reads at least one field");
+    return emitOpError("writes no field and reads none of the grid's rank; "
+                       "an apply that only reduces reads at least one such "
+                       "field");
   unsigned numReductions = getNumReductions();
   size_t numKinds = getReductionsAttr() ? getReductionsAttr().size() : 0;
   if (numKinds != numReductions)
@@ -383,17 +387,20 @@ LogicalResult ApplyOp::verify() {
                            << init.getType();
   }
 
-  auto checkRank = [&](Value value, StringRef what,
-                       size_t index) -> LogicalResult {
+  // Inputs may have fewer axes than the grid (read `along` some of its
+  // axes); outputs are written at every point, so they have its rank.
+  auto checkRank = [&](Value value, StringRef what, size_t index,
+                       bool mayBeLower = false) -> LogicalResult {
     auto field = llvm::dyn_cast<FieldType>(value.getType());
-    if (!field || field.getShape().size() == rank)
+    if (!field || field.getShape().size() == rank ||
+        (mayBeLower && field.getShape().size() < rank))
       return success();
     return emitOpError() << what << " #" << index << " is "
                          << rankName(field.getShape().size())
                          << " but the grid is " << rankName(rank);
   };
   for (auto [index, input] : llvm::enumerate(getInputs()))
-    if (failed(checkRank(input, "input", index)))
+    if (failed(checkRank(input, "input", index, /*mayBeLower=*/true)))
       return failure();
   for (auto [index, output] : llvm::enumerate(getOutputs()))
     if (failed(checkRank(output, "output", index)))
@@ -446,21 +453,32 @@ static LogicalResult verifyAccessInBounds(FieldAccessOpInterface access,
                                           GridOp grid,
                                           ArrayRef<int64_t> shape) {
   ArrayRef<int64_t> offset = access.getAccessOffset();
+  SmallVector<int64_t, 3> gridAxes = access.getAccessAxes();
   for (unsigned axis = 0; axis < offset.size(); ++axis) {
-    int64_t lb = grid.getStaticLower()[axis];
-    int64_t ub = grid.getStaticUpper()[axis];
+    int64_t lb = grid.getStaticLower()[gridAxes[axis]];
+    int64_t ub = grid.getStaticUpper()[gridAxes[axis]];
     int64_t o = offset[axis];
+    // A lower-rank field's axis names the grid axis it follows.
+    std::string where = "along axis " + std::to_string(axis);
+    if (gridAxes[axis] != int64_t(axis) || gridAxes.size() != grid.getRank())
+      where += " (the grid's axis " + std::to_string(gridAxes[axis]) + ")";
     if (!ShapedType::isDynamic(lb) && lb + o < 0)
       return access->emitOpError()
-             << "offset " << o << " along axis " << axis
+             << "offset " << o << " " << where
              << " reads outside the field: the grid starts at " << lb
              << ", which leaves a halo of " << lb;
     if (!ShapedType::isDynamic(ub) && !ShapedType::isDynamic(shape[axis]) &&
-        ub + o > shape[axis])
+        ub + o > shape[axis]) {
+      if (ub > shape[axis])
+        return access->emitOpError()
+               << "offset " << o << " " << where
+               << " reads outside the field: the grid ends at " << ub
+               << ", beyond the field's " << shape[axis] << " cells";
       return access->emitOpError()
-             << "offset " << o << " along axis " << axis
+             << "offset " << o << " " << where
              << " reads outside the field: the grid ends at " << ub << " of "
              << shape[axis] << ", which leaves a halo of " << shape[axis] - ub;
+    }
   }
   return success();
 }
@@ -640,10 +658,10 @@ void ApplyOp::getCanonicalizationPatterns(RewritePatternSet &results,
 
 LogicalResult AccessOp::verify() {
   auto field = llvm::cast<FieldType>(getField().getType());
-  if (getOffset().size() != field.getShape().size())
+  unsigned fieldRank = field.getShape().size();
+  if (getOffset().size() != fieldRank)
     return emitOpError() << "offset has " << getOffset().size()
-                         << " entries but the field is "
-                         << rankName(field.getShape().size());
+                         << " entries but the field is " << rankName(fieldRank);
   auto apply = (*this)->getParentOfType<ApplyOp>();
   if (!apply)
     return emitOpError("must be nested in a stencil.apply");
@@ -651,10 +669,40 @@ LogicalResult AccessOp::verify() {
   if (!argument || argument.getOwner() != apply.getBodyBlock())
     return emitOpError(
         "must read a field argument of the enclosing stencil.apply");
+  unsigned gridRank = apply.getRank();
+  std::optional<ArrayRef<int64_t>> along = getAlong();
+  if (!along) {
+    if (fieldRank != gridRank)
+      return emitOpError() << "reads a " << rankName(fieldRank)
+                           << " field in a " << rankName(gridRank)
+                           << " grid; name the grid axes its axes run along "
+                              "with 'along'";
+    return success();
+  }
+  if (along->size() != fieldRank)
+    return emitOpError() << "'along' has " << along->size()
+                         << " entries but the field is " << rankName(fieldRank);
+  llvm::SmallBitVector seen(gridRank);
+  for (int64_t axis : *along) {
+    if (axis < 0 || uint64_t(axis) >= gridRank)
+      return emitOpError() << "'along' names axis " << axis << ", which the "
+                           << rankName(gridRank) << " grid does not have";
+    if (seen.test(axis))
+      return emitOpError() << "'along' names grid axis " << axis << " twice";
+    seen.set(axis);
+  }
   return success();
 }
 
+SmallVector<int64_t, 3> AccessOp::getGridAxes() {
+  if (std::optional<ArrayRef<int64_t>> along = getAlong())
+    return SmallVector<int64_t, 3>(*along);
+  return llvm::to_vector<3>(llvm::seq<int64_t>(0, getOffset().size()));
+}
+
 Value AccessOp::getAccessedField() { return getField(); }
+
+SmallVector<int64_t, 3> AccessOp::getAccessAxes() { return getGridAxes(); }
 
 ArrayRef<int64_t> AccessOp::getAccessOffset() { return getOffset(); }
 

@@ -33,6 +33,8 @@
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/Dialect/Utils/StaticValueUtils.h"
 #include "mlir/IR/Dominance.h"
 #include "llvm/ADT/MapVector.h"
 
@@ -59,6 +61,10 @@ private:
   /// Keeps `stencil.index` global on the local grids: the local offset of
   /// each distributed axis becomes an input of the applies that read one.
   void globalizeIndices();
+  /// Gives each rank the part of every lower-rank field it reads along a
+  /// distributed axis, in the local coordinates of that axis.
+  LogicalResult localizeLowerRankFields(OpBuilder &builder,
+                                        ArrayRef<Value> extents);
 
   func::FuncOp func;
   ModuleOp module;
@@ -67,6 +73,8 @@ private:
   /// The rank's block along each axis (global indices) and the global index
   /// of its local index 0.
   SmallVector<Value, 3> blockLower, blockUpper, localOffset;
+  /// The ranks' parts of lower-rank fields, freed at the end.
+  SmallVector<Value> lowerRankBuffers;
 };
 
 LogicalResult FunctionDistribution::checkDecomposition() {
@@ -92,6 +100,14 @@ LogicalResult FunctionDistribution::checkDecomposition() {
   auto check = [&](Operation *op, FieldType type) -> LogicalResult {
     if (type.getDecomposition() == decomposition)
       return success();
+    // Lower-rank fields (read `along` some grid axes) are not distributed:
+    // every rank holds them (localizeLowerRankFields).
+    if (type.getShape().size() < rank && !type.isDistributed())
+      return success();
+    if (type.getShape().size() < rank)
+      return op->emitOpError("field type ")
+             << type << " has fewer axes than the decomposition "
+             << decomposition << "; a lower-rank field is not distributed";
     return op->emitOpError("field type ")
            << type << " does not have the decomposition " << decomposition
            << " of the other fields of this function (" << first->getLoc()
@@ -157,6 +173,8 @@ void FunctionDistribution::deepenExchanges() {
 }
 
 FieldType FunctionDistribution::localize(FieldType type) const {
+  if (type.getShape().size() != rank)
+    return type;
   SmallVector<int64_t, 3> shape(type.getShape());
   for (unsigned axis = 0; axis < shape.size(); ++axis)
     if (decomposition.isDistributed(axis))
@@ -192,6 +210,161 @@ void FunctionDistribution::globalizeIndices() {
       index.getResult().replaceAllUsesExcept(global, global);
     }
   });
+}
+
+/// A lower-rank field read along a distributed axis g (a coefficient table
+/// cx[i] with i split across ranks) becomes, on each rank, the copy of its
+/// cells from the rank's local index 0 minus `pad` to its local extent plus
+/// `pad` along g (clipped to the array; the cells outside are never read),
+/// where `pad` is the farthest the reads reach along that axis; the reads'
+/// offsets grow by `pad`, so local index p along g reads global p + local
+/// offset. Fields read along undistributed axes only stay global: every
+/// rank holds the whole array.
+LogicalResult
+FunctionDistribution::localizeLowerRankFields(OpBuilder &builder,
+                                              ArrayRef<Value> extents) {
+  // Per lower-rank load: the grid axis each field axis is read along, when
+  // distributed, and the pad.
+  struct Reads {
+    SmallVector<int64_t, 3> axis;
+    SmallVector<int64_t, 3> pad;
+    SmallVector<AccessOp> accesses;
+  };
+  llvm::MapVector<LoadOp, Reads> loads;
+  WalkResult walk = func.walk([&](AccessOp access) -> WalkResult {
+    auto apply = access->getParentOfType<ApplyOp>();
+    Value field =
+        apply.getFieldForArgument(llvm::cast<BlockArgument>(access.getField()));
+    auto load = field ? field.getDefiningOp<LoadOp>() : LoadOp();
+    if (!load || load.getResult().getType().getShape().size() >= rank)
+      return WalkResult::advance();
+    Reads &reads = loads[load];
+    unsigned fieldRank = access.getOffset().size();
+    if (reads.axis.empty()) {
+      reads.axis.assign(fieldRank, -1);
+      reads.pad.assign(fieldRank, 0);
+    }
+    bool distributed = false;
+    for (auto [f, pair] : llvm::enumerate(
+             llvm::zip_equal(access.getGridAxes(), access.getOffset()))) {
+      auto [axis, offset] = pair;
+      if (!decomposition.isDistributed(axis))
+        continue;
+      if (reads.axis[f] >= 0 && reads.axis[f] != axis)
+        return access.emitOpError("reads axis ")
+                   << f << " of a lower-rank field along grid axis " << axis
+                   << ", which is distributed, but another read follows grid "
+                      "axis "
+                   << reads.axis[f]
+                   << "; on MPI ranks each axis of such a field follows one "
+                      "distributed axis",
+               WalkResult::interrupt();
+      reads.axis[f] = axis;
+      reads.pad[f] = std::max(reads.pad[f], std::abs(offset));
+      distributed = true;
+    }
+    reads.accesses.push_back(access);
+    (void)distributed;
+    return WalkResult::advance();
+  });
+  if (walk.wasInterrupted())
+    return failure();
+  for (auto &[load, reads] : loads) {
+    // An access along an undistributed axis after one along a distributed
+    // axis of the same field axis.
+    for (AccessOp access : reads.accesses)
+      for (auto [f, axis] : llvm::enumerate(access.getGridAxes()))
+        if (reads.axis[f] >= 0 && reads.axis[f] != axis)
+          return access.emitOpError("reads axis ")
+                 << f << " of a lower-rank field along grid axis " << axis
+                 << ", but another read follows distributed grid axis "
+                 << reads.axis[f]
+                 << "; on MPI ranks each axis of such a field follows one "
+                    "distributed axis";
+    if (llvm::all_of(reads.axis, [](int64_t axis) { return axis < 0; }))
+      continue;
+    Location loc = load.getLoc();
+    Value global = load.getMemref();
+    auto type = llvm::cast<MemRefType>(global.getType());
+    auto constant = [&](int64_t value) -> Value {
+      return arith::ConstantIndexOp::create(builder, loc, value);
+    };
+    SmallVector<int64_t, 3> shape(type.getShape());
+    SmallVector<Value> localSizes;
+    SmallVector<OpFoldResult> from, sizes, to;
+    for (unsigned f = 0; f < shape.size(); ++f) {
+      Value n = memref::DimOp::create(builder, loc, global, f);
+      if (reads.axis[f] < 0) {
+        if (type.isDynamicDim(f))
+          localSizes.push_back(n);
+        from.push_back(builder.getIndexAttr(0));
+        to.push_back(builder.getIndexAttr(0));
+        sizes.push_back(n);
+        continue;
+      }
+      unsigned axis = reads.axis[f];
+      Value pad = constant(reads.pad[f]);
+      Value extent =
+          callRuntime(builder, loc, module, "stencil_mpi_local_extent",
+                      {constant(axis), extents[axis]}, /*returnsIndex=*/true);
+      Value size = arith::AddIOp::create(builder, loc, extent,
+                                         constant(2 * reads.pad[f]));
+      localSizes.push_back(size);
+      shape[f] = ShapedType::kDynamic;
+      // Global cells [start, end) go to local start - (offset - pad).
+      Value origin =
+          arith::SubIOp::create(builder, loc, localOffset[axis], pad);
+      Value start = arith::MaxSIOp::create(builder, loc, origin, constant(0));
+      Value end = arith::MinSIOp::create(
+          builder, loc, arith::AddIOp::create(builder, loc, origin, size), n);
+      end = arith::MaxSIOp::create(builder, loc, end, start);
+      from.push_back(start);
+      sizes.push_back(
+          arith::SubIOp::create(builder, loc, end, start).getResult());
+      to.push_back(
+          arith::SubIOp::create(builder, loc, start, origin).getResult());
+    }
+    auto localType = MemRefType::get(shape, type.getElementType());
+    Value local = memref::AllocOp::create(builder, loc, localType, localSizes);
+    // A loop nest rather than memref.copy of subviews: the lowerings do not
+    // expand strided views.
+    SmallVector<Value> zeros(shape.size(), constant(0)),
+        steps(shape.size(), constant(1)), upper;
+    for (OpFoldResult size : sizes)
+      upper.push_back(getValueOrCreateConstantIndexOp(builder, loc, size));
+    scf::buildLoopNest(
+        builder, loc, zeros, upper, steps,
+        [&](OpBuilder &b, Location l, ValueRange cell) {
+          SmallVector<Value, 3> at, into;
+          for (auto [f, index] : llvm::enumerate(cell)) {
+            at.push_back(arith::AddIOp::create(
+                b, l, getValueOrCreateConstantIndexOp(b, l, from[f]), index));
+            into.push_back(arith::AddIOp::create(
+                b, l, getValueOrCreateConstantIndexOp(b, l, to[f]), index));
+          }
+          Value value = memref::LoadOp::create(b, l, global, at);
+          memref::StoreOp::create(b, l, value, local, into);
+        });
+    lowerRankBuffers.push_back(local);
+
+    load.getMemrefMutable().assign(local);
+    FieldType fieldType = load.getResult().getType();
+    auto localField = FieldType::get(shape, fieldType.getElementType());
+    load.getResult().setType(localField);
+    for (Operation *user : load.getResult().getUsers())
+      if (auto apply = llvm::dyn_cast<ApplyOp>(user))
+        for (auto [index, input] : llvm::enumerate(apply.getInputs()))
+          if (input == load.getResult())
+            apply.getBodyBlock()->getArgument(index).setType(localField);
+    for (AccessOp access : reads.accesses) {
+      SmallVector<int64_t, 3> offset(access.getOffset());
+      for (unsigned f = 0; f < offset.size(); ++f)
+        if (reads.axis[f] >= 0)
+          offset[f] += reads.pad[f];
+      access.setOffset(offset);
+    }
+  }
+  return success();
 }
 
 /// [lower, upper) becomes [max(lower, block lower), min(upper, block
@@ -278,7 +451,11 @@ LogicalResult FunctionDistribution::run() {
     return arith::ConstantIndexOp::create(builder, loc, value);
   };
   // The first array's extents are the global index space that is split.
-  Value global = localBuffers.front().first;
+  // (Lower-rank fields, read along some axes only, do not give it.)
+  Value global =
+      llvm::find_if(localBuffers, [&](const auto &entry) {
+        return llvm::cast<MemRefType>(entry.first.getType()).getRank() == rank;
+      })->first;
   SmallVector<Value> extents;
   for (unsigned axis = 0; axis < rank; ++axis)
     extents.push_back(memref::DimOp::create(builder, loc, global, axis));
@@ -407,6 +584,11 @@ LogicalResult FunctionDistribution::run() {
   };
   for (auto &[memref, local] : localBuffers) {
     auto type = llvm::cast<MemRefType>(memref.getType());
+    // Lower-rank fields: localizeLowerRankFields.
+    if (type.getRank() < rank) {
+      local = memref;
+      continue;
+    }
     // checkDecomposition gave every field the decomposition's rank.
     assert(type.getRank() == rank && "one rank for all distributed arrays");
     SmallVector<int64_t, 3> shape(type.getShape());
@@ -440,11 +622,15 @@ LogicalResult FunctionDistribution::run() {
     callRuntime(builder, loc, module, "stencil_mpi_clear", args);
   }
 
+  if (failed(localizeLowerRankFields(builder, extents)))
+    return failure();
+
   // Loads and stores use the local buffers; a store is followed by the
   // gather that makes the global array whole again.
   for (Operation &op : llvm::make_early_inc_range(entry)) {
     if (auto load = llvm::dyn_cast<LoadOp>(op)) {
-      load.getMemrefMutable().assign(localBuffers.lookup(load.getMemref()));
+      if (Value local = localBuffers.lookup(load.getMemref()))
+        load.getMemrefMutable().assign(local);
       continue;
     }
     auto store = llvm::dyn_cast<StoreOp>(op);
@@ -479,6 +665,9 @@ LogicalResult FunctionDistribution::run() {
   func.walk([&](func::ReturnOp ret) {
     builder.setInsertionPoint(ret);
     for (auto &[memref, local] : localBuffers)
+      if (local != memref)
+        memref::DeallocOp::create(builder, ret.getLoc(), local);
+    for (Value local : lowerRankBuffers)
       memref::DeallocOp::create(builder, ret.getLoc(), local);
     callRuntime(builder, ret.getLoc(), module, "stencil_mpi_end", {});
   });

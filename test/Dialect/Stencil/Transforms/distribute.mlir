@@ -283,3 +283,44 @@ func.func @split_two_axes(%a: memref<64x32xf32>, %b: memref<64x32xf32>, %steps: 
   stencil.store %r#1 to %b : !F to memref<64x32xf32>
   return
 }
+
+// -----
+
+// Lower-rank fields are not distributed. One read along a distributed axis
+// (cx along axis 0) becomes each rank's copy of its block plus the reads'
+// reach (1) on both sides, read at offsets grown by that reach; one read
+// along an undistributed axis (cy) stays the global array every rank holds.
+// CHECK-LABEL: func.func @lower_rank
+// CHECK-SAME: %[[CX:[a-z0-9]+]]: memref<16xf32>, %[[CY:[a-z0-9]+]]: memref<20xf32>
+// CHECK: %[[SIZE:.*]] = arith.addi %{{.*}}, %c2 : index
+// CHECK: %[[LOCAL:.*]] = memref.alloc(%[[SIZE]]) : memref<?xf32>
+// CHECK: scf.for
+// CHECK: memref.load %[[CX]]
+// CHECK: memref.store %{{.*}}, %[[LOCAL]]
+// CHECK: stencil.load %[[LOCAL]] : memref<?xf32> -> !stencil.field<?xf32>
+// CHECK: stencil.load %[[CY]] : memref<20xf32> -> !stencil.field<20xf32>
+// CHECK: stencil.access %{{.*}}[0] along [0] : !stencil.field<?xf32>
+// CHECK: stencil.access %{{.*}}[2] along [0] : !stencil.field<?xf32>
+// CHECK: stencil.access %{{.*}}[-1] along [1] : !stencil.field<20xf32>
+// CHECK: memref.dealloc %[[LOCAL]]
+!f = !stencil.field<16x20xf32, #stencil.decomp<block, *>>
+func.func @lower_rank(%a: memref<16x20xf32>, %b: memref<16x20xf32>,
+                      %cx: memref<16xf32>, %cy: memref<20xf32>) {
+  %fa = stencil.load %a : memref<16x20xf32> -> !f
+  %fb = stencil.load %b : memref<16x20xf32> -> !f
+  %x = stencil.load %cx : memref<16xf32> -> !stencil.field<16xf32>
+  %y = stencil.load %cy : memref<20xf32> -> !stencil.field<20xf32>
+  %g = stencil.grid [1, 1] to [15, 19] : !stencil.grid<2>
+  %r = stencil.apply on %g ins(%u = %fa : !f, %kx = %x : !stencil.field<16xf32>, %ky = %y : !stencil.field<20xf32>) outs(%fb : !f) {
+    %c = stencil.access %u[0, 0] : !f
+    %l = stencil.access %kx[-1] along [0] : !stencil.field<16xf32>
+    %h = stencil.access %kx[1] along [0] : !stencil.field<16xf32>
+    %w = stencil.access %ky[-1] along [1] : !stencil.field<20xf32>
+    %s = arith.addf %l, %h : f32
+    %m = arith.mulf %c, %s : f32
+    %v = arith.addf %m, %w : f32
+    stencil.return %v : f32
+  }
+  stencil.store %r to %b : !f to memref<16x20xf32>
+  return
+}

@@ -79,10 +79,11 @@ public:
   /// std::nullopt when `value` is never accessed.
   std::optional<Extent> getExtent(Value value) const;
 
-  /// The extents of the field arguments of `op`'s region that `select`
-  /// admits (every one when null), united: the halo one application of `op`
-  /// reads around each point. All zero when it reads none of them. `op`
-  /// must lie under the analysed root.
+  /// The extents of the field arguments of `op`'s region of the grid's rank
+  /// that `select` admits (every one when null), united: the halo one
+  /// application of `op` reads around each point. All zero when it reads
+  /// none of them. Lower-rank fields (read `along` some axes) need no halo
+  /// of the grid's and are left out. `op` must lie under the analysed root.
   Extent
   getReadExtent(DomainOpInterface op,
                 llvm::function_ref<bool(BlockArgument)> select = nullptr) const;

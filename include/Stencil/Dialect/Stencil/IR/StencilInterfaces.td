@@ -14,15 +14,32 @@ include "mlir/IR/OpBase.td"
 def Stencil_FieldAccessOpInterface : OpInterface<"FieldAccessOpInterface"> {
   let description = [{
     An op that reads one field at a constant offset from the current grid
-    point. The offset has one entry per axis of the field, outermost first.
+    point. The offset has one entry per axis of the field, outermost first;
+    a field with fewer axes than the grid names the grid axis each of its
+    axes runs along (`getAccessAxes`).
   }];
   let cppNamespace = "::mlir::stencil";
   let methods = [
     InterfaceMethod<"The field value that is read.",
       "::mlir::Value", "getAccessedField">,
     InterfaceMethod<"The offset from the current point, outermost axis first.",
-      "::llvm::ArrayRef<int64_t>", "getAccessOffset">
+      "::llvm::ArrayRef<int64_t>", "getAccessOffset">,
+    InterfaceMethod<[{
+        The grid axis each entry of the offset runs along, outermost first
+        (the identity for a field of the grid's rank).
+      }],
+      "::llvm::SmallVector<int64_t, 3>", "getAccessAxes">
   ];
+  let extraSharedClassDeclaration = [{
+    /// The offset in the grid's axes: zero along the axes the field lacks.
+    ::llvm::SmallVector<int64_t, 3> getGridOffset(unsigned gridRank) {
+      ::llvm::SmallVector<int64_t, 3> offset(gridRank, 0);
+      for (auto [axis, o] : ::llvm::zip_equal($_op.getAccessAxes(),
+                                              $_op.getAccessOffset()))
+        offset[axis] = o;
+      return offset;
+    }
+  }];
 }
 
 def Stencil_DomainOpInterface : OpInterface<"DomainOpInterface"> {

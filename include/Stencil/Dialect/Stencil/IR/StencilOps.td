@@ -164,8 +164,9 @@ def Stencil_ApplyOp : Stencil_Op<"apply", [
     unsigned getNumReductions() { return getReduceInits().size(); }
     /// The kind of each reduction, in order.
     ::llvm::SmallVector<ReductionKind> getReductionKinds();
-    /// The type of the first field written, else of the first read: the
-    /// fields' shape (an apply that only reduces writes none).
+    /// The type of the first field written, else of the first read of the
+    /// grid's rank: the fields' shape (an apply that only reduces writes
+    /// none).
     FieldType getFirstFieldType();
   }];
 }
@@ -179,17 +180,38 @@ def Stencil_AccessOp : Stencil_Op<"access", [
   let summary = "Read a field at a constant offset from the current point";
   let description = [{
     Valid only in the body of a `stencil.apply`, on one of its field
-    arguments. The offset has one entry per axis, outermost first; the
-    extents of all accesses give the halo each field needs.
+    arguments. The offset has one entry per axis of the field, outermost
+    first; the extents of all accesses give the halo each field needs.
 
     ```mlir
     %w = stencil.access %a[0, 0, -1] : !stencil.field<256x256x256xf32>
     ```
+
+    A field with fewer axes than the grid (a coefficient table `cx[i]` in an
+    `i, j, k` nest, Physis's mixed-dimension grids) is read `along` the grid
+    axes its own axes follow, one distinct grid axis per field axis, in any
+    order: field axis `d` is read at the point's coordinate along grid axis
+    `along[d]` plus `offset[d]`, and the field is the same at every
+    coordinate along the other grid axes. Without `along`, the field has the
+    grid's rank and its axes are the grid's.
+
+    ```mlir
+    // cz[k - 1] and cyz[j][k + 1] in a 3-D nest
+    %c = stencil.access %cz[-1] along [2] : !stencil.field<64xf32>
+    %d = stencil.access %cyz[0, 1] along [1, 2] : !stencil.field<64x64xf32>
+    ```
   }];
-  let arguments = (ins Stencil_AnyField:$field, DenseI64ArrayAttr:$offset);
+  let arguments = (ins Stencil_AnyField:$field, DenseI64ArrayAttr:$offset,
+                       OptionalAttr<DenseI64ArrayAttr>:$along);
   let results = (outs AnyTypeOf<[AnyFloat, AnySignlessInteger]>:$result);
   let assemblyFormat = [{
-    $field `` custom<Offset>($offset) attr-dict `:` qualified(type($field))
+    $field `` custom<Offset>($offset) (`along` custom<Offset>($along)^)?
+    attr-dict `:` qualified(type($field))
+  }];
+  let extraClassDeclaration = [{
+    /// The grid axis that each field axis runs along (the identity when
+    /// the field has the grid's rank).
+    ::llvm::SmallVector<int64_t, 3> getGridAxes();
   }];
   let hasVerifier = 1;
 }

@@ -51,7 +51,7 @@ def StencilDistribute : Pass<"stencil-distribute", "ModuleOp"> {
   }];
   let dependentDialects = [
     "::mlir::arith::ArithDialect", "::mlir::func::FuncDialect",
-    "::mlir::memref::MemRefDialect"
+    "::mlir::memref::MemRefDialect", "::mlir::scf::SCFDialect"
   ];
 }
 
