@@ -108,6 +108,15 @@ static std::optional<SmallVector<std::pair<Value, int64_t>>>
 getReadReaches(ApplyOp apply, ArrayRef<Value> inputBuffers) {
   SmallVector<std::pair<Value, int64_t>> reaches;
   Block *body = apply.getBodyBlock();
+  // A whole end line holds lanes of the neighbouring row, which emitPoint
+  // gives this row's coordinates: right for fields of the grid's rank (the
+  // linear offset is the same), wrong for a coordinate or a lower-rank
+  // field's entry.
+  if (llvm::any_of(body->getOperations(), [](Operation &op) {
+        auto access = llvm::dyn_cast<AccessOp>(op);
+        return llvm::isa<IndexOp>(op) || (access && access.getAlong());
+      }))
+    return std::nullopt;
   AccessExtentAnalysis reads(apply);
   for (auto [index, buffer] : llvm::enumerate(inputBuffers)) {
     auto type =

@@ -562,3 +562,15 @@ func.func @along_bounds(%a: !stencil.field<6xf32>, %b: !stencil.field<8x8xf32>) 
   return
 }
 
+
+// -----
+
+func.func @along_full_rank(%a: !stencil.field<8x8xf32>, %b: !stencil.field<8x8xf32>) {
+  %g = stencil.grid [1, 1] to [7, 7] : !stencil.grid<2>
+  %r = stencil.apply on %g ins(%x = %a : !stencil.field<8x8xf32>) outs(%b : !stencil.field<8x8xf32>) {
+    // expected-error @+1 {{names 'along' for a field of the grid's rank; 'along' is for fields of fewer axes}}
+    %v = stencil.access %x[0, 0] along [1, 0] : !stencil.field<8x8xf32>
+    stencil.return %v : f32
+  }
+  return
+}

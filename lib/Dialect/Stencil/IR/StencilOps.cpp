@@ -679,6 +679,10 @@ LogicalResult AccessOp::verify() {
                               "with 'along'";
     return success();
   }
+  // Analyses read a grid-rank field's offset along the grid's own axes.
+  if (fieldRank == gridRank)
+    return emitOpError() << "names 'along' for a field of the grid's rank; "
+                            "'along' is for fields of fewer axes";
   if (along->size() != fieldRank)
     return emitOpError() << "'along' has " << along->size()
                          << " entries but the field is " << rankName(fieldRank);

@@ -235,9 +235,16 @@ FunctionDistribution::localizeLowerRankFields(OpBuilder &builder,
     auto apply = access->getParentOfType<ApplyOp>();
     Value field =
         apply.getFieldForArgument(llvm::cast<BlockArgument>(access.getField()));
-    auto load = field ? field.getDefiningOp<LoadOp>() : LoadOp();
-    if (!load || load.getResult().getType().getShape().size() >= rank)
+    if (!field ||
+        llvm::cast<FieldType>(field.getType()).getShape().size() >= rank)
       return WalkResult::advance();
+    auto load = field.getDefiningOp<LoadOp>();
+    if (!load)
+      return access.emitOpError(
+                 "reads a lower-rank field that is not a stencil.load of "
+                 "the function; stencil-distribute gives each rank its part "
+                 "of such a load only"),
+             WalkResult::interrupt();
     Reads &reads = loads[load];
     unsigned fieldRank = access.getOffset().size();
     if (reads.axis.empty()) {
