@@ -714,15 +714,24 @@ Value CalcTranslator::translateVar(const clang::DeclRefExpr *ref) {
   return argument;
 }
 
-bool CalcTranslator::matchAccess(const clang::Expr *expr, unsigned &arrayIndex,
-                                 SmallVectorImpl<int64_t> &offsets) {
-  SmallVector<const clang::Expr *, 3> indices;
+/// The array `expr` subscripts, its subscripts outermost first in
+/// `indices`.
+static const clang::Expr *
+peelSubscripts(const clang::Expr *expr,
+               SmallVectorImpl<const clang::Expr *> &indices) {
   const clang::Expr *base = skipTransparent(expr);
   while (auto *subscript = dyn_cast<clang::ArraySubscriptExpr>(base)) {
     indices.push_back(subscript->getIdx());
     base = skipTransparent(subscript->getBase());
   }
   std::reverse(indices.begin(), indices.end());
+  return base;
+}
+
+bool CalcTranslator::matchAccess(const clang::Expr *expr, unsigned &arrayIndex,
+                                 SmallVectorImpl<int64_t> &offsets) {
+  SmallVector<const clang::Expr *, 3> indices;
+  const clang::Expr *base = peelSubscripts(expr, indices);
   auto *ref = dyn_cast<clang::DeclRefExpr>(base);
   if (!ref)
     return error(base->getBeginLoc(),
@@ -915,12 +924,7 @@ Value CalcTranslator::readCoefficientArray(
     const clang::ArraySubscriptExpr *expr, bool &handled) {
   handled = false;
   SmallVector<const clang::Expr *, 3> indices;
-  const clang::Expr *base = skipTransparent(expr);
-  while (auto *subscript = dyn_cast<clang::ArraySubscriptExpr>(base)) {
-    indices.push_back(subscript->getIdx());
-    base = skipTransparent(subscript->getBase());
-  }
-  std::reverse(indices.begin(), indices.end());
+  const clang::Expr *base = peelSubscripts(expr, indices);
   const clang::VarDecl *var = getReferencedVar(base);
   if (!var || region.findArray(var->getName()) ||
       indices.size() >= region.getRank())

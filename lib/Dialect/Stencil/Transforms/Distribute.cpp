@@ -251,34 +251,22 @@ FunctionDistribution::localizeLowerRankFields(OpBuilder &builder,
       reads.axis.assign(fieldRank, -1);
       reads.pad.assign(fieldRank, 0);
     }
-    bool distributed = false;
     for (auto [f, pair] : llvm::enumerate(
              llvm::zip_equal(access.getGridAxes(), access.getOffset()))) {
       auto [axis, offset] = pair;
       if (!decomposition.isDistributed(axis))
         continue;
-      if (reads.axis[f] >= 0 && reads.axis[f] != axis)
-        return access.emitOpError("reads axis ")
-                   << f << " of a lower-rank field along grid axis " << axis
-                   << ", which is distributed, but another read follows grid "
-                      "axis "
-                   << reads.axis[f]
-                   << "; on MPI ranks each axis of such a field follows one "
-                      "distributed axis",
-               WalkResult::interrupt();
       reads.axis[f] = axis;
       reads.pad[f] = std::max(reads.pad[f], std::abs(offset));
-      distributed = true;
     }
     reads.accesses.push_back(access);
-    (void)distributed;
     return WalkResult::advance();
   });
   if (walk.wasInterrupted())
     return failure();
   for (auto &[load, reads] : loads) {
-    // An access along an undistributed axis after one along a distributed
-    // axis of the same field axis.
+    // Every read of a field axis that one read follows along a distributed
+    // grid axis must follow that axis.
     for (AccessOp access : reads.accesses)
       for (auto [f, axis] : llvm::enumerate(access.getGridAxes()))
         if (reads.axis[f] >= 0 && reads.axis[f] != axis)
