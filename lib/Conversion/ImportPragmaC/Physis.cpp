@@ -389,8 +389,14 @@ struct RunGrid {
   /// A struct grid's number of scalars per point (its component arrays);
   /// 0 for a grid of numbers.
   unsigned components = 0;
+  /// Its own rank: the run's, or fewer for a table the stencil functions
+  /// only read (`PSGrid1DFloat k` in a 3-D function), which the region
+  /// takes as a coefficient array.
+  unsigned rank = 0;
   /// Extents, x first, when the grid's creation gives them as constants.
   SmallVector<int64_t, 3> extents;
+
+  bool isTable(unsigned runRank) const { return rank < runRank; }
 };
 
 struct RunMap {
@@ -407,6 +413,16 @@ struct RunMap {
   bool empty = false;
   /// The widest offset of the periodic reads, per axis.
   SmallVector<int64_t, 3> periodicReach;
+  /// One index of a read of a grid of a lower rank (a table): the table's
+  /// axis `tableAxis` follows coordinate `axis` at `offset`.
+  struct TableRead {
+    const ParmVarDecl *table;
+    const Expr *index;
+    unsigned tableAxis;
+    unsigned axis;
+    int64_t offset;
+  };
+  SmallVector<TableRead, 4> tableReads;
   /// The grid parameters the stencil function emits, whole or by member.
   llvm::SmallSetVector<const ParmVarDecl *, 2> emits;
   /// The PSStencil variable whose initializer the map is, if any: its
@@ -423,6 +439,8 @@ struct Run {
   const Expr *count = nullptr;
   /// The grids, in order of first use.
   SmallVector<const RunGrid *, 4> grids;
+  /// The first grid of the run's rank, whose shape all of those share.
+  const RunGrid *shape = nullptr;
   /// The region's array for each grid: its name, unless a stencil function
   /// of the run uses that name for something else.
   std::map<const RunGrid *, std::string> arrayNames;
@@ -466,6 +484,7 @@ private:
   bool readDomain(const FunctionDecl *enclosing, unsigned rank, RunMap &map,
                   Run &run);
   bool checkRunNames(Run &run);
+  bool checkTable(const Run &run, const RunGrid &table);
 
   std::string writeRunFunction(const Run &run, unsigned index,
                                std::string &prototype, std::string &call);
@@ -709,9 +728,25 @@ bool PhysisReader::readRun(const CallExpr *call,
       if (isGrid(param->getType()) && !readGridArgument(arg, enclosing, run))
         return false;
   }
-  // One shape for all of a run's grids: a region's arrays have one.
-  const RunGrid *first = run.grids.front();
+  // One shape for all of a run's grids of its rank: a region's arrays have
+  // one. Tables of a lower rank keep their own.
+  for (const RunGrid *grid : run.grids)
+    if (!grid->isTable(run.rank)) {
+      run.shape = grid;
+      break;
+    }
+  if (!run.shape)
+    return error(call->getBeginLoc(),
+                 "this run's stencil functions are " + llvm::Twine(run.rank) +
+                     "-D but take no " + llvm::Twine(run.rank) +
+                     "-D grid; they must write one");
+  const RunGrid *first = run.shape;
   for (const RunGrid *grid : run.grids) {
+    if (grid->isTable(run.rank)) {
+      if (!checkTable(run, *grid))
+        return false;
+      continue;
+    }
     if (grid->extents.empty() != first->extents.empty())
       return error(call->getBeginLoc(),
                    "the sizes of grid '" +
@@ -892,13 +927,21 @@ bool PhysisReader::readKernel(RunMap &map, unsigned &rank) {
                    "write this argument of PSStencilMap in the program, not "
                    "through a macro that expands to several");
     if (std::optional<GridType> grid = getGridType(type)) {
-      if (grid->rank != rank)
+      if (grid->rank > rank)
         return error(param->getLocation(),
                      "'" + param->getName() + "' is a " +
                          llvm::Twine(grid->rank) + "-D grid in a " +
                          llvm::Twine(rank) +
-                         "-D stencil function; grids of another rank than "
-                         "the stencil's are not supported yet");
+                         "-D stencil function; a stencil function's grids "
+                         "have its rank, or fewer axes (tables it reads)");
+      if (grid->rank < rank && grid->element->isRecordType())
+        return error(param->getLocation(),
+                     "'" + param->getName() + "' is a " +
+                         llvm::Twine(grid->rank) + "-D grid of '" +
+                         grid->element.getAsString() + "' in a " +
+                         llvm::Twine(rank) +
+                         "-D stencil function; grids of a lower rank hold "
+                         "numbers (struct points are not supported yet)");
       if (grid->element->isRecordType()) {
         if (!getStructLayout(grid->element, context))
           return error(param->getLocation(),
@@ -989,7 +1032,10 @@ bool PhysisReader::checkKernelBody(RunMap &map, unsigned rank) {
         return fail(call->getBeginLoc(),
                     "stencil functions write their point with PSGridEmit, "
                     "not PSGridSet");
-      QualType element = getGridType(param->getType())->element;
+      GridType type = *getGridType(param->getType());
+      QualType element = type.element;
+      if (type.rank < rank)
+        return visitTableRead(call, param, type.rank, access);
       if (access == "__ps_emit") {
         if (element->isRecordType())
           return visitStructEmit(call, param, element);
@@ -1016,6 +1062,54 @@ bool PhysisReader::checkKernelBody(RunMap &map, unsigned rank) {
         if (access == "__ps_get_periodic")
           map.periodicReach[axis] =
               std::max(map.periodicReach[axis], std::abs(*offset));
+      }
+      return true;
+    }
+    /// `PSGridGet(k, x - 1)` of a grid of a lower rank than the function:
+    /// a table the region reads along the coordinates its indices name,
+    /// each a different one.
+    bool visitTableRead(CallExpr *call, const ParmVarDecl *param,
+                        unsigned tableRank, StringRef access) {
+      std::string what = "'" + param->getName().str() + "', a " +
+                         std::to_string(tableRank) + "-D grid in a " +
+                         std::to_string(rank) + "-D stencil function,";
+      if (access == "__ps_emit")
+        return fail(call->getBeginLoc(),
+                    what + " is only read: a stencil function emits points "
+                           "of its own rank");
+      if (access == "__ps_get_periodic")
+        return fail(call->getBeginLoc(),
+                    what + " is read with PSGridGetPeriodic, which is not "
+                           "supported yet for grids of a lower rank");
+      SmallVector<const ParmVarDecl *, 3> followed;
+      for (unsigned index = 0; index < call->getNumArgs(); ++index) {
+        const Expr *arg = call->getArg(index);
+        std::optional<int64_t> offset;
+        const ParmVarDecl *coordinate = nullptr;
+        for (unsigned axis = 0; axis < rank && !offset; ++axis) {
+          coordinate = kernel->getParamDecl(axis);
+          offset = getOffsetFrom(arg, coordinate, reader.context);
+        }
+        if (!offset)
+          return fail(arg->getBeginLoc(),
+                      "index " + llvm::Twine(index + 1) + " of PSGridGet on " +
+                          what +
+                          " must be one of the function's coordinates plus "
+                          "or minus a constant");
+        if (llvm::is_contained(followed, coordinate))
+          return fail(arg->getBeginLoc(),
+                      "'" + coordinate->getName() + "' indexes " + what +
+                          " twice; each index must follow a different "
+                          "coordinate");
+        followed.push_back(coordinate);
+        if (*offset < -kMaxOffset || *offset > kMaxOffset)
+          return fail(arg->getBeginLoc(),
+                      "an offset of " + llvm::Twine(*offset) +
+                          " is wider than stencils read (at most " +
+                          llvm::Twine(kMaxOffset) + ")");
+        reader.margin = std::max(reader.margin, std::abs(*offset));
+        map.tableReads.push_back(
+            {param, arg, index, coordinate->getFunctionScopeIndex(), *offset});
       }
       return true;
     }
@@ -1344,10 +1438,11 @@ bool PhysisReader::checkKernelBody(RunMap &map, unsigned rank) {
       gridUses.insert(grid);
       std::optional<int64_t> axis =
           evaluateInteger(call->getArg(1), reader.context);
-      if (!axis || *axis < 0 || *axis >= rank)
+      unsigned gridRank = getGridType(param->getType())->rank;
+      if (!axis || *axis < 0 || *axis >= gridRank)
         return fail(call->getArg(1)->getBeginLoc(),
                     "the axis of PSGridDim must be a constant from 0 to " +
-                        llvm::Twine(rank - 1));
+                        llvm::Twine(gridRank - 1));
       SourceLocation begin = call->getBeginLoc();
       if (begin.isMacroID() && !reader.sm.isMacroArgExpansion(begin))
         return fail(call->getBeginLoc(),
@@ -1512,6 +1607,7 @@ bool PhysisReader::readGridArgument(const Expr *arg,
   RunGrid grid;
   grid.var = var;
   std::optional<GridType> type = getGridType(var->getType());
+  grid.rank = type->rank;
   if (std::optional<StructLayout> layout =
           type->element->isRecordType()
               ? getStructLayout(type->element, context)
@@ -1586,6 +1682,50 @@ bool PhysisReader::readDomain(const FunctionDecl *enclosing, unsigned rank,
   return true;
 }
 
+/// A grid of a lower rank than its run is a coefficient array of the
+/// region, of constant sizes, read along loops of constant bounds; reads
+/// past its margin would leave its storage.
+bool PhysisReader::checkTable(const Run &run, const RunGrid &table) {
+  StringRef name = table.var->getName();
+  std::string what = "the " + std::to_string(table.rank) + "-D grid '" +
+                     name.str() + "', read by this run's " +
+                     std::to_string(run.rank) + "-D stencil functions,";
+  if (table.extents.empty())
+    return error(run.call->getBeginLoc(),
+                 what + " needs its sizes as constants (PSGrid" +
+                     std::to_string(table.rank) +
+                     "D...New(N, ...) with N known when compiling)");
+  if (run.shape->extents.empty())
+    return error(run.call->getBeginLoc(),
+                 what + " needs the sizes of grid '" +
+                     run.shape->var->getName() +
+                     "' as constants (not supported yet)");
+  for (const RunMap &map : run.maps)
+    for (const RunMap::TableRead &read : map.tableReads) {
+      unsigned param = read.table->getFunctionScopeIndex() - run.rank;
+      if (run.gridOf(map.args[param]) != &table)
+        continue;
+      if (map.bounds.empty())
+        return error(map.domain->getBeginLoc(),
+                     what + " needs this domain as constants (not supported "
+                            "yet)");
+      int64_t lo = map.bounds[2 * read.axis];
+      int64_t hi = map.bounds[2 * read.axis + 1];
+      int64_t extent = table.extents[read.tableAxis];
+      if (lo >= hi || hi - 1 + read.offset < extent + margin)
+        continue;
+      std::string grid = "'" + read.table->getName().str() + "'";
+      if (read.table->getName() != name)
+        grid += " (grid '" + name.str() + "')";
+      return error(read.index->getBeginLoc(),
+                   "PSGridGet reads " + grid + " at " +
+                       llvm::Twine(hi - 1 + read.offset) + " when " +
+                       kAxisNames[read.axis] + " = " + llvm::Twine(hi - 1) +
+                       ", past its " + llvm::Twine(extent) + " points");
+    }
+  return true;
+}
+
 /// Names the region's arrays: a grid keeps its name unless a stencil
 /// function of the run uses that name (a parameter, a local, a global it
 /// reads), where it would mean something else.
@@ -1629,11 +1769,13 @@ std::string PhysisReader::writeKernelBody(const Run &run, const RunMap &map) {
   struct EditFinder : RecursiveASTVisitor<EditFinder> {
     PhysisReader &reader;
     const Run &run;
+    const RunMap &map;
     const FunctionDecl *kernel;
     EditMap &edits;
-    EditFinder(PhysisReader &reader, const Run &run, const FunctionDecl *kernel,
+    EditFinder(PhysisReader &reader, const Run &run, const RunMap &map,
                EditMap &edits)
-        : reader(reader), run(run), kernel(kernel), edits(edits) {}
+        : reader(reader), run(run), map(map), kernel(map.kernel), edits(edits) {
+    }
     bool VisitDeclRefExpr(DeclRefExpr *ref) {
       // `v.p[1]` of a struct local as its component's local.
       auto use = reader.structMemberUses.find(ref);
@@ -1708,7 +1850,13 @@ std::string PhysisReader::writeKernelBody(const Run &run, const RunMap &map) {
       if (getCalleeName(call) != "PSGridDim")
         return true;
       int64_t axis = *evaluateInteger(call->getArg(1), reader.context);
-      const RunGrid *shape = run.grids.front();
+      // A table has sizes of its own, constants (checkTable).
+      const auto *param = cast<ParmVarDecl>(
+          cast<DeclRefExpr>(call->getArg(0)->IgnoreParenImpCasts())->getDecl());
+      const RunGrid *shape =
+          run.gridOf(map.args[param->getFunctionScopeIndex() - run.rank]);
+      if (!shape->isTable(run.rank))
+        shape = run.shape;
       std::string text = shape->extents.empty()
                              ? "__ps_n" + std::string(kAxisNames[axis])
                              : std::to_string(shape->extents[axis]);
@@ -1722,7 +1870,7 @@ std::string PhysisReader::writeKernelBody(const Run &run, const RunMap &map) {
     }
     SmallVector<const VarDecl *> structDecls;
     SmallVector<const CallExpr *> structEmitCalls;
-  } finder(*this, run, kernel, edits);
+  } finder(*this, run, map, edits);
   finder.TraverseStmt(const_cast<CompoundStmt *>(body));
   // Struct values as scalar locals, one per component: their declarations
   // and whole emits, written with the edits above inside them.
@@ -1823,7 +1971,7 @@ std::string PhysisReader::writeKernelBody(const Run &run, const RunMap &map) {
 std::string PhysisReader::writePeriodicFills(const Run &run,
                                              const RunMap &map) {
   unsigned rank = run.rank;
-  const RunGrid *shape = run.grids.front();
+  const RunGrid *shape = run.shape;
   std::string out;
   for (const ParmVarDecl *param :
        getAccessedGrids(map.kernel, "__ps_get_periodic")) {
@@ -1887,7 +2035,7 @@ std::string PhysisReader::writeRunFunction(const Run &run, unsigned index,
       if (map.emits.contains(param))
         emitted.insert(getReferencedVar(arg));
   }
-  const RunGrid *shape = run.grids.front();
+  const RunGrid *shape = run.shape;
   bool dynamic = shape->extents.empty();
   std::string m = std::to_string(margin);
   auto extent = [&](unsigned axis) {
@@ -1895,9 +2043,15 @@ std::string PhysisReader::writeRunFunction(const Run &run, unsigned index,
                          (margin ? " + " + std::to_string(2 * margin) : "")
                    : std::to_string(shape->extents[axis] + 2 * margin);
   };
-  // A struct grid is its component arrays, one per scalar of the point.
+  // A struct grid is its component arrays, one per scalar of the point. A
+  // table has its own constant sizes.
   auto dims = [&](const RunGrid *grid) {
     std::string text;
+    if (grid->isTable(rank)) {
+      for (unsigned axis = grid->rank; axis-- > 0;)
+        text += "[" + std::to_string(grid->extents[axis] + 2 * margin) + "]";
+      return text;
+    }
     for (unsigned axis = rank; axis-- > 0;)
       text += "[" + extent(axis) + "]";
     return text;
@@ -1970,7 +2124,7 @@ std::string PhysisReader::writeRunFunction(const Run &run, unsigned index,
     parts.push_back("(void)" + var->getNameAsString());
   if (dynamic)
     for (const RunGrid *grid : run.grids)
-      if (grid != shape)
+      if (grid != shape && !grid->isTable(rank))
         parts.push_back("__PSCheckSameShape(" + quoted(where) + ", " +
                         shape->var->getNameAsString() + ", " +
                         grid->var->getNameAsString() + ")");
@@ -1982,16 +2136,20 @@ std::string PhysisReader::writeRunFunction(const Run &run, unsigned index,
   // source; a region may write its sources.
   SmallVector<std::string> sources, destinations;
   bool allEmitted = llvm::all_of(run.grids, [&](const RunGrid *grid) {
-    return emitted.contains(grid->var);
+    return emitted.contains(grid->var) || grid->isTable(rank);
   });
   // A struct grid's component arrays are written member by member, some
-  // maybe not at all: sources, which a region may write.
-  for (const RunGrid *grid : run.grids)
+  // maybe not at all: sources, which a region may write. Tables are not
+  // data: the region finds them as coefficient arrays.
+  for (const RunGrid *grid : run.grids) {
+    if (grid->isTable(rank))
+      continue;
     (emitted.contains(grid->var) && !grid->components &&
              !(allEmitted && grid == shape)
          ? destinations
          : sources)
         .push_back(declarator(grid));
+  }
   unsigned callLine = getLine(run.call->getBeginLoc());
   std::optional<int64_t> count = run.count ? evaluateInteger(run.count, context)
                                            : std::optional<int64_t>(1);
@@ -2092,13 +2250,19 @@ std::string PhysisReader::writeRunFunction(const Run &run, unsigned index,
       std::string array = run.arrayNames.at(bound);
       std::string p = param->getNameAsString();
       std::string indices, subscripts, point;
-      for (unsigned axis = 0; axis < rank; ++axis)
+      for (unsigned axis = 0; axis < bound->rank; ++axis)
         indices +=
             std::string(axis ? ", " : "") + "__ps_i" + std::to_string(axis);
-      for (unsigned axis = rank; axis-- > 0;) {
+      for (unsigned axis = bound->rank; axis-- > 0;) {
         subscripts += "[(__ps_i" + std::to_string(axis) + ")" +
                       (margin ? " + " + m : "") + "]";
         point += "[__" + std::string(kAxisNames[axis]) + "]";
+      }
+      if (bound->isTable(rank)) {
+        defines += "#define __PS_GET_" + p + "(" + indices + ") " + array +
+                   subscripts + "\n";
+        undefines += "#undef __PS_GET_" + p + "\n";
+        continue;
       }
       if (getGridType(param->getType())->element->isRecordType()) {
         defines += "#define __PS_GETC_" + p + "(__ps_c, " + indices + ") " +

@@ -38,6 +38,8 @@
 #include "mlir/IR/Dominance.h"
 #include "llvm/ADT/MapVector.h"
 
+#include <map>
+
 namespace mlir::stencil {
 #define GEN_PASS_DEF_STENCILDISTRIBUTE
 #include "Stencil/Dialect/Stencil/Transforms/Passes.h.inc"
@@ -65,6 +67,9 @@ private:
   /// distributed axis, in the local coordinates of that axis.
   LogicalResult localizeLowerRankFields(OpBuilder &builder,
                                         ArrayRef<Value> extents);
+  Value copyLowerRankPart(OpBuilder &builder, LoadOp load,
+                          ArrayRef<int64_t> signature, ArrayRef<int64_t> pad,
+                          ArrayRef<Value> extents);
 
   func::FuncOp func;
   ModuleOp module;
@@ -219,18 +224,20 @@ void FunctionDistribution::globalizeIndices() {
 /// where `pad` is the farthest the reads reach along that axis; the reads'
 /// offsets grow by `pad`, so local index p along g reads global p + local
 /// offset. Fields read along undistributed axes only stay global: every
-/// rank holds the whole array.
+/// rank holds the whole array. A field whose reads follow different axes
+/// (a separable filter's c[j] and c[i], j distributed) gets one copy per
+/// way of reading it, each a further input of the applies that read it so.
 LogicalResult
 FunctionDistribution::localizeLowerRankFields(OpBuilder &builder,
                                               ArrayRef<Value> extents) {
-  // Per lower-rank load: the grid axis each field axis is read along, when
-  // distributed, and the pad.
+  // The reads of one lower-rank load that follow the same distributed grid
+  // axis (or none: -1) with each field axis, and how far they reach.
   struct Reads {
-    SmallVector<int64_t, 3> axis;
     SmallVector<int64_t, 3> pad;
     SmallVector<AccessOp> accesses;
   };
-  llvm::MapVector<LoadOp, Reads> loads;
+  using Signature = SmallVector<int64_t, 3>;
+  llvm::MapVector<LoadOp, std::map<Signature, Reads>> loads;
   WalkResult walk = func.walk([&](AccessOp access) -> WalkResult {
     auto apply = access->getParentOfType<ApplyOp>();
     Value field =
@@ -245,121 +252,141 @@ FunctionDistribution::localizeLowerRankFields(OpBuilder &builder,
                  "the function; stencil-distribute gives each rank its part "
                  "of such a load only"),
              WalkResult::interrupt();
-    Reads &reads = loads[load];
-    unsigned fieldRank = access.getOffset().size();
-    if (reads.axis.empty()) {
-      reads.axis.assign(fieldRank, -1);
-      reads.pad.assign(fieldRank, 0);
-    }
-    for (auto [f, pair] : llvm::enumerate(
-             llvm::zip_equal(access.getGridAxes(), access.getOffset()))) {
-      auto [axis, offset] = pair;
-      if (!decomposition.isDistributed(axis))
-        continue;
-      reads.axis[f] = axis;
-      reads.pad[f] = std::max(reads.pad[f], std::abs(offset));
-    }
+    Signature signature;
+    for (int64_t axis : access.getGridAxes())
+      signature.push_back(decomposition.isDistributed(axis) ? axis : -1);
+    Reads &reads = loads[load][signature];
+    reads.pad.resize(signature.size(), 0);
+    for (auto [f, offset] : llvm::enumerate(access.getOffset()))
+      if (signature[f] >= 0)
+        reads.pad[f] = std::max(reads.pad[f], std::abs(offset));
     reads.accesses.push_back(access);
     return WalkResult::advance();
   });
   if (walk.wasInterrupted())
     return failure();
-  for (auto &[load, reads] : loads) {
-    // Every read of a field axis that one read follows along a distributed
-    // grid axis must follow that axis.
-    for (AccessOp access : reads.accesses)
-      for (auto [f, axis] : llvm::enumerate(access.getGridAxes()))
-        if (reads.axis[f] >= 0 && reads.axis[f] != axis)
-          return access.emitOpError("reads axis ")
-                 << f << " of a lower-rank field along grid axis " << axis
-                 << ", but another read follows distributed grid axis "
-                 << reads.axis[f]
-                 << "; on MPI ranks each axis of such a field follows one "
-                    "distributed axis";
-    if (llvm::all_of(reads.axis, [](int64_t axis) { return axis < 0; }))
-      continue;
-    Location loc = load.getLoc();
-    Value global = load.getMemref();
-    auto type = llvm::cast<MemRefType>(global.getType());
-    auto constant = [&](int64_t value) -> Value {
-      return arith::ConstantIndexOp::create(builder, loc, value);
-    };
-    SmallVector<int64_t, 3> shape(type.getShape());
-    SmallVector<Value> localSizes;
-    SmallVector<OpFoldResult> from, sizes, to;
-    for (unsigned f = 0; f < shape.size(); ++f) {
-      Value n = memref::DimOp::create(builder, loc, global, f);
-      if (reads.axis[f] < 0) {
-        if (type.isDynamicDim(f))
-          localSizes.push_back(n);
-        from.push_back(builder.getIndexAttr(0));
-        to.push_back(builder.getIndexAttr(0));
-        sizes.push_back(n);
+  for (auto &[load, groups] : loads) {
+    for (auto &[signature, reads] : groups) {
+      if (llvm::all_of(signature, [](int64_t axis) { return axis < 0; }))
         continue;
+      Value local =
+          copyLowerRankPart(builder, load, signature, reads.pad, extents);
+      auto localType = llvm::cast<MemRefType>(local.getType());
+      auto localField = FieldType::get(
+          localType.getShape(), load.getResult().getType().getElementType());
+      // One way of reading the field: the load itself reads the copy.
+      // Several: a load of the copy beside it, a further apply input.
+      Value replacement;
+      if (groups.size() == 1) {
+        load.getMemrefMutable().assign(local);
+        load.getResult().setType(localField);
+        for (Operation *user : load.getResult().getUsers())
+          if (auto apply = llvm::dyn_cast<ApplyOp>(user))
+            for (auto [index, input] : llvm::enumerate(apply.getInputs()))
+              if (input == load.getResult())
+                apply.getBodyBlock()->getArgument(index).setType(localField);
+      } else {
+        OpBuilder after(load);
+        after.setInsertionPointAfter(load);
+        auto copy = llvm::cast<LoadOp>(after.clone(*load));
+        copy.getMemrefMutable().assign(local);
+        copy.getResult().setType(localField);
+        replacement = copy.getResult();
       }
-      unsigned axis = reads.axis[f];
-      Value pad = constant(reads.pad[f]);
-      Value extent =
-          callRuntime(builder, loc, module, "stencil_mpi_local_extent",
-                      {constant(axis), extents[axis]}, /*returnsIndex=*/true);
-      Value size = arith::AddIOp::create(builder, loc, extent,
-                                         constant(2 * reads.pad[f]));
-      localSizes.push_back(size);
-      shape[f] = ShapedType::kDynamic;
-      // Global cells [start, end) go to local start - (offset - pad).
-      Value origin =
-          arith::SubIOp::create(builder, loc, localOffset[axis], pad);
-      Value start = arith::MaxSIOp::create(builder, loc, origin, constant(0));
-      Value end = arith::MinSIOp::create(
-          builder, loc, arith::AddIOp::create(builder, loc, origin, size), n);
-      end = arith::MaxSIOp::create(builder, loc, end, start);
-      from.push_back(start);
-      sizes.push_back(
-          arith::SubIOp::create(builder, loc, end, start).getResult());
-      to.push_back(
-          arith::SubIOp::create(builder, loc, start, origin).getResult());
-    }
-    auto localType = MemRefType::get(shape, type.getElementType());
-    Value local = memref::AllocOp::create(builder, loc, localType, localSizes);
-    // A loop nest rather than memref.copy of subviews: the lowerings do not
-    // expand strided views.
-    SmallVector<Value> zeros(shape.size(), constant(0)),
-        steps(shape.size(), constant(1)), upper;
-    for (OpFoldResult size : sizes)
-      upper.push_back(getValueOrCreateConstantIndexOp(builder, loc, size));
-    scf::buildLoopNest(
-        builder, loc, zeros, upper, steps,
-        [&](OpBuilder &b, Location l, ValueRange cell) {
-          SmallVector<Value, 3> at, into;
-          for (auto [f, index] : llvm::enumerate(cell)) {
-            at.push_back(arith::AddIOp::create(
-                b, l, getValueOrCreateConstantIndexOp(b, l, from[f]), index));
-            into.push_back(arith::AddIOp::create(
-                b, l, getValueOrCreateConstantIndexOp(b, l, to[f]), index));
+      DenseMap<ApplyOp, BlockArgument> arguments;
+      for (AccessOp access : reads.accesses) {
+        if (replacement) {
+          auto apply = access->getParentOfType<ApplyOp>();
+          BlockArgument &argument = arguments[apply];
+          if (!argument) {
+            apply.getInputsMutable().append(replacement);
+            argument =
+                apply.getBodyBlock()->addArgument(localField, load.getLoc());
           }
-          Value value = memref::LoadOp::create(b, l, global, at);
-          memref::StoreOp::create(b, l, value, local, into);
-        });
-    lowerRankBuffers.push_back(local);
-
-    load.getMemrefMutable().assign(local);
-    FieldType fieldType = load.getResult().getType();
-    auto localField = FieldType::get(shape, fieldType.getElementType());
-    load.getResult().setType(localField);
-    for (Operation *user : load.getResult().getUsers())
-      if (auto apply = llvm::dyn_cast<ApplyOp>(user))
-        for (auto [index, input] : llvm::enumerate(apply.getInputs()))
-          if (input == load.getResult())
-            apply.getBodyBlock()->getArgument(index).setType(localField);
-    for (AccessOp access : reads.accesses) {
-      SmallVector<int64_t, 3> offset(access.getOffset());
-      for (unsigned f = 0; f < offset.size(); ++f)
-        if (reads.axis[f] >= 0)
-          offset[f] += reads.pad[f];
-      access.setOffset(offset);
+          access.getFieldMutable().assign(argument);
+        }
+        SmallVector<int64_t, 3> offset(access.getOffset());
+        for (unsigned f = 0; f < offset.size(); ++f)
+          if (signature[f] >= 0)
+            offset[f] += reads.pad[f];
+        access.setOffset(offset);
+      }
     }
   }
   return success();
+}
+
+/// The part of `load`'s array that the rank reads along the distributed
+/// axes `signature` names (-1: the whole axis), `pad` cells beyond its
+/// block on both sides, as a new buffer freed at the end.
+Value FunctionDistribution::copyLowerRankPart(OpBuilder &builder, LoadOp load,
+                                              ArrayRef<int64_t> signature,
+                                              ArrayRef<int64_t> pad,
+                                              ArrayRef<Value> extents) {
+  Location loc = load.getLoc();
+  Value global = load.getMemref();
+  auto type = llvm::cast<MemRefType>(global.getType());
+  auto constant = [&](int64_t value) -> Value {
+    return arith::ConstantIndexOp::create(builder, loc, value);
+  };
+  SmallVector<int64_t, 3> shape(type.getShape());
+  SmallVector<Value> localSizes;
+  SmallVector<OpFoldResult> from, sizes, to;
+  for (unsigned f = 0; f < shape.size(); ++f) {
+    Value n = memref::DimOp::create(builder, loc, global, f);
+    if (signature[f] < 0) {
+      if (type.isDynamicDim(f))
+        localSizes.push_back(n);
+      from.push_back(builder.getIndexAttr(0));
+      to.push_back(builder.getIndexAttr(0));
+      sizes.push_back(n);
+      continue;
+    }
+    unsigned axis = signature[f];
+    Value padCells = constant(pad[f]);
+    Value extent =
+        callRuntime(builder, loc, module, "stencil_mpi_local_extent",
+                    {constant(axis), extents[axis]}, /*returnsIndex=*/true);
+    Value size =
+        arith::AddIOp::create(builder, loc, extent, constant(2 * pad[f]));
+    localSizes.push_back(size);
+    shape[f] = ShapedType::kDynamic;
+    // Global cells [start, end) go to local start - (offset - pad).
+    Value origin =
+        arith::SubIOp::create(builder, loc, localOffset[axis], padCells);
+    Value start = arith::MaxSIOp::create(builder, loc, origin, constant(0));
+    Value end = arith::MinSIOp::create(
+        builder, loc, arith::AddIOp::create(builder, loc, origin, size), n);
+    end = arith::MaxSIOp::create(builder, loc, end, start);
+    from.push_back(start);
+    sizes.push_back(
+        arith::SubIOp::create(builder, loc, end, start).getResult());
+    to.push_back(
+        arith::SubIOp::create(builder, loc, start, origin).getResult());
+  }
+  auto localType = MemRefType::get(shape, type.getElementType());
+  Value local = memref::AllocOp::create(builder, loc, localType, localSizes);
+  // A loop nest rather than memref.copy of subviews: the lowerings do not
+  // expand strided views.
+  SmallVector<Value> zeros(shape.size(), constant(0)),
+      steps(shape.size(), constant(1)), upper;
+  for (OpFoldResult size : sizes)
+    upper.push_back(getValueOrCreateConstantIndexOp(builder, loc, size));
+  scf::buildLoopNest(
+      builder, loc, zeros, upper, steps,
+      [&](OpBuilder &b, Location l, ValueRange cell) {
+        SmallVector<Value, 3> at, into;
+        for (auto [f, index] : llvm::enumerate(cell)) {
+          at.push_back(arith::AddIOp::create(
+              b, l, getValueOrCreateConstantIndexOp(b, l, from[f]), index));
+          into.push_back(arith::AddIOp::create(
+              b, l, getValueOrCreateConstantIndexOp(b, l, to[f]), index));
+        }
+        Value value = memref::LoadOp::create(b, l, global, at);
+        memref::StoreOp::create(b, l, value, local, into);
+      });
+  lowerRankBuffers.push_back(local);
+  return local;
 }
 
 /// [lower, upper) becomes [max(lower, block lower), min(upper, block

@@ -324,3 +324,40 @@ func.func @lower_rank(%a: memref<16x20xf32>, %b: memref<16x20xf32>,
   stencil.store %r to %b : !f to memref<16x20xf32>
   return
 }
+
+// -----
+
+// One table read along the distributed axis and along the other (a
+// separable filter's k[i] * k[j]): the rank's part for the first way, the
+// whole array for the second, each its own input of the apply.
+// CHECK-LABEL: func.func @separable
+// CHECK-SAME: %{{[a-z0-9]+}}: memref<16x20xf32>, %{{[a-z0-9]+}}: memref<16x20xf32>, %[[K:[a-z0-9]+]]: memref<20xf32>
+// CHECK: %[[SIZE:.*]] = arith.addi %{{.*}}, %c4 : index
+// CHECK: %[[LOCAL:.*]] = memref.alloc(%[[SIZE]]) : memref<?xf32>
+// CHECK: %[[WHOLE:.*]] = stencil.load %[[K]] : memref<20xf32> -> !stencil.field<20xf32>
+// CHECK: %[[PART:.*]] = stencil.load %[[LOCAL]] : memref<?xf32> -> !stencil.field<?xf32>
+// CHECK: stencil.apply on %{{.*}} ins(%{{.*}} = %{{.*}} : {{.*}}, %[[KW:.*]] = %[[WHOLE]] : !stencil.field<20xf32>, %[[KP:.*]] = %[[PART]] : !stencil.field<?xf32>)
+// CHECK: stencil.access %[[KP]][0] along [0] : !stencil.field<?xf32>
+// CHECK: stencil.access %[[KP]][4] along [0] : !stencil.field<?xf32>
+// CHECK: stencil.access %[[KW]][-1] along [1] : !stencil.field<20xf32>
+// CHECK: memref.dealloc %[[LOCAL]]
+!f = !stencil.field<16x20xf32, #stencil.decomp<block, *>>
+func.func @separable(%a: memref<16x20xf32>, %b: memref<16x20xf32>,
+                     %k: memref<20xf32>) {
+  %fa = stencil.load %a : memref<16x20xf32> -> !f
+  %fb = stencil.load %b : memref<16x20xf32> -> !f
+  %fk = stencil.load %k : memref<20xf32> -> !stencil.field<20xf32>
+  %g = stencil.grid [2, 1] to [14, 19] : !stencil.grid<2>
+  %r = stencil.apply on %g ins(%u = %fa : !f, %kk = %fk : !stencil.field<20xf32>) outs(%fb : !f) {
+    %c = stencil.access %u[0, 0] : !f
+    %l = stencil.access %kk[-2] along [0] : !stencil.field<20xf32>
+    %h = stencil.access %kk[2] along [0] : !stencil.field<20xf32>
+    %w = stencil.access %kk[-1] along [1] : !stencil.field<20xf32>
+    %s = arith.addf %l, %h : f32
+    %m = arith.mulf %c, %s : f32
+    %v = arith.addf %m, %w : f32
+    stencil.return %v : f32
+  }
+  stencil.store %r to %b : !f to memref<16x20xf32>
+  return
+}
