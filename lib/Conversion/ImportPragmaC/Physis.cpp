@@ -439,14 +439,25 @@ struct Run {
   const Expr *count = nullptr;
   /// The grids, in order of first use.
   SmallVector<const RunGrid *, 4> grids;
-  /// The first grid of the run's rank, whose shape all of those share.
+  /// The first grid of the run's rank.
   const RunGrid *shape = nullptr;
+  /// The region's arrays' extents, x first: the largest of the grids of the
+  /// run's rank along each axis; empty when their sizes are known only at
+  /// run time (they must then agree).
+  SmallVector<int64_t, 3> extents;
   /// The region's array for each grid: its name, unless a stencil function
   /// of the run uses that name for something else.
   std::map<const RunGrid *, std::string> arrayNames;
   /// Local variables the run names that the rewritten call may no longer
   /// read (domains, stencils).
   llvm::SmallSetVector<const VarDecl *, 4> named;
+
+  /// Whether `grid` is smaller than the region's arrays along some axis:
+  /// the run stores it in one of their shape (zeros beyond it) while it
+  /// runs, so that a point has one place in every array.
+  bool embeds(const RunGrid *grid) const {
+    return !grid->isTable(rank) && grid->extents != extents;
+  }
 
   /// The grid a map's argument binds, if it is one.
   const RunGrid *gridOf(const Expr *arg) const {
@@ -609,6 +620,18 @@ private:
     return params;
   }
 
+  /// The run's grids a map emits.
+  SmallVector<const RunGrid *, 2> getEmittedRunGrids(const Run &run,
+                                                     const RunMap &map) {
+    SmallVector<const RunGrid *, 2> emitted;
+    for (auto [param, arg] : llvm::zip_equal(
+             map.kernel->parameters().drop_front(run.rank), map.args))
+      if (map.emits.contains(param))
+        if (const RunGrid *grid = run.gridOf(arg))
+          emitted.push_back(grid);
+    return emitted;
+  }
+
   RunGrid *findGrid(const VarDecl *var) {
     for (RunGrid &grid : grids)
       if (grid.var == var)
@@ -740,13 +763,14 @@ bool PhysisReader::readRun(const CallExpr *call,
                  "this run's stencil functions are " + llvm::Twine(run.rank) +
                      "-D but take no " + llvm::Twine(run.rank) +
                      "-D grid; they must write one");
+  // Grids of constant sizes may differ: the region's arrays take the
+  // largest along each axis, and a smaller grid is embedded in one
+  // (Run::embeds). Sizes known only when the run starts must agree.
   const RunGrid *first = run.shape;
+  run.extents = first->extents;
   for (const RunGrid *grid : run.grids) {
-    if (grid->isTable(run.rank)) {
-      if (!checkTable(run, *grid))
-        return false;
+    if (grid->isTable(run.rank))
       continue;
-    }
     if (grid->extents.empty() != first->extents.empty())
       return error(call->getBeginLoc(),
                    "the sizes of grid '" +
@@ -754,45 +778,80 @@ bool PhysisReader::readRun(const CallExpr *call,
                        "' are not constants where those of '" +
                        (grid->extents.empty() ? first : grid)->var->getName() +
                        "' are; create the grids of one PSStencilRun alike");
-    if (grid->extents != first->extents)
+    for (auto [largest, extent] : llvm::zip(run.extents, grid->extents))
+      largest = std::max(largest, extent);
+  }
+  for (const RunGrid *grid : run.grids) {
+    if (grid->isTable(run.rank)) {
+      if (!checkTable(run, *grid))
+        return false;
+      continue;
+    }
+    if (!run.embeds(grid))
+      continue;
+    if (grid->components)
       return error(call->getBeginLoc(),
-                   "the grids '" + first->var->getName() + "' and '" +
-                       grid->var->getName() +
-                       "' of this run differ in shape; the grids of one "
-                       "PSStencilRun must have one shape (not supported "
-                       "yet)");
+                   "the struct grid '" + grid->var->getName() +
+                       "' is smaller than other grids of this run; struct "
+                       "grids of different sizes in one PSStencilRun are not "
+                       "supported yet");
+    for (const RunMap &map : run.maps)
+      for (auto [param, arg] : llvm::zip_equal(
+               map.kernel->parameters().drop_front(run.rank), map.args))
+        if (run.gridOf(arg) == grid &&
+            getAccessedGrids(map.kernel, "__ps_get_periodic").contains(param))
+          return error(map.call->getBeginLoc(),
+                       "'" + map.kernel->getName() + "' reads grid '" +
+                           grid->var->getName() +
+                           "' periodically, and it is smaller than other "
+                           "grids of this run; periodic reads of grids of "
+                           "different sizes are not supported yet");
   }
   for (RunMap &map : run.maps) {
-    // A constant domain inside the grids it is applied to.
-    if (!map.bounds.empty() && !first->extents.empty())
+    // A constant domain inside the grids it is applied to, and inside each
+    // grid it emits.
+    if (!map.bounds.empty() && !run.extents.empty())
       for (unsigned axis = 0; axis < run.rank; ++axis)
         if (map.bounds[2 * axis] < 0 ||
-            map.bounds[2 * axis + 1] > first->extents[axis])
+            map.bounds[2 * axis + 1] > run.extents[axis])
           return error(map.domain->getBeginLoc(),
                        "this domain runs from " +
                            llvm::Twine(map.bounds[2 * axis]) + " to " +
                            llvm::Twine(map.bounds[2 * axis + 1]) + " along " +
                            kAxisNames[axis] + ", outside the run's grids (" +
-                           llvm::Twine(first->extents[axis]) + " points)");
+                           llvm::Twine(run.extents[axis]) + " points)");
+    if (!map.bounds.empty() && !map.empty && !run.extents.empty())
+      for (const RunGrid *grid : getEmittedRunGrids(run, map))
+        for (unsigned axis = 0; axis < run.rank; ++axis)
+          if (map.bounds[2 * axis + 1] > grid->extents[axis])
+            return error(map.domain->getBeginLoc(),
+                         "this domain runs to " +
+                             llvm::Twine(map.bounds[2 * axis + 1]) + " along " +
+                             kAxisNames[axis] + ", past grid '" +
+                             grid->var->getName() + "' (" +
+                             llvm::Twine(grid->extents[axis]) +
+                             " points), "
+                             "which '" +
+                             map.kernel->getName() + "' emits");
     // A periodic read finds its value in the margin, which the region
     // fills from the other side: sizes it knows, at least as wide as the
     // reads.
     if (getAccessedGrids(map.kernel, "__ps_get_periodic").empty())
       continue;
-    if (first->extents.empty())
+    if (run.extents.empty())
       return error(map.call->getBeginLoc(),
                    "'" + map.kernel->getName() +
                        "' reads with PSGridGetPeriodic, which needs the "
                        "grids' sizes as constants (PSGrid...New(N, ...) with "
                        "N known when compiling)");
     for (unsigned axis = 0; axis < run.rank; ++axis)
-      if (map.periodicReach[axis] > first->extents[axis])
+      if (map.periodicReach[axis] > run.extents[axis])
         return error(map.call->getBeginLoc(),
                      "'" + map.kernel->getName() + "' reads periodically " +
                          llvm::Twine(map.periodicReach[axis]) +
                          " points away along " + kAxisNames[axis] +
                          ", beyond the grids' " +
-                         llvm::Twine(first->extents[axis]) + " points");
+                         llvm::Twine(run.extents[axis]) + " points");
   }
   if (!checkRunNames(run))
     return false;
@@ -1695,7 +1754,7 @@ bool PhysisReader::checkTable(const Run &run, const RunGrid &table) {
                  what + " needs its sizes as constants (PSGrid" +
                      std::to_string(table.rank) +
                      "D...New(N, ...) with N known when compiling)");
-  if (run.shape->extents.empty())
+  if (run.extents.empty())
     return error(run.call->getBeginLoc(),
                  what + " needs the sizes of grid '" +
                      run.shape->var->getName() +
@@ -1850,16 +1909,15 @@ std::string PhysisReader::writeKernelBody(const Run &run, const RunMap &map) {
       if (getCalleeName(call) != "PSGridDim")
         return true;
       int64_t axis = *evaluateInteger(call->getArg(1), reader.context);
-      // A table has sizes of its own, constants (checkTable).
+      // The grid's own size: a table's, or a grid's smaller than the run's
+      // arrays, is a constant; sizes known at run time are all one.
       const auto *param = cast<ParmVarDecl>(
           cast<DeclRefExpr>(call->getArg(0)->IgnoreParenImpCasts())->getDecl());
-      const RunGrid *shape =
+      const RunGrid *grid =
           run.gridOf(map.args[param->getFunctionScopeIndex() - run.rank]);
-      if (!shape->isTable(run.rank))
-        shape = run.shape;
-      std::string text = shape->extents.empty()
+      std::string text = grid->extents.empty()
                              ? "__ps_n" + std::string(kAxisNames[axis])
-                             : std::to_string(shape->extents[axis]);
+                             : std::to_string(grid->extents[axis]);
       unsigned from =
           reader.sm.getFileOffset(reader.sm.getFileLoc(call->getBeginLoc()));
       unsigned to = reader.sm.getFileOffset(
@@ -1971,7 +2029,6 @@ std::string PhysisReader::writeKernelBody(const Run &run, const RunMap &map) {
 std::string PhysisReader::writePeriodicFills(const Run &run,
                                              const RunMap &map) {
   unsigned rank = run.rank;
-  const RunGrid *shape = run.shape;
   std::string out;
   for (const ParmVarDecl *param :
        getAccessedGrids(map.kernel, "__ps_get_periodic")) {
@@ -1990,15 +2047,15 @@ std::string PhysisReader::writePeriodicFills(const Run &run,
       // axis by axis over the whole stored extent of the others, so the
       // corners come last.
       for (unsigned fixed = rank; fixed-- > 0;) {
-        int64_t n = shape->extents[fixed];
+        int64_t n = run.extents[fixed];
         std::string loops;
         for (unsigned axis = rank; axis-- > 0;) {
           if (axis == fixed)
             continue;
           std::string var = "__" + std::string(kAxisNames[axis]);
           loops += "    for (" + var + " = 0; " + var + " < " +
-                   std::to_string(shape->extents[axis] + 2 * margin) + "; " +
-                   var + "++)\n";
+                   std::to_string(run.extents[axis] + 2 * margin) + "; " + var +
+                   "++)\n";
         }
         auto cell = [&](int64_t at) {
           std::string text = name;
@@ -2036,12 +2093,12 @@ std::string PhysisReader::writeRunFunction(const Run &run, unsigned index,
         emitted.insert(getReferencedVar(arg));
   }
   const RunGrid *shape = run.shape;
-  bool dynamic = shape->extents.empty();
+  bool dynamic = run.extents.empty();
   std::string m = std::to_string(margin);
   auto extent = [&](unsigned axis) {
     return dynamic ? "__ps_n" + std::string(kAxisNames[axis]) +
                          (margin ? " + " + std::to_string(2 * margin) : "")
-                   : std::to_string(shape->extents[axis] + 2 * margin);
+                   : std::to_string(run.extents[axis] + 2 * margin);
   };
   // A struct grid is its component arrays, one per scalar of the point. A
   // table has its own constant sizes.
@@ -2076,9 +2133,10 @@ std::string PhysisReader::writeRunFunction(const Run &run, unsigned index,
                      std::to_string(axis) + ")");
     }
   for (const RunGrid *grid : run.grids) {
-    params.push_back(grid->components
-                         ? "void *__ps_points_" + run.arrayNames.at(grid)
-                         : declarator(grid));
+    params.push_back(
+        grid->components   ? "void *__ps_points_" + run.arrayNames.at(grid)
+        : run.embeds(grid) ? "void *__ps_small_" + run.arrayNames.at(grid)
+                           : declarator(grid));
     args.push_back("__PSRunGrid(" + quoted(where) + ", " +
                    grid->var->getNameAsString() + ", " + m + ")");
   }
@@ -2172,10 +2230,21 @@ std::string PhysisReader::writeRunFunction(const Run &run, unsigned index,
     for (unsigned axis = 0; axis < 3; ++axis)
       extents += ", " + (axis >= rank ? std::string("1")
                          : dynamic    ? "__ps_n" + std::string(kAxisNames[axis])
-                                      : std::to_string(shape->extents[axis]));
+                                      : std::to_string(run.extents[axis]));
     out += "  __PSCheckDomain(" + quoted(where) + ", __ps_d" +
            std::to_string(mapIndex) + ", " + std::to_string(rank) + extents +
            ");\n";
+    // And against each smaller grid it emits.
+    for (const RunGrid *grid : getEmittedRunGrids(run, map)) {
+      if (!run.embeds(grid))
+        continue;
+      std::string own;
+      for (unsigned axis = 0; axis < 3; ++axis)
+        own += ", " + std::to_string(axis < rank ? grid->extents[axis] : 1);
+      out += "  __PSCheckDomain(" + quoted(where) + ", __ps_d" +
+             std::to_string(mapIndex) + ", " + std::to_string(rank) + own +
+             ");\n";
+    }
   }
   // A red-black half-sweep updates a grid in place from its neighbours of
   // the other colour: it reads a copy of the grid taken before it (a
@@ -2203,6 +2272,29 @@ std::string PhysisReader::writeRunFunction(const Run &run, unsigned index,
            grid->elementType + " (*)" + rows + ")__PSScratch(" + storedPoints +
            " * sizeof(" + grid->elementType + "));\n";
     after += "  __PSFreeScratch(" + name + ");\n";
+  }
+  // Grids smaller than the run's arrays in arrays of their shape, and back
+  // after it when some map emits them.
+  for (const RunGrid *grid : run.grids) {
+    if (!run.embeds(grid))
+      continue;
+    std::string array = run.arrayNames.at(grid);
+    std::string rows;
+    for (unsigned axis = rank - 1; axis-- > 0;)
+      rows += "[" + extent(axis) + "]";
+    std::string sizes;
+    for (unsigned axis = 0; axis < 3; ++axis)
+      sizes += ", " + std::to_string(
+                          axis < rank ? grid->extents[axis] + 2 * margin : 1);
+    for (unsigned axis = 0; axis < 3; ++axis)
+      sizes += ", " + (axis < rank ? extent(axis) : std::string("1"));
+    std::string type = grid->elementType;
+    out += "  " + type + " (*" + array + ")" + rows + " = (" + type + " (*)" +
+           rows + ")__PSEmbed(__ps_small_" + array + ", sizeof(" + type + ")" +
+           sizes + ");\n";
+    after += "  __PSUnembed(__ps_small_" + array + ", " + array + ", " +
+             (emitted.contains(grid->var) ? "1" : "0") + ", sizeof(" + type +
+             ")" + sizes + ");\n";
   }
   for (const RunGrid *grid : run.grids) {
     if (!grid->components)

@@ -234,6 +234,36 @@ static inline void *__PSScratch(size_t bytes) {
 }
 static inline void __PSFreeScratch(void *p) { free(p); }
 
+/* A grid smaller than the others of its run, as the run takes it: in an
+   array of the run's stored extents (bx, by, bz), zeros beyond the grid's
+   (sx, sy, sz), so that a point has one place in every array of the run.
+   __PSUnembed copies it back when the run wrote it, and frees the array. */
+static inline void *__PSEmbed(const void *data, size_t elem, size_t sx,
+                              size_t sy, size_t sz, size_t bx, size_t by,
+                              size_t bz) {
+  char *big = (char *)calloc(bx * by * bz, elem);
+  size_t y, z;
+  if (!big)
+    __PSFail("cannot allocate the storage of a run");
+  for (z = 0; z < sz; ++z)
+    for (y = 0; y < sy; ++y)
+      memcpy(big + ((z * by + y) * bx) * elem,
+             (const char *)data + ((z * sy + y) * sx) * elem, sx * elem);
+  return big;
+}
+static inline void __PSUnembed(void *data, void *big, int written, size_t elem,
+                               size_t sx, size_t sy, size_t sz, size_t bx,
+                               size_t by, size_t bz) {
+  size_t y, z;
+  (void)bz;
+  if (written)
+    for (z = 0; z < sz; ++z)
+      for (y = 0; y < sy; ++y)
+        memcpy((char *)data + ((z * sy + y) * sx) * elem,
+               (char *)big + ((z * by + y) * bx) * elem, sx * elem);
+  free(big);
+}
+
 /* Grid types. A handle's members give PSGridGet and PSGridEmit their
    element type in C; stencilcc compiles the stencil functions that use
    them, so the members are never called. */
