@@ -381,6 +381,17 @@ struct MacroEvents : public PPCallbacks {
 // The program's runs
 //===----------------------------------------------------------------------===//
 
+/// The fixed axes of a slice read and their indices, as a suffix of names:
+/// `__at2_0` for z = 0, `__at0_m1` for x = -1.
+std::string getSliceSuffix(ArrayRef<std::pair<unsigned, int64_t>> fixed) {
+  std::string suffix;
+  for (auto [axis, index] : fixed)
+    suffix +=
+        "__at" + std::to_string(axis) + "_" +
+        (index < 0 ? "m" + std::to_string(-index) : std::to_string(index));
+  return suffix;
+}
+
 /// One grid a run uses: a variable of the program.
 struct RunGrid {
   const VarDecl *var;
@@ -423,6 +434,18 @@ struct RunMap {
     int64_t offset;
   };
   SmallVector<TableRead, 4> tableReads;
+  /// A read of a grid of the function's rank with constant indices along
+  /// some axes (`PSGridGet(g, x, y, 0)`): the fixed axes and their
+  /// indices, and the others' offsets, x first.
+  struct SliceRead {
+    const ParmVarDecl *grid;
+    const CallExpr *call;
+    SmallVector<std::pair<unsigned, int64_t>, 1> fixed;
+    SmallVector<std::pair<unsigned, int64_t>, 3> offsets;
+  };
+  SmallVector<SliceRead, 2> sliceReads;
+  /// The grid parameters read at the point's coordinates on every axis.
+  llvm::SmallPtrSet<const ParmVarDecl *, 4> wholeReads;
   /// The grid parameters the stencil function emits, whole or by member.
   llvm::SmallSetVector<const ParmVarDecl *, 2> emits;
   /// The PSStencil variable whose initializer the map is, if any: its
@@ -456,8 +479,29 @@ struct Run {
   /// the run stores it in one of their shape (zeros beyond it) while it
   /// runs, so that a point has one place in every array.
   bool embeds(const RunGrid *grid) const {
-    return !grid->isTable(rank) && grid->extents != extents;
+    return !grid->isTable(rank) && !sliceOnly.contains(grid) &&
+           grid->extents != extents;
   }
+  /// Whether `grid` is one of the region's arrays.
+  bool isArray(const RunGrid *grid) const {
+    return !grid->isTable(rank) && !sliceOnly.contains(grid);
+  }
+  bool hasSlices(const RunGrid *grid) const {
+    return llvm::any_of(slices,
+                        [&](const Slice &slice) { return slice.grid == grid; });
+  }
+
+  /// A slice of a grid that the run's maps read at constant indices along
+  /// some axes: a table the run copies when it starts (the run does not
+  /// write the grid), of the grid's other axes.
+  struct Slice {
+    const RunGrid *grid;
+    SmallVector<std::pair<unsigned, int64_t>, 1> fixed;
+    std::string name;
+  };
+  SmallVector<Slice, 2> slices;
+  /// Grids the run reads through slices only: not arrays of the region.
+  llvm::SmallPtrSet<const RunGrid *, 2> sliceOnly;
 
   /// The grid a map's argument binds, if it is one.
   const RunGrid *gridOf(const Expr *arg) const {
@@ -496,6 +540,8 @@ private:
                   Run &run);
   bool checkRunNames(Run &run);
   bool checkTable(const Run &run, const RunGrid &table);
+  bool readSlices(Run &run);
+  bool checkReach(const Run &run);
 
   std::string writeRunFunction(const Run &run, unsigned index,
                                std::string &prototype, std::string &call);
@@ -575,6 +621,9 @@ private:
     unsigned component;
   };
   std::map<const CallExpr *, ComponentEmit> componentEmits;
+  /// Slice reads (RunMap::SliceRead), by call: the suffix their grid's
+  /// name takes in the region (getSliceSuffix).
+  std::map<const CallExpr *, std::string> sliceSuffixes;
   /// A struct value declared in a stencil function (`struct P v =
   /// PSGridGet(g, x, y, z);`, `= {a, b}`, `= w`, or none): in the region,
   /// one local of the scalar type per component, named prefix + number.
@@ -667,6 +716,8 @@ bool PhysisReader::read() {
   bool ok = true;
   for (auto [call, function] : finder.calls)
     ok = readRun(call, function) && ok;
+  for (const Run &run : runs)
+    ok = ok && checkReach(run);
   for (const FunctionDecl *function : finder.functions)
     ok = checkHostAccesses(function) && ok;
   return ok && !diags.hasErrorOccurred();
@@ -751,10 +802,12 @@ bool PhysisReader::readRun(const CallExpr *call,
       if (isGrid(param->getType()) && !readGridArgument(arg, enclosing, run))
         return false;
   }
+  if (!readSlices(run))
+    return false;
   // One shape for all of a run's grids of its rank: a region's arrays have
   // one. Tables of a lower rank keep their own.
   for (const RunGrid *grid : run.grids)
-    if (!grid->isTable(run.rank)) {
+    if (run.isArray(grid)) {
       run.shape = grid;
       break;
     }
@@ -769,7 +822,7 @@ bool PhysisReader::readRun(const CallExpr *call,
   const RunGrid *first = run.shape;
   run.extents = first->extents;
   for (const RunGrid *grid : run.grids) {
-    if (grid->isTable(run.rank))
+    if (!run.isArray(grid))
       continue;
     if (grid->extents.empty() != first->extents.empty())
       return error(call->getBeginLoc(),
@@ -1102,16 +1155,36 @@ bool PhysisReader::checkKernelBody(RunMap &map, unsigned rank) {
       }
       if (element->isRecordType() && !visitMemberRead(call, element))
         return false;
+      RunMap::SliceRead slice{param, call, {}, {}};
       for (unsigned axis = 0; axis < call->getNumArgs(); ++axis) {
         const ParmVarDecl *coordinate = kernel->getParamDecl(axis);
         std::optional<int64_t> offset =
             getOffsetFrom(call->getArg(axis), coordinate, reader.context);
+        // A constant index: the read is of a slice of the grid
+        // (PSGridGet(g, x, y, 0)), which the run takes as a table.
+        std::optional<int64_t> fixed =
+            offset ? std::nullopt
+                   : evaluateInteger(call->getArg(axis), reader.context);
+        if (fixed && access == "__ps_get" && !element->isRecordType()) {
+          slice.fixed.push_back({axis, *fixed});
+          continue;
+        }
+        if (fixed)
+          return fail(call->getArg(axis)->getBeginLoc(),
+                      "a constant index is read from grids of numbers with "
+                      "PSGridGet only (not supported yet for " +
+                          llvm::Twine(element->isRecordType()
+                                          ? "struct grids"
+                                          : "PSGridGetPeriodic") +
+                          ")");
         if (!offset)
           return fail(call->getArg(axis)->getBeginLoc(),
                       "index " + llvm::Twine(axis + 1) +
                           " of PSGridGet must be '" + coordinate->getName() +
                           "' plus or minus a constant (the stencil "
-                          "function's coordinate along that axis)");
+                          "function's coordinate along that axis), or a "
+                          "constant");
+        slice.offsets.push_back({axis, *offset});
         if (*offset < -kMaxOffset || *offset > kMaxOffset)
           return fail(call->getArg(axis)->getBeginLoc(),
                       "an offset of " + llvm::Twine(*offset) +
@@ -1122,6 +1195,17 @@ bool PhysisReader::checkKernelBody(RunMap &map, unsigned rank) {
           map.periodicReach[axis] =
               std::max(map.periodicReach[axis], std::abs(*offset));
       }
+      if (slice.fixed.empty()) {
+        map.wholeReads.insert(param);
+        return true;
+      }
+      if (slice.offsets.empty())
+        return fail(call->getBeginLoc(),
+                    "every index of this PSGridGet is a constant; a stencil "
+                    "function reads a grid along at least one coordinate "
+                    "(not supported yet)");
+      reader.sliceSuffixes[call] = getSliceSuffix(slice.fixed);
+      map.sliceReads.push_back(std::move(slice));
       return true;
     }
     /// `PSGridGet(k, x - 1)` of a grid of a lower rank than the function:
@@ -1742,8 +1826,8 @@ bool PhysisReader::readDomain(const FunctionDecl *enclosing, unsigned rank,
 }
 
 /// A grid of a lower rank than its run is a coefficient array of the
-/// region, of constant sizes, read along loops of constant bounds; reads
-/// past its margin would leave its storage.
+/// region, of constant sizes, read along loops of constant bounds
+/// (checkReach: inside the table and its margin).
 bool PhysisReader::checkTable(const Run &run, const RunGrid &table) {
   StringRef name = table.var->getName();
   std::string what = "the " + std::to_string(table.rank) + "-D grid '" +
@@ -1768,20 +1852,121 @@ bool PhysisReader::checkTable(const Run &run, const RunGrid &table) {
         return error(map.domain->getBeginLoc(),
                      what + " needs this domain as constants (not supported "
                             "yet)");
-      int64_t lo = map.bounds[2 * read.axis];
-      int64_t hi = map.bounds[2 * read.axis + 1];
-      int64_t extent = table.extents[read.tableAxis];
-      if (lo >= hi || hi - 1 + read.offset < extent + margin)
-        continue;
-      std::string grid = "'" + read.table->getName().str() + "'";
-      if (read.table->getName() != name)
-        grid += " (grid '" + name.str() + "')";
-      return error(read.index->getBeginLoc(),
-                   "PSGridGet reads " + grid + " at " +
-                       llvm::Twine(hi - 1 + read.offset) + " when " +
-                       kAxisNames[read.axis] + " = " + llvm::Twine(hi - 1) +
-                       ", past its " + llvm::Twine(extent) + " points");
     }
+  return true;
+}
+
+/// Reads of tables and slices at the domain's far edge stay inside their
+/// storage: the grid and the margin, which is known once every stencil
+/// function of the file has been read.
+bool PhysisReader::checkReach(const Run &run) {
+  auto check = [&](const RunMap &map, const ParmVarDecl *param,
+                   const Expr *index, unsigned axis, int64_t offset,
+                   int64_t extent) {
+    int64_t last = map.bounds[2 * axis + 1] - 1;
+    if (last + offset < extent + margin)
+      return true;
+    StringRef name =
+        run.gridOf(map.args[param->getFunctionScopeIndex() - run.rank])
+            ->var->getName();
+    std::string grid = "'" + param->getName().str() + "'";
+    if (param->getName() != name)
+      grid += " (grid '" + name.str() + "')";
+    std::string storage = llvm::Twine(extent).str() + " points";
+    if (margin)
+      storage += " and the margin of " + std::to_string(margin);
+    return error(index->getBeginLoc(),
+                 "PSGridGet reads " + grid + " at " +
+                     llvm::Twine(last + offset) + " when " + kAxisNames[axis] +
+                     " = " + llvm::Twine(last) + ", past its " + storage);
+  };
+  for (const RunMap &map : run.maps) {
+    if (map.empty)
+      continue;
+    for (const RunMap::TableRead &read : map.tableReads) {
+      const RunGrid *table =
+          run.gridOf(map.args[read.table->getFunctionScopeIndex() - run.rank]);
+      if (!check(map, read.table, read.index, read.axis, read.offset,
+                 table->extents[read.tableAxis]))
+        return false;
+    }
+    for (const RunMap::SliceRead &read : map.sliceReads) {
+      const RunGrid *grid =
+          run.gridOf(map.args[read.grid->getFunctionScopeIndex() - run.rank]);
+      for (auto [axis, offset] : read.offsets)
+        if (!check(map, read.grid, read.call->getArg(axis), axis, offset,
+                   grid->extents[axis]))
+          return false;
+    }
+  }
+  return true;
+}
+
+/// Collects the slices the run's maps read (RunMap::SliceRead), and the
+/// grids read through slices only. The run copies a slice when it starts:
+/// of a grid it does not write, of constant sizes, read over constant
+/// domains (checkReach: inside the grid and its margin).
+bool PhysisReader::readSlices(Run &run) {
+  for (const RunMap &map : run.maps)
+    for (const RunMap::SliceRead &read : map.sliceReads) {
+      const RunGrid *grid =
+          run.gridOf(map.args[read.grid->getFunctionScopeIndex() - run.rank]);
+      StringRef name = grid->var->getName();
+      std::string what = "'" + read.grid->getName().str() + "'";
+      if (read.grid->getName() != name)
+        what += " (grid '" + name.str() + "')";
+      for (const RunMap &other : run.maps)
+        if (llvm::is_contained(getEmittedRunGrids(run, other), grid))
+          return error(read.call->getBeginLoc(),
+                       "PSGridGet reads " + what +
+                           " at a constant index, and this run's stencil "
+                           "function '" +
+                           other.kernel->getName() +
+                           "' emits it; constant indices read grids the run "
+                           "does not write (not supported yet)");
+      if (grid->extents.empty())
+        return error(read.call->getBeginLoc(),
+                     "PSGridGet reads " + what +
+                         " at a constant index, which needs its sizes as "
+                         "constants (PSGrid...New(N, ...) with N known when "
+                         "compiling)");
+      if (map.bounds.empty())
+        return error(map.domain->getBeginLoc(),
+                     "'" + map.kernel->getName() + "' reads " + what +
+                         " at a constant index, which needs this domain as "
+                         "constants (not supported yet)");
+      if (map.empty)
+        continue;
+      for (auto [axis, index] : read.fixed)
+        if (index < 0 || index >= grid->extents[axis])
+          return error(read.call->getArg(axis)->getBeginLoc(),
+                       "PSGridGet reads " + what + " at " + kAxisNames[axis] +
+                           " = " + llvm::Twine(index) + ", outside its " +
+                           llvm::Twine(grid->extents[axis]) + " points");
+      bool known = llvm::any_of(run.slices, [&](const Run::Slice &slice) {
+        return slice.grid == grid && slice.fixed == read.fixed;
+      });
+      if (!known)
+        run.slices.push_back(
+            {grid, read.fixed,
+             "__ps_slice_" + name.str() + getSliceSuffix(read.fixed)});
+    }
+  for (const RunGrid *grid : run.grids) {
+    if (grid->isTable(run.rank) || !run.hasSlices(grid))
+      continue;
+    bool whole = llvm::any_of(run.maps, [&](const RunMap &map) {
+      return llvm::any_of(
+          llvm::zip_equal(map.kernel->parameters().drop_front(run.rank),
+                          map.args),
+          [&](auto pair) {
+            auto [param, arg] = pair;
+            return run.gridOf(arg) == grid && (map.wholeReads.contains(param) ||
+                                               map.emits.contains(param));
+          });
+    });
+    if (!whole)
+      run.sliceOnly.insert(grid);
+  }
   return true;
 }
 
@@ -1875,6 +2060,17 @@ std::string PhysisReader::writeKernelBody(const Run &run, const RunMap &map) {
     bool VisitCallExpr(CallExpr *call) {
       if (reader.structEmits.count(call))
         structEmitCalls.push_back(call);
+      // `PSGridGet(g, x, y, 0)` as `PSGridGet(g__at2_0, x, y, 0)`.
+      auto slice = reader.sliceSuffixes.find(call);
+      if (slice != reader.sliceSuffixes.end()) {
+        const Expr *grid = nullptr;
+        getGridAccess(call, grid);
+        unsigned at = fileOffset(grid->getBeginLoc());
+        edits[at] = {endOfToken(grid->getBeginLoc()) - at,
+                     cast<DeclRefExpr>(grid)->getDecl()->getNameAsString() +
+                         slice->second};
+        return true;
+      }
       // `PSGridGet(g, x, y, z).p[1]` as `__PS_GETC_g(3, x, y, z)`.
       auto read = reader.componentReads.find(call);
       if (read != reader.componentReads.end()) {
@@ -2133,12 +2329,20 @@ std::string PhysisReader::writeRunFunction(const Run &run, unsigned index,
                      std::to_string(axis) + ")");
     }
   for (const RunGrid *grid : run.grids) {
+    std::string arg = "__PSRunGrid(" + quoted(where) + ", " +
+                      grid->var->getNameAsString() + ", " + m + ")";
+    // The storage of a grid read through slices, which the run copies.
+    if (run.hasSlices(grid)) {
+      params.push_back("const void *__ps_slices_" + run.arrayNames.at(grid));
+      args.push_back(arg);
+    }
+    if (!run.isArray(grid) && !grid->isTable(rank))
+      continue;
     params.push_back(
         grid->components   ? "void *__ps_points_" + run.arrayNames.at(grid)
         : run.embeds(grid) ? "void *__ps_small_" + run.arrayNames.at(grid)
                            : declarator(grid));
-    args.push_back("__PSRunGrid(" + quoted(where) + ", " +
-                   grid->var->getNameAsString() + ", " + m + ")");
+    args.push_back(arg);
   }
   // Scalars under names of their own, which each stencil function's body
   // takes by a macro for its parameter's name.
@@ -2194,13 +2398,13 @@ std::string PhysisReader::writeRunFunction(const Run &run, unsigned index,
   // source; a region may write its sources.
   SmallVector<std::string> sources, destinations;
   bool allEmitted = llvm::all_of(run.grids, [&](const RunGrid *grid) {
-    return emitted.contains(grid->var) || grid->isTable(rank);
+    return emitted.contains(grid->var) || !run.isArray(grid);
   });
   // A struct grid's component arrays are written member by member, some
   // maybe not at all: sources, which a region may write. Tables are not
   // data: the region finds them as coefficient arrays.
   for (const RunGrid *grid : run.grids) {
-    if (grid->isTable(rank))
+    if (!run.isArray(grid))
       continue;
     (emitted.contains(grid->var) && !grid->components &&
              !(allEmitted && grid == shape)
@@ -2272,6 +2476,37 @@ std::string PhysisReader::writeRunFunction(const Run &run, unsigned index,
            grid->elementType + " (*)" + rows + ")__PSScratch(" + storedPoints +
            " * sizeof(" + grid->elementType + "));\n";
     after += "  __PSFreeScratch(" + name + ");\n";
+  }
+  // Slices as tables of their own, copied from their grids' storage (the
+  // run does not write those grids); static: they may be large.
+  for (const Run::Slice &slice : run.slices) {
+    const RunGrid *grid = slice.grid;
+    auto stored = [&](unsigned axis) {
+      return std::to_string(grid->extents[axis] + 2 * margin);
+    };
+    std::string dims, rows, loops, at, from;
+    for (unsigned axis = rank; axis-- > 0;) {
+      if (axis + 1 < rank)
+        rows += "[" + stored(axis) + "]";
+      const auto *fixed = llvm::find_if(
+          slice.fixed, [&](auto fixed) { return fixed.first == axis; });
+      if (fixed != slice.fixed.end()) {
+        from += "[" + std::to_string(fixed->second + margin) + "]";
+        continue;
+      }
+      std::string var = "__" + std::string(kAxisNames[axis]);
+      dims += "[" + stored(axis) + "]";
+      at += "[" + var + "]";
+      from += "[" + var + "]";
+      loops += "    for (" + var + " = 0; " + var + " < " + stored(axis) +
+               "; " + var + "++)\n";
+    }
+    std::string type = grid->elementType;
+    out += "  static " + type + " " + slice.name + dims + ";\n";
+    out += "  {\n    const " + type + " (*__ps_from)" + rows + " = (const " +
+           type + " (*)" + rows + ")__ps_slices_" + run.arrayNames.at(grid) +
+           ";\n" + loops + "      " + slice.name + at + " = __ps_from" + from +
+           ";\n  }\n";
   }
   // Grids smaller than the run's arrays in arrays of their shape, and back
   // after it when some map emits them.
@@ -2375,6 +2610,30 @@ std::string PhysisReader::writeRunFunction(const Run &run, unsigned index,
       defines += "#define __PS_EMIT_" + p + "(__ps_v) " + array + point +
                  " = (__ps_v)\n";
       undefines += "#undef __PS_GET_" + p + "\n#undef __PS_EMIT_" + p + "\n";
+    }
+    // A slice read names its grid with the slice's suffix (EditFinder):
+    // all of its indices in, the slice's subscripts out.
+    llvm::StringSet<> sliceMacros;
+    for (const RunMap::SliceRead &read : map.sliceReads) {
+      std::string macro = "__PS_GET_" + read.grid->getNameAsString() +
+                          getSliceSuffix(read.fixed);
+      if (!sliceMacros.insert(macro).second)
+        continue;
+      const RunGrid *grid =
+          run.gridOf(map.args[read.grid->getFunctionScopeIndex() - rank]);
+      const Run::Slice *slice = llvm::find_if(run.slices, [&](auto &slice) {
+        return slice.grid == grid && slice.fixed == read.fixed;
+      });
+      std::string indices, subscripts;
+      for (unsigned axis = 0; axis < rank; ++axis)
+        indices +=
+            std::string(axis ? ", " : "") + "__ps_i" + std::to_string(axis);
+      for (auto [axis, offset] : llvm::reverse(read.offsets))
+        subscripts += "[(__ps_i" + std::to_string(axis) + ")" +
+                      (margin ? " + " + m : "") + "]";
+      defines += "#define " + macro + "(" + indices + ") " + slice->name +
+                 subscripts + "\n";
+      undefines += "#undef " + macro + "\n";
     }
     out += "#line 1 \"<physis regions>\"\n" + defines + lineDirective(callLine);
     // Plain maps sweep once; red-black ones sweep the points whose
