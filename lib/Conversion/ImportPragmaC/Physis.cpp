@@ -154,43 +154,6 @@ bool readsGrid(const FunctionDecl *kernel, const ParmVarDecl *param) {
          getAccessedGrids(kernel, "__ps_get_periodic").contains(param);
 }
 
-/// Whether `var`, or a member or element of it, is assigned, incremented
-/// or has its address taken in `body` (then its initializer does not tell
-/// its value).
-bool isChangedIn(const VarDecl *var, const Stmt *body) {
-  struct Finder : RecursiveASTVisitor<Finder> {
-    const VarDecl *var;
-    bool changed = false;
-    bool refersTo(const Expr *expr) {
-      while (true) {
-        expr = expr->IgnoreParenImpCasts();
-        if (const auto *member = dyn_cast<MemberExpr>(expr))
-          expr = member->getBase();
-        else if (const auto *element = dyn_cast<ArraySubscriptExpr>(expr))
-          expr = element->getBase();
-        else
-          break;
-      }
-      const auto *ref = dyn_cast<DeclRefExpr>(expr);
-      return ref && ref->getDecl() == var;
-    }
-    bool VisitBinaryOperator(BinaryOperator *op) {
-      if (op->isAssignmentOp() && refersTo(op->getLHS()))
-        changed = true;
-      return true;
-    }
-    bool VisitUnaryOperator(UnaryOperator *op) {
-      if ((op->isIncrementDecrementOp() || op->getOpcode() == UO_AddrOf) &&
-          refersTo(op->getSubExpr()))
-        changed = true;
-      return true;
-    }
-  } finder;
-  finder.var = var;
-  finder.TraverseStmt(const_cast<Stmt *>(body));
-  return finder.changed;
-}
-
 /// A struct point type as component arrays: its scalars in order, all of
 /// one type (seed 003's user-defined types, stored as a structure of
 /// arrays).
@@ -381,15 +344,50 @@ struct MacroEvents : public PPCallbacks {
 // The program's runs
 //===----------------------------------------------------------------------===//
 
-/// The fixed axes of a slice read and their indices, as a suffix of names:
-/// `__at2_0` for z = 0, `__at0_m1` for x = -1.
-std::string getSliceSuffix(ArrayRef<std::pair<unsigned, int64_t>> fixed) {
+/// The fixed axes of a slice read and their indices, and its mirrored
+/// axes, as a suffix of names: `__at2_0` for z = 0, `__at0_m1` for x = -1,
+/// `__mirror0` for x mirrored.
+std::string getSliceSuffix(ArrayRef<std::pair<unsigned, int64_t>> fixed,
+                           ArrayRef<std::pair<unsigned, int64_t>> mirrored) {
   std::string suffix;
   for (auto [axis, index] : fixed)
     suffix +=
         "__at" + std::to_string(axis) + "_" +
         (index < 0 ? "m" + std::to_string(-index) : std::to_string(index));
+  for (auto [axis, base] : mirrored)
+    suffix += "__mirror" + std::to_string(axis);
   return suffix;
+}
+
+/// c where `expr` is c - `var` (`N - x - 1`, `-x + 4`, `c - (x + 1)`).
+std::optional<int64_t> getMirrorBase(const Expr *expr, const VarDecl *var,
+                                     ASTContext &context) {
+  expr = expr->IgnoreParenImpCasts();
+  if (const auto *unary = dyn_cast<UnaryOperator>(expr))
+    if (unary->getOpcode() == UO_Minus)
+      if (std::optional<int64_t> offset =
+              getOffsetFrom(unary->getSubExpr(), var, context))
+        return -*offset;
+  const auto *binary = dyn_cast<BinaryOperator>(expr);
+  if (!binary ||
+      (binary->getOpcode() != BO_Add && binary->getOpcode() != BO_Sub))
+    return std::nullopt;
+  bool add = binary->getOpcode() == BO_Add;
+  std::optional<int64_t> lhs = evaluateInteger(binary->getLHS(), context);
+  std::optional<int64_t> rhs = evaluateInteger(binary->getRHS(), context);
+  if (rhs)
+    if (std::optional<int64_t> base =
+            getMirrorBase(binary->getLHS(), var, context))
+      return add ? *base + *rhs : *base - *rhs;
+  if (lhs && !add)
+    if (std::optional<int64_t> offset =
+            getOffsetFrom(binary->getRHS(), var, context))
+      return *lhs - *offset;
+  if (lhs && add)
+    if (std::optional<int64_t> base =
+            getMirrorBase(binary->getRHS(), var, context))
+      return *lhs + *base;
+  return std::nullopt;
 }
 
 /// One grid a run uses: a variable of the program.
@@ -442,6 +440,11 @@ struct RunMap {
     const CallExpr *call;
     SmallVector<std::pair<unsigned, int64_t>, 1> fixed;
     SmallVector<std::pair<unsigned, int64_t>, 3> offsets;
+    /// Axes read mirrored (`N - x - 1`), each with its c of `c - x`.
+    SmallVector<std::pair<unsigned, int64_t>, 1> mirrored;
+    /// Per mirrored axis, the offset its index has in the run's copy
+    /// (readSlices).
+    SmallVector<int64_t, 1> mirrorShifts;
   };
   SmallVector<SliceRead, 2> sliceReads;
   /// The grid parameters read at the point's coordinates on every axis.
@@ -497,7 +500,18 @@ struct Run {
   struct Slice {
     const RunGrid *grid;
     SmallVector<std::pair<unsigned, int64_t>, 1> fixed;
+    /// Axes copied mirrored, each with the c of the copy's point p = the
+    /// grid's point c - p (the first read's).
+    SmallVector<std::pair<unsigned, int64_t>, 1> mirrored;
     std::string name;
+
+    bool matches(const RunGrid *other, const RunMap::SliceRead &read) const {
+      return grid == other && fixed == read.fixed &&
+             llvm::equal(llvm::make_first_range(mirrored),
+                         llvm::make_first_range(read.mirrored));
+    }
+    /// Whether the copy has the run's rank: then an array of the region.
+    bool isWhole() const { return fixed.empty(); }
   };
   SmallVector<Slice, 2> slices;
   /// Grids the run reads through slices only: not arrays of the region.
@@ -840,6 +854,12 @@ bool PhysisReader::readRun(const CallExpr *call,
         return false;
       continue;
     }
+    for (const Run::Slice &slice : run.slices)
+      if (slice.grid == grid && slice.isWhole() && grid->extents != run.extents)
+        return error(call->getBeginLoc(),
+                     "grid '" + grid->var->getName() +
+                         "' is read mirrored, which needs the run's grids to "
+                         "have its sizes, as constants (not supported yet)");
     if (!run.embeds(grid))
       continue;
     if (grid->components)
@@ -1155,7 +1175,7 @@ bool PhysisReader::checkKernelBody(RunMap &map, unsigned rank) {
       }
       if (element->isRecordType() && !visitMemberRead(call, element))
         return false;
-      RunMap::SliceRead slice{param, call, {}, {}};
+      RunMap::SliceRead slice{param, call, {}, {}, {}, {}};
       for (unsigned axis = 0; axis < call->getNumArgs(); ++axis) {
         const ParmVarDecl *coordinate = kernel->getParamDecl(axis);
         std::optional<int64_t> offset =
@@ -1169,21 +1189,37 @@ bool PhysisReader::checkKernelBody(RunMap &map, unsigned rank) {
           slice.fixed.push_back({axis, *fixed});
           continue;
         }
-        if (fixed)
-          return fail(call->getArg(axis)->getBeginLoc(),
-                      "a constant index is read from grids of numbers with "
-                      "PSGridGet only (not supported yet for " +
-                          llvm::Twine(element->isRecordType()
-                                          ? "struct grids"
-                                          : "PSGridGetPeriodic") +
-                          ")");
+        // `N - x - 1`: the grid read mirrored along the axis, which the
+        // run takes as a mirrored copy.
+        std::optional<int64_t> mirror =
+            offset || fixed
+                ? std::nullopt
+                : getMirrorBase(call->getArg(axis), coordinate, reader.context);
+        if (mirror && access == "__ps_get" && !element->isRecordType()) {
+          if (reader.getText(call->getArg(axis)->getSourceRange()).empty())
+            return fail(call->getArg(axis)->getBeginLoc(),
+                        "write a mirrored index in the stencil function, "
+                        "not through a macro");
+          slice.mirrored.push_back({axis, *mirror});
+          continue;
+        }
+        if (fixed || mirror)
+          return fail(
+              call->getArg(axis)->getBeginLoc(),
+              llvm::Twine(fixed ? "a constant index" : "a mirrored index") +
+                  " is read from grids of numbers with PSGridGet "
+                  "only (not supported yet for " +
+                  (element->isRecordType() ? "struct grids"
+                                           : "PSGridGetPeriodic") +
+                  ")");
         if (!offset)
           return fail(call->getArg(axis)->getBeginLoc(),
                       "index " + llvm::Twine(axis + 1) +
                           " of PSGridGet must be '" + coordinate->getName() +
                           "' plus or minus a constant (the stencil "
-                          "function's coordinate along that axis), or a "
-                          "constant");
+                          "function's coordinate along that axis), a "
+                          "constant, or a constant minus '" +
+                          coordinate->getName() + "'");
         slice.offsets.push_back({axis, *offset});
         if (*offset < -kMaxOffset || *offset > kMaxOffset)
           return fail(call->getArg(axis)->getBeginLoc(),
@@ -1195,16 +1231,16 @@ bool PhysisReader::checkKernelBody(RunMap &map, unsigned rank) {
           map.periodicReach[axis] =
               std::max(map.periodicReach[axis], std::abs(*offset));
       }
-      if (slice.fixed.empty()) {
+      if (slice.fixed.empty() && slice.mirrored.empty()) {
         map.wholeReads.insert(param);
         return true;
       }
-      if (slice.offsets.empty())
+      if (slice.offsets.empty() && slice.mirrored.empty())
         return fail(call->getBeginLoc(),
                     "every index of this PSGridGet is a constant; a stencil "
                     "function reads a grid along at least one coordinate "
                     "(not supported yet)");
-      reader.sliceSuffixes[call] = getSliceSuffix(slice.fixed);
+      reader.sliceSuffixes[call] = getSliceSuffix(slice.fixed, slice.mirrored);
       map.sliceReads.push_back(std::move(slice));
       return true;
     }
@@ -1615,8 +1651,11 @@ bool PhysisReader::checkKernelBody(RunMap &map, unsigned rank) {
     bool VisitDoStmt(DoStmt *loop) { return failLoop(loop); }
     bool failLoop(Stmt *loop) {
       return fail(loop->getBeginLoc(),
-                  "loops in stencil functions are not supported yet (a "
-                  "point's value is computed without one)");
+                  "this loop is not supported in a stencil function: a "
+                  "loop is written out when it counts up by one between "
+                  "constant bounds, at most 64 times, without break, "
+                  "continue or return, its variable unchanged in it and "
+                  "not read after it");
     }
     bool VisitReturnStmt(ReturnStmt *ret) {
       const auto *body = cast<CompoundStmt>(kernel->getBody());
@@ -1907,8 +1946,8 @@ bool PhysisReader::checkReach(const Run &run) {
 /// of a grid it does not write, of constant sizes, read over constant
 /// domains (checkReach: inside the grid and its margin).
 bool PhysisReader::readSlices(Run &run) {
-  for (const RunMap &map : run.maps)
-    for (const RunMap::SliceRead &read : map.sliceReads) {
+  for (RunMap &map : run.maps)
+    for (RunMap::SliceRead &read : map.sliceReads) {
       const RunGrid *grid =
           run.gridOf(map.args[read.grid->getFunctionScopeIndex() - run.rank]);
       StringRef name = grid->var->getName();
@@ -1917,24 +1956,27 @@ bool PhysisReader::readSlices(Run &run) {
         what += " (grid '" + name.str() + "')";
       for (const RunMap &other : run.maps)
         if (llvm::is_contained(getEmittedRunGrids(run, other), grid))
-          return error(read.call->getBeginLoc(),
-                       "PSGridGet reads " + what +
-                           " at a constant index, and this run's stencil "
-                           "function '" +
-                           other.kernel->getName() +
-                           "' emits it; constant indices read grids the run "
-                           "does not write (not supported yet)");
+          return error(
+              read.call->getBeginLoc(),
+              "PSGridGet reads " + what +
+                  " at a constant or mirrored index, and this run's stencil "
+                  "function '" +
+                  other.kernel->getName() +
+                  "' emits it; such reads take grids the run "
+                  "does not write (not supported yet)");
       if (grid->extents.empty())
-        return error(read.call->getBeginLoc(),
-                     "PSGridGet reads " + what +
-                         " at a constant index, which needs its sizes as "
-                         "constants (PSGrid...New(N, ...) with N known when "
-                         "compiling)");
+        return error(
+            read.call->getBeginLoc(),
+            "PSGridGet reads " + what +
+                " at a constant or mirrored index, which needs its sizes as "
+                "constants (PSGrid...New(N, ...) with N known when "
+                "compiling)");
       if (map.bounds.empty())
-        return error(map.domain->getBeginLoc(),
-                     "'" + map.kernel->getName() + "' reads " + what +
-                         " at a constant index, which needs this domain as "
-                         "constants (not supported yet)");
+        return error(
+            map.domain->getBeginLoc(),
+            "'" + map.kernel->getName() + "' reads " + what +
+                " at a constant or mirrored index, which needs this domain as "
+                "constants (not supported yet)");
       if (map.empty)
         continue;
       for (auto [axis, index] : read.fixed)
@@ -1943,13 +1985,30 @@ bool PhysisReader::readSlices(Run &run) {
                        "PSGridGet reads " + what + " at " + kAxisNames[axis] +
                            " = " + llvm::Twine(index) + ", outside its " +
                            llvm::Twine(grid->extents[axis]) + " points");
-      bool known = llvm::any_of(run.slices, [&](const Run::Slice &slice) {
-        return slice.grid == grid && slice.fixed == read.fixed;
-      });
-      if (!known)
-        run.slices.push_back(
-            {grid, read.fixed,
-             "__ps_slice_" + name.str() + getSliceSuffix(read.fixed)});
+      const Run::Slice *slice =
+          llvm::find_if(run.slices, [&](const Run::Slice &slice) {
+            return slice.matches(grid, read);
+          });
+      if (slice == run.slices.end()) {
+        run.slices.push_back({grid, read.fixed, read.mirrored,
+                              "__ps_slice_" + name.str() +
+                                  getSliceSuffix(read.fixed, read.mirrored)});
+        slice = &run.slices.back();
+      }
+      // c' - x read from the copy of c - p: at x + (c - c'), within the
+      // margin.
+      read.mirrorShifts.clear();
+      for (auto [mine, theirs] :
+           llvm::zip_equal(read.mirrored, slice->mirrored)) {
+        int64_t shift = theirs.second - mine.second;
+        if (shift < -kMaxOffset || shift > kMaxOffset)
+          return error(read.call->getArg(mine.first)->getBeginLoc(),
+                       "this mirrored read is " + llvm::Twine(shift) +
+                           " points from the first of " + what +
+                           " in this run, wider than stencils read");
+        read.mirrorShifts.push_back(shift);
+        margin = std::max(margin, std::abs(shift));
+      }
     }
   for (const RunGrid *grid : run.grids) {
     if (grid->isTable(run.rank) || !run.hasSlices(grid))
@@ -2069,6 +2128,27 @@ std::string PhysisReader::writeKernelBody(const Run &run, const RunMap &map) {
         edits[at] = {endOfToken(grid->getBeginLoc()) - at,
                      cast<DeclRefExpr>(grid)->getDecl()->getNameAsString() +
                          slice->second};
+        // A mirrored index as the coordinate at its offset in the run's
+        // copy: the whole index replaced, coordinate and all.
+        const auto *read =
+            llvm::find_if(map.sliceReads, [&](const RunMap::SliceRead &read) {
+              return read.call == call;
+            });
+        for (auto [mirrored, shift] :
+             llvm::zip_equal(read->mirrored, read->mirrorShifts)) {
+          CharSourceRange range = Lexer::makeFileCharRange(
+              CharSourceRange::getTokenRange(
+                  call->getArg(mirrored.first)->getSourceRange()),
+              reader.sm, reader.context.getLangOpts());
+          unsigned from = reader.sm.getFileOffset(range.getBegin());
+          std::string text = "((__" + std::string(kAxisNames[mirrored.first]);
+          if (reader.margin)
+            text += " - " + std::to_string(reader.margin);
+          mirroredEdits.push_back(
+              {from,
+               {reader.sm.getFileOffset(range.getEnd()) - from,
+                text + ") + " + std::to_string(shift) + ")"}});
+        }
         return true;
       }
       // `PSGridGet(g, x, y, z).p[1]` as `__PS_GETC_g(3, x, y, z)`.
@@ -2124,8 +2204,15 @@ std::string PhysisReader::writeKernelBody(const Run &run, const RunMap &map) {
     }
     SmallVector<const VarDecl *> structDecls;
     SmallVector<const CallExpr *> structEmitCalls;
+    /// Mirrored indices, which replace the coordinate edits inside them.
+    SmallVector<std::pair<unsigned, std::pair<unsigned, std::string>>>
+        mirroredEdits;
   } finder(*this, run, map, edits);
   finder.TraverseStmt(const_cast<CompoundStmt *>(body));
+  for (auto &[from, edit] : finder.mirroredEdits) {
+    edits.erase(edits.lower_bound(from), edits.lower_bound(from + edit.first));
+    edits[from] = edit;
+  }
   // Struct values as scalar locals, one per component: their declarations
   // and whole emits, written with the edits above inside them.
   StringRef buffer = sm.getBufferData(sm.getMainFileID());
@@ -2478,13 +2565,16 @@ std::string PhysisReader::writeRunFunction(const Run &run, unsigned index,
     after += "  __PSFreeScratch(" + name + ");\n";
   }
   // Slices as tables of their own, copied from their grids' storage (the
-  // run does not write those grids); static: they may be large.
+  // run does not write those grids); static: they may be large. A copy
+  // mirrored along an axis holds at p the grid's point c - p (zero where
+  // that is outside the grid's storage); one of the run's rank (mirrored
+  // only) is a source array of the region, on the heap.
   for (const Run::Slice &slice : run.slices) {
     const RunGrid *grid = slice.grid;
     auto stored = [&](unsigned axis) {
       return std::to_string(grid->extents[axis] + 2 * margin);
     };
-    std::string dims, rows, loops, at, from;
+    std::string dims, rows, loops, at, from, inside;
     for (unsigned axis = rank; axis-- > 0;) {
       if (axis + 1 < rank)
         rows += "[" + stored(axis) + "]";
@@ -2497,15 +2587,38 @@ std::string PhysisReader::writeRunFunction(const Run &run, unsigned index,
       std::string var = "__" + std::string(kAxisNames[axis]);
       dims += "[" + stored(axis) + "]";
       at += "[" + var + "]";
-      from += "[" + var + "]";
+      const auto *mirrored = llvm::find_if(slice.mirrored, [&](auto mirrored) {
+        return mirrored.first == axis;
+      });
+      if (mirrored != slice.mirrored.end()) {
+        std::string source = "(" +
+                             std::to_string(mirrored->second + 2 * margin) +
+                             " - " + var + ")";
+        inside += std::string(inside.empty() ? "" : " && ") + source +
+                  " >= 0 && " + source + " < " + stored(axis);
+        from += "[" + source + "]";
+      } else {
+        from += "[" + var + "]";
+      }
       loops += "    for (" + var + " = 0; " + var + " < " + stored(axis) +
                "; " + var + "++)\n";
     }
     std::string type = grid->elementType;
-    out += "  static " + type + " " + slice.name + dims + ";\n";
+    if (slice.isWhole()) {
+      out += "  " + type + " (*" + slice.name + ")" + rows + " = (" + type +
+             " (*)" + rows + ")__PSScratch(" + storedPoints + " * sizeof(" +
+             type + "));\n";
+      after += "  __PSFreeScratch(" + slice.name + ");\n";
+      sources.push_back(type + " " + slice.name + dims);
+    } else {
+      out += "  static " + type + " " + slice.name + dims + ";\n";
+    }
+    std::string value = "__ps_from" + from;
+    if (!inside.empty())
+      value = "(" + inside + ") ? " + value + " : (" + type + ")0";
     out += "  {\n    const " + type + " (*__ps_from)" + rows + " = (const " +
            type + " (*)" + rows + ")__ps_slices_" + run.arrayNames.at(grid) +
-           ";\n" + loops + "      " + slice.name + at + " = __ps_from" + from +
+           ";\n" + loops + "      " + slice.name + at + " = " + value +
            ";\n  }\n";
   }
   // Grids smaller than the run's arrays in arrays of their shape, and back
@@ -2616,21 +2729,22 @@ std::string PhysisReader::writeRunFunction(const Run &run, unsigned index,
     llvm::StringSet<> sliceMacros;
     for (const RunMap::SliceRead &read : map.sliceReads) {
       std::string macro = "__PS_GET_" + read.grid->getNameAsString() +
-                          getSliceSuffix(read.fixed);
+                          getSliceSuffix(read.fixed, read.mirrored);
       if (!sliceMacros.insert(macro).second)
         continue;
       const RunGrid *grid =
           run.gridOf(map.args[read.grid->getFunctionScopeIndex() - rank]);
-      const Run::Slice *slice = llvm::find_if(run.slices, [&](auto &slice) {
-        return slice.grid == grid && slice.fixed == read.fixed;
-      });
+      const Run::Slice *slice = llvm::find_if(
+          run.slices, [&](auto &slice) { return slice.matches(grid, read); });
       std::string indices, subscripts;
       for (unsigned axis = 0; axis < rank; ++axis)
         indices +=
             std::string(axis ? ", " : "") + "__ps_i" + std::to_string(axis);
-      for (auto [axis, offset] : llvm::reverse(read.offsets))
-        subscripts += "[(__ps_i" + std::to_string(axis) + ")" +
-                      (margin ? " + " + m : "") + "]";
+      for (unsigned axis = rank; axis-- > 0;)
+        if (llvm::none_of(read.fixed,
+                          [&](auto fixed) { return fixed.first == axis; }))
+          subscripts += "[(__ps_i" + std::to_string(axis) + ")" +
+                        (margin ? " + " + m : "") + "]";
       defines += "#define " + macro + "(" + indices + ") " + slice->name +
                  subscripts + "\n";
       undefines += "#undef " + macro + "\n";
@@ -2829,12 +2943,48 @@ private:
 
 } // namespace
 
+bool mlir::stencil::pragma_c::isChangedIn(const VarDecl *var,
+                                          const Stmt *body) {
+  struct Finder : RecursiveASTVisitor<Finder> {
+    const VarDecl *var;
+    bool changed = false;
+    bool refersTo(const Expr *expr) {
+      while (true) {
+        expr = expr->IgnoreParenImpCasts();
+        if (const auto *member = dyn_cast<MemberExpr>(expr))
+          expr = member->getBase();
+        else if (const auto *element = dyn_cast<ArraySubscriptExpr>(expr))
+          expr = element->getBase();
+        else
+          break;
+      }
+      const auto *ref = dyn_cast<DeclRefExpr>(expr);
+      return ref && ref->getDecl() == var;
+    }
+    bool VisitBinaryOperator(BinaryOperator *op) {
+      if (op->isAssignmentOp() && refersTo(op->getLHS()))
+        changed = true;
+      return true;
+    }
+    bool VisitUnaryOperator(UnaryOperator *op) {
+      if ((op->isIncrementDecrementOp() || op->getOpcode() == UO_AddrOf) &&
+          refersTo(op->getSubExpr()))
+        changed = true;
+      return true;
+    }
+  } finder;
+  finder.var = var;
+  finder.TraverseStmt(const_cast<Stmt *>(body));
+  return finder.changed;
+}
+
 std::optional<PhysisProgram> mlir::stencil::pragma_c::translatePhysis(
     StringRef source, StringRef fileName,
     const std::vector<std::string> &clangArgs, bool distributed, bool silence) {
   PhysisProgram result;
+  std::string unrolled = unrollStencilLoops(source, fileName, clangArgs);
   bool ok = tooling::runToolOnCodeWithArgs(
-      std::make_unique<PhysisAction>(result, distributed, silence), source,
+      std::make_unique<PhysisAction>(result, distributed, silence), unrolled,
       clangArgs, fileName, "stencil-translate");
   if (!ok || result.source.empty())
     return std::nullopt;

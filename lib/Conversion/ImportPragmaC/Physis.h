@@ -16,6 +16,11 @@
 
 #include "llvm/ADT/StringRef.h"
 
+namespace clang {
+class Stmt;
+class VarDecl;
+} // namespace clang
+
 #include <cstdint>
 #include <optional>
 #include <string>
@@ -43,6 +48,17 @@ std::optional<PhysisProgram>
 translatePhysis(llvm::StringRef source, llvm::StringRef fileName,
                 const std::vector<std::string> &clangArgs, bool distributed,
                 bool silence);
+
+/// `source` with the loops of constant trip count (at most 64 iterations)
+/// in its stencil functions written out, one block per iteration with the
+/// loop variable replaced by its value, on the loop's first line
+/// (PhysisLoops.cpp). Other text and line numbers stay as they are.
+std::string unrollStencilLoops(llvm::StringRef source, llvm::StringRef fileName,
+                               const std::vector<std::string> &clangArgs);
+
+/// Whether `body` assigns `var` (or a member or element of it), increments
+/// or decrements it, or takes its address.
+bool isChangedIn(const clang::VarDecl *var, const clang::Stmt *body);
 
 } // namespace mlir::stencil::pragma_c
 

@@ -1,8 +1,9 @@
 /* A Physis program whose stencil functions read grids at constant indices
    along some axes (slices): a 3-D diffusion driven by the bottom plane
    (z = 0) of a forcing grid of one plane and by a column (x = 2, z = NZ -
-   1) of another, which the run reads whole too; a 2-D sweep that reads
-   its source's left column (x = 0) at offsets along y. Its plain-C twin is
+   1) of another, which the run reads whole too and mirrored along z; a
+   2-D sweep that reads its source's left column (x = 0) at offsets along
+   y, and the source mirrored along x (9 - x, 10 - x). Its plain-C twin is
    slices.ref.c. */
 #include "physis/physis.h"
 
@@ -19,14 +20,16 @@ static void drive(const int x, const int y, const int z, PSGrid3DDouble in,
   double v = 0.4 * PSGridGet(in, x, y, z) + 0.1 * side +
              0.01 * PSGridGet(force, x, y + 1, 0) -
              0.02 * PSGridGet(wall, 2, y, NZ - 1) +
-             0.001 * PSGridGet(wall, x, y, z);
+             0.001 * PSGridGet(wall, x, y, z) +
+             0.003 * PSGridGet(wall, x, y, NZ - 1 - z);
   PSGridEmit(out, v);
 }
 
 static void edge(const int x, const int y, PSGrid2DFloat in,
                  PSGrid2DFloat out) {
   PSGridEmit(out, PSGridGet(in, x, y) +
-                      0.5f * (PSGridGet(in, 0, y - 1) - PSGridGet(in, 0, y + 1)));
+                      0.5f * (PSGridGet(in, 0, y - 1) - PSGridGet(in, 0, y + 1)) +
+                      0.25f * (PSGridGet(in, 9 - x, y) + PSGridGet(in, 10 - x, y + 1)));
 }
 
 int main(int argc, char *argv[]) {

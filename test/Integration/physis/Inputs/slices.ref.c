@@ -20,7 +20,8 @@ static void drive(const double *in, double *out, const double *wall) {
         A(out, x, y, z) = 0.4 * A(in, x, y, z) + 0.1 * side +
                           0.01 * force[y + 1][x] -
                           0.02 * A(wall, 2, y, NZ - 1) +
-                          0.001 * A(wall, x, y, z);
+                          0.001 * A(wall, x, y, z) +
+                          0.003 * A(wall, x, y, NZ - 1 - z);
       }
 }
 
@@ -50,7 +51,8 @@ int main(int argc, char *argv[]) {
     p[i / 10][i % 10] = (float)((i * 5) % 11);
   for (y = 1; y < 7; ++y)
     for (x = 1; x < 10; ++x)
-      q[y][x] = p[y][x] + 0.5f * (p[y - 1][0] - p[y + 1][0]);
+      q[y][x] = p[y][x] + 0.5f * (p[y - 1][0] - p[y + 1][0]) +
+                0.25f * (p[y][9 - x] + p[y + 1][10 - x]);
   for (i = 0; i < 10 * 8; ++i)
     printf("%g%c", q[i / 10][i % 10], i % 10 == 9 ? '\n' : ' ');
   free(a);
