@@ -346,7 +346,7 @@ struct MacroEvents : public PPCallbacks {
 
 /// The fixed axes of a slice read and their indices, and its mirrored
 /// axes, as a suffix of names: `__at2_0` for z = 0, `__at0_m1` for x = -1,
-/// `__mirror0` for x mirrored.
+/// `__mirror0_31` for x read as 31 - x.
 std::string getSliceSuffix(ArrayRef<std::pair<unsigned, int64_t>> fixed,
                            ArrayRef<std::pair<unsigned, int64_t>> mirrored) {
   std::string suffix;
@@ -355,7 +355,8 @@ std::string getSliceSuffix(ArrayRef<std::pair<unsigned, int64_t>> fixed,
         "__at" + std::to_string(axis) + "_" +
         (index < 0 ? "m" + std::to_string(-index) : std::to_string(index));
   for (auto [axis, base] : mirrored)
-    suffix += "__mirror" + std::to_string(axis);
+    suffix += "__mirror" + std::to_string(axis) + "_" +
+              (base < 0 ? "m" + std::to_string(-base) : std::to_string(base));
   return suffix;
 }
 
@@ -442,9 +443,6 @@ struct RunMap {
     SmallVector<std::pair<unsigned, int64_t>, 3> offsets;
     /// Axes read mirrored (`N - x - 1`), each with its c of `c - x`.
     SmallVector<std::pair<unsigned, int64_t>, 1> mirrored;
-    /// Per mirrored axis, the offset its index has in the run's copy
-    /// (readSlices).
-    SmallVector<int64_t, 1> mirrorShifts;
   };
   SmallVector<SliceRead, 2> sliceReads;
   /// The grid parameters read at the point's coordinates on every axis.
@@ -501,14 +499,13 @@ struct Run {
     const RunGrid *grid;
     SmallVector<std::pair<unsigned, int64_t>, 1> fixed;
     /// Axes copied mirrored, each with the c of the copy's point p = the
-    /// grid's point c - p (the first read's).
+    /// grid's point c - p. Reads with another c get a copy of their own: a
+    /// shared one read at offsets would widen every grid's margin.
     SmallVector<std::pair<unsigned, int64_t>, 1> mirrored;
     std::string name;
 
     bool matches(const RunGrid *other, const RunMap::SliceRead &read) const {
-      return grid == other && fixed == read.fixed &&
-             llvm::equal(llvm::make_first_range(mirrored),
-                         llvm::make_first_range(read.mirrored));
+      return grid == other && fixed == read.fixed && mirrored == read.mirrored;
     }
     /// Whether the copy has the run's rank: then an array of the region.
     bool isWhole() const { return fixed.empty(); }
@@ -1175,7 +1172,7 @@ bool PhysisReader::checkKernelBody(RunMap &map, unsigned rank) {
       }
       if (element->isRecordType() && !visitMemberRead(call, element))
         return false;
-      RunMap::SliceRead slice{param, call, {}, {}, {}, {}};
+      RunMap::SliceRead slice{param, call, {}, {}, {}};
       for (unsigned axis = 0; axis < call->getNumArgs(); ++axis) {
         const ParmVarDecl *coordinate = kernel->getParamDecl(axis);
         std::optional<int64_t> offset =
@@ -1652,10 +1649,11 @@ bool PhysisReader::checkKernelBody(RunMap &map, unsigned rank) {
     bool failLoop(Stmt *loop) {
       return fail(loop->getBeginLoc(),
                   "this loop is not supported in a stencil function: a "
-                  "loop is written out when it counts up by one between "
-                  "constant bounds, at most 64 times, without break, "
-                  "continue or return, its variable unchanged in it and "
-                  "not read after it");
+                  "loop is written out when an int counts up by one "
+                  "between constant bounds, at most 64 times, without "
+                  "break, continue, return or preprocessor lines, its "
+                  "variable unchanged in it, named by no macro and not "
+                  "read after it");
     }
     bool VisitReturnStmt(ReturnStmt *ret) {
       const auto *body = cast<CompoundStmt>(kernel->getBody());
@@ -1936,6 +1934,11 @@ bool PhysisReader::checkReach(const Run &run) {
         if (!check(map, read.grid, read.call->getArg(axis), axis, offset,
                    grid->extents[axis]))
           return false;
+      // The mirrored copy's point x holds the grid's c - x.
+      for (auto [axis, base] : read.mirrored)
+        if (!check(map, read.grid, read.call->getArg(axis), axis, 0,
+                   grid->extents[axis]))
+          return false;
     }
   }
   return true;
@@ -1989,26 +1992,10 @@ bool PhysisReader::readSlices(Run &run) {
           llvm::find_if(run.slices, [&](const Run::Slice &slice) {
             return slice.matches(grid, read);
           });
-      if (slice == run.slices.end()) {
+      if (slice == run.slices.end())
         run.slices.push_back({grid, read.fixed, read.mirrored,
                               "__ps_slice_" + name.str() +
                                   getSliceSuffix(read.fixed, read.mirrored)});
-        slice = &run.slices.back();
-      }
-      // c' - x read from the copy of c - p: at x + (c - c'), within the
-      // margin.
-      read.mirrorShifts.clear();
-      for (auto [mine, theirs] :
-           llvm::zip_equal(read.mirrored, slice->mirrored)) {
-        int64_t shift = theirs.second - mine.second;
-        if (shift < -kMaxOffset || shift > kMaxOffset)
-          return error(read.call->getArg(mine.first)->getBeginLoc(),
-                       "this mirrored read is " + llvm::Twine(shift) +
-                           " points from the first of " + what +
-                           " in this run, wider than stencils read");
-        read.mirrorShifts.push_back(shift);
-        margin = std::max(margin, std::abs(shift));
-      }
     }
   for (const RunGrid *grid : run.grids) {
     if (grid->isTable(run.rank) || !run.hasSlices(grid))
@@ -2128,14 +2115,13 @@ std::string PhysisReader::writeKernelBody(const Run &run, const RunMap &map) {
         edits[at] = {endOfToken(grid->getBeginLoc()) - at,
                      cast<DeclRefExpr>(grid)->getDecl()->getNameAsString() +
                          slice->second};
-        // A mirrored index as the coordinate at its offset in the run's
-        // copy: the whole index replaced, coordinate and all.
+        // A mirrored index as the coordinate, where the run's copy holds
+        // the point it reads: the whole index replaced, coordinate and all.
         const auto *read =
             llvm::find_if(map.sliceReads, [&](const RunMap::SliceRead &read) {
               return read.call == call;
             });
-        for (auto [mirrored, shift] :
-             llvm::zip_equal(read->mirrored, read->mirrorShifts)) {
+        for (auto mirrored : read->mirrored) {
           CharSourceRange range = Lexer::makeFileCharRange(
               CharSourceRange::getTokenRange(
                   call->getArg(mirrored.first)->getSourceRange()),
@@ -2146,8 +2132,7 @@ std::string PhysisReader::writeKernelBody(const Run &run, const RunMap &map) {
             text += " - " + std::to_string(reader.margin);
           mirroredEdits.push_back(
               {from,
-               {reader.sm.getFileOffset(range.getEnd()) - from,
-                text + ") + " + std::to_string(shift) + ")"}});
+               {reader.sm.getFileOffset(range.getEnd()) - from, text + "))"}});
         }
         return true;
       }

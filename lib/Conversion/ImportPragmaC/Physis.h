@@ -49,10 +49,11 @@ translatePhysis(llvm::StringRef source, llvm::StringRef fileName,
                 const std::vector<std::string> &clangArgs, bool distributed,
                 bool silence);
 
-/// `source` with the loops of constant trip count (at most 64 iterations)
-/// in its stencil functions written out, one block per iteration with the
-/// loop variable replaced by its value, on the loop's first line
-/// (PhysisLoops.cpp). Other text and line numbers stay as they are.
+/// `source` with the loops of constant trip count (an int, at most 64
+/// iterations) in the stencil functions PSStencilMap applies written out,
+/// one block per iteration with the loop variable replaced by its value, on
+/// the loop's first line (PhysisLoops.cpp). Other text and line numbers
+/// stay as they are.
 std::string unrollStencilLoops(llvm::StringRef source, llvm::StringRef fileName,
                                const std::vector<std::string> &clangArgs);
 

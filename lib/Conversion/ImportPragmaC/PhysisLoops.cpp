@@ -78,8 +78,37 @@ bool hasJump(const Stmt *stmt) {
   return finder.found;
 }
 
-/// `loop` as an Unrollable, when it counts up by one between constant
-/// bounds, its variable unchanged by the body and not read after it.
+/// Whether the body names `var` where token replacement cannot reach it (a
+/// macro's definition), or holds preprocessor lines, which a copy on one
+/// line cannot keep.
+bool hasHiddenText(const Stmt *body, const VarDecl *var, CharSourceRange range,
+                   ASTContext &context) {
+  const SourceManager &sm = context.getSourceManager();
+  struct Finder : RecursiveASTVisitor<Finder> {
+    const VarDecl *var;
+    const SourceManager &sm;
+    bool found = false;
+    Finder(const VarDecl *var, const SourceManager &sm) : var(var), sm(sm) {}
+    bool VisitDeclRefExpr(DeclRefExpr *ref) {
+      if (ref->getDecl() == var && ref->getLocation().isMacroID() &&
+          !sm.isMacroArgExpansion(ref->getLocation()))
+        found = true;
+      return true;
+    }
+  } finder(var, sm);
+  finder.TraverseStmt(const_cast<Stmt *>(body));
+  if (finder.found)
+    return true;
+  StringRef text = Lexer::getSourceText(range, sm, context.getLangOpts());
+  SmallVector<StringRef> lines;
+  text.split(lines, '\n');
+  return llvm::any_of(
+      lines, [](StringRef line) { return line.ltrim().starts_with("#"); });
+}
+
+/// `loop` as an Unrollable, when an `int` counts up by one between
+/// constant bounds (compared as signed numbers), its variable unchanged by
+/// the body and not read after it.
 std::optional<Unrollable> matchLoop(const ForStmt *loop,
                                     const FunctionDecl *function,
                                     ASTContext &context) {
@@ -102,7 +131,7 @@ std::optional<Unrollable> matchLoop(const ForStmt *loop,
     const auto *local = decl->isSingleDecl()
                             ? dyn_cast<VarDecl>(decl->getSingleDecl())
                             : nullptr;
-    if (!local || !local->getType()->isIntegerType() || !local->getInit())
+    if (!local || !local->getInit())
       return std::nullopt;
     var = local;
     lower = local->getInit();
@@ -112,12 +141,14 @@ std::optional<Unrollable> matchLoop(const ForStmt *loop,
     var = getLoopVar(assign->getLHS());
     lower = assign->getRHS();
   }
-  if (!var)
+  // An `int`, so that a literal in its place means the same in C.
+  if (!var || !context.hasSameUnqualifiedType(var->getType(), context.IntTy))
     return std::nullopt;
-  // v < hi, or v <= hi.
+  // v < hi, or v <= hi, compared as signed numbers.
   const auto *cond = dyn_cast<BinaryOperator>(loop->getCond()->IgnoreParens());
   if (!cond || (cond->getOpcode() != BO_LT && cond->getOpcode() != BO_LE) ||
-      getLoopVar(cond->getLHS()) != var)
+      getLoopVar(cond->getLHS()) != var ||
+      !cond->getLHS()->getType()->isSignedIntegerType())
     return std::nullopt;
   // ++v, v++, v += 1.
   const Expr *inc = loop->getInc()->IgnoreParens();
@@ -130,25 +161,48 @@ std::optional<Unrollable> matchLoop(const ForStmt *loop,
             evaluateInteger(compound->getRHS(), context) == int64_t(1);
   std::optional<int64_t> lo = evaluateInteger(lower, context);
   std::optional<int64_t> hi = evaluateInteger(cond->getRHS(), context);
-  if (!byOne || !lo || !hi)
+  if (!byOne || !lo || !hi || *lo < INT32_MIN || *lo > INT32_MAX ||
+      *hi < INT32_MIN || *hi > INT32_MAX)
     return std::nullopt;
   int64_t end = *hi + (cond->getOpcode() == BO_LE ? 1 : 0);
   if (end - *lo > kMaxTrips || isChangedIn(var, loop->getBody()) ||
-      hasJump(loop->getBody()))
+      hasJump(loop->getBody()) ||
+      hasHiddenText(loop->getBody(), var, body, context))
     return std::nullopt;
   // A variable declared before the loop keeps its last value after it in
   // C; the copies do not set it, so nothing after the loop may read it.
+  // Assigning it is not reading it, nor is a later loop that starts by
+  // assigning it (`for (j = -1; ...)` again, as nested loops over
+  // variables declared up front are, once written out).
   if (!declared) {
     struct Uses : RecursiveASTVisitor<Uses> {
       const VarDecl *var;
       const ForStmt *loop;
       const SourceManager &sm;
+      llvm::SmallPtrSet<const DeclRefExpr *, 4> assigned;
       bool after = false;
       Uses(const VarDecl *var, const ForStmt *loop, const SourceManager &sm)
           : var(var), loop(loop), sm(sm) {}
+      bool isAfter(const Stmt *stmt) {
+        return sm.isBeforeInTranslationUnit(loop->getEndLoc(),
+                                            stmt->getBeginLoc());
+      }
+      bool TraverseForStmt(ForStmt *other) {
+        const auto *init = dyn_cast_or_null<BinaryOperator>(other->getInit());
+        if (other != loop && isAfter(other) && init &&
+            init->getOpcode() == BO_Assign && getLoopVar(init->getLHS()) == var)
+          return true;
+        return RecursiveASTVisitor::TraverseForStmt(other);
+      }
+      bool VisitBinaryOperator(BinaryOperator *op) {
+        if (op->getOpcode() == BO_Assign)
+          if (const auto *ref =
+                  dyn_cast<DeclRefExpr>(op->getLHS()->IgnoreParens()))
+            assigned.insert(ref);
+        return true;
+      }
       bool VisitDeclRefExpr(DeclRefExpr *ref) {
-        if (ref->getDecl() == var &&
-            sm.isBeforeInTranslationUnit(loop->getEndLoc(), ref->getBeginLoc()))
+        if (ref->getDecl() == var && !assigned.contains(ref) && isAfter(ref))
           after = true;
         return true;
       }
@@ -215,9 +269,10 @@ public:
       unsigned depth = 0;
       std::vector<Unrollable> loops;
       std::map<const FunctionDecl *, int64_t> copies;
+      llvm::SmallPtrSet<const FunctionDecl *, 4> kernels;
       explicit Finder(ASTContext &context) : context(context) {}
       bool TraverseFunctionDecl(FunctionDecl *decl) {
-        if (!decl->hasBody() || !isStencilFunction(decl))
+        if (!decl->hasBody() || !kernels.contains(decl->getDefinition()))
           return true;
         function = decl;
         return RecursiveASTVisitor::TraverseFunctionDecl(decl);
@@ -238,19 +293,29 @@ public:
         --depth;
         return ok;
       }
-      static bool isStencilFunction(const FunctionDecl *decl) {
-        if (decl->getNumParams() == 0 ||
-            !decl->getParamDecl(0)->getType()->isIntegerType())
-          return false;
-        return llvm::any_of(decl->parameters(), [](const ParmVarDecl *param) {
-          const auto *pointer = param->getType()->getAs<PointerType>();
-          const RecordDecl *record =
-              pointer ? pointer->getPointeeType()->getAsRecordDecl() : nullptr;
-          return record && record->getDeclName().isIdentifier() &&
-                 record->getName().starts_with("__PSGrid");
-        });
-      }
     } finder(context);
+    // The stencil functions: those PSStencilMap (and its red-black forms)
+    // applies; others keep their loops.
+    struct Kernels : RecursiveASTVisitor<Kernels> {
+      llvm::SmallPtrSet<const FunctionDecl *, 4> &found;
+      explicit Kernels(llvm::SmallPtrSet<const FunctionDecl *, 4> &found)
+          : found(found) {}
+      bool VisitCallExpr(CallExpr *call) {
+        const FunctionDecl *callee = call->getDirectCallee();
+        if (!callee || !callee->getDeclName().isIdentifier() ||
+            !callee->getName().starts_with("__PSStencilMap") ||
+            call->getNumArgs() == 0)
+          return true;
+        const auto *ref =
+            dyn_cast<DeclRefExpr>(call->getArg(0)->IgnoreParenCasts());
+        if (const auto *kernel =
+                ref ? dyn_cast<FunctionDecl>(ref->getDecl()) : nullptr)
+          if (const FunctionDecl *definition = kernel->getDefinition())
+            found.insert(definition);
+        return true;
+      }
+    } kernels(finder.kernels);
+    kernels.TraverseDecl(context.getTranslationUnitDecl());
     finder.TraverseDecl(context.getTranslationUnitDecl());
     if (finder.loops.empty())
       return;

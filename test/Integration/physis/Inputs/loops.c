@@ -2,8 +2,9 @@
    struct point (a 2 x 3 array member, copied transposed into another
    point type, averaged with the neighbours along x), over a 3 x 3 x 3
    neighbourhood (a weighted box filter in nested loops, the inner bounds
-   fixed), a triangular loop whose inner bound is the outer variable, and
-   a loop of one statement without braces. Its plain-C twin is
+   fixed), a triangular loop whose inner bound is the outer variable (its
+   variables declared before it), and a loop of one statement without
+   braces. A host function with a loop, which stays as it is. Its plain-C twin is
    loops.ref.c. */
 #include "physis/physis.h"
 
@@ -42,11 +43,21 @@ static void box(const int x, const int y, const int z, PSGrid3DDouble in,
         s += PSGridGet(in, x + i, y + j, z + k) *
              (1.0 + (i == 0) + 2 * (j == 0) + 4 * (k == 0));
     }
-  /* Triangular: the inner bound is the outer variable. */
-  for (int i = 0; i < 3; i++)
-    for (int j = 0; j <= i; j++)
-      s += 0.01 * PSGridGet(in, x + j - i, y, z);
+  /* Triangular: the inner bound is the outer variable; both declared
+     before the loops, as C89 writes them. */
+  int p, q;
+  for (p = 0; p < 3; p++)
+    for (q = 0; q <= p; q++)
+      s += 0.01 * PSGridGet(in, x + q - p, y, z);
   PSGridEmit(out, s / 64.0);
+}
+
+/* Not a stencil function: its loop runs on the host. */
+static double weigh(int n, PSGrid3DDouble g) {
+  double w = 0;
+  for (int i = 0; i < 4; ++i)
+    w += (double)(n + i) * (double)PSGridDim(g, 0);
+  return w;
 }
 
 int main(int argc, char *argv[]) {
@@ -87,6 +98,7 @@ int main(int argc, char *argv[]) {
   for (i = 0; i < n; ++i)
     sum += h[i] * (double)(i % 7 + 1);
   printf("checksum %.15e\n", sum);
+  printf("weight %g\n", weigh(steps, c));
   PSGridFree(a);
   PSGridFree(b);
   PSGridFree(c);

@@ -68,6 +68,7 @@ int main(int argc, char *argv[]) {
   for (i = 0; i < n; ++i)
     sum += c[i] * (double)(i % 7 + 1);
   printf("checksum %.15e\n", sum);
+  printf("weight %g\n", (double)(4 * steps + 6) * N);
   free(in);
   free(out);
   free(c);
