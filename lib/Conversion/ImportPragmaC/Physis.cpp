@@ -514,6 +514,21 @@ struct Run {
   /// Grids the run reads through slices only: not arrays of the region.
   llvm::SmallPtrSet<const RunGrid *, 2> sliceOnly;
 
+  /// The grid a map binds to its stencil function's grid parameter.
+  const RunGrid *gridOfParam(const RunMap &map,
+                             const ParmVarDecl *param) const {
+    return gridOf(map.args[param->getFunctionScopeIndex() - rank]);
+  }
+  /// `'p'`, or `'p' (grid 'g')` where the grid's name differs: a grid
+  /// parameter in a message.
+  std::string describeParam(const RunMap &map, const ParmVarDecl *param) const {
+    StringRef name = gridOfParam(map, param)->var->getName();
+    std::string text = "'" + param->getName().str() + "'";
+    if (param->getName() != name)
+      text += " (grid '" + name.str() + "')";
+    return text;
+  }
+
   /// The grid a map's argument binds, if it is one.
   const RunGrid *gridOf(const Expr *arg) const {
     for (const RunGrid *grid : grids)
@@ -1882,8 +1897,7 @@ bool PhysisReader::checkTable(const Run &run, const RunGrid &table) {
                      "' as constants (not supported yet)");
   for (const RunMap &map : run.maps)
     for (const RunMap::TableRead &read : map.tableReads) {
-      unsigned param = read.table->getFunctionScopeIndex() - run.rank;
-      if (run.gridOf(map.args[param]) != &table)
+      if (run.gridOfParam(map, read.table) != &table)
         continue;
       if (map.bounds.empty())
         return error(map.domain->getBeginLoc(),
@@ -1903,12 +1917,7 @@ bool PhysisReader::checkReach(const Run &run) {
     int64_t last = map.bounds[2 * axis + 1] - 1;
     if (last + offset < extent + margin)
       return true;
-    StringRef name =
-        run.gridOf(map.args[param->getFunctionScopeIndex() - run.rank])
-            ->var->getName();
-    std::string grid = "'" + param->getName().str() + "'";
-    if (param->getName() != name)
-      grid += " (grid '" + name.str() + "')";
+    std::string grid = run.describeParam(map, param);
     std::string storage = llvm::Twine(extent).str() + " points";
     if (margin)
       storage += " and the margin of " + std::to_string(margin);
@@ -1921,15 +1930,13 @@ bool PhysisReader::checkReach(const Run &run) {
     if (map.empty)
       continue;
     for (const RunMap::TableRead &read : map.tableReads) {
-      const RunGrid *table =
-          run.gridOf(map.args[read.table->getFunctionScopeIndex() - run.rank]);
+      const RunGrid *table = run.gridOfParam(map, read.table);
       if (!check(map, read.table, read.index, read.axis, read.offset,
                  table->extents[read.tableAxis]))
         return false;
     }
     for (const RunMap::SliceRead &read : map.sliceReads) {
-      const RunGrid *grid =
-          run.gridOf(map.args[read.grid->getFunctionScopeIndex() - run.rank]);
+      const RunGrid *grid = run.gridOfParam(map, read.grid);
       for (auto [axis, offset] : read.offsets)
         if (!check(map, read.grid, read.call->getArg(axis), axis, offset,
                    grid->extents[axis]))
@@ -1951,12 +1958,9 @@ bool PhysisReader::checkReach(const Run &run) {
 bool PhysisReader::readSlices(Run &run) {
   for (RunMap &map : run.maps)
     for (RunMap::SliceRead &read : map.sliceReads) {
-      const RunGrid *grid =
-          run.gridOf(map.args[read.grid->getFunctionScopeIndex() - run.rank]);
+      const RunGrid *grid = run.gridOfParam(map, read.grid);
       StringRef name = grid->var->getName();
-      std::string what = "'" + read.grid->getName().str() + "'";
-      if (read.grid->getName() != name)
-        what += " (grid '" + name.str() + "')";
+      std::string what = run.describeParam(map, read.grid);
       for (const RunMap &other : run.maps)
         if (llvm::is_contained(getEmittedRunGrids(run, other), grid))
           return error(
@@ -2174,8 +2178,7 @@ std::string PhysisReader::writeKernelBody(const Run &run, const RunMap &map) {
       // arrays, is a constant; sizes known at run time are all one.
       const auto *param = cast<ParmVarDecl>(
           cast<DeclRefExpr>(call->getArg(0)->IgnoreParenImpCasts())->getDecl());
-      const RunGrid *grid =
-          run.gridOf(map.args[param->getFunctionScopeIndex() - run.rank]);
+      const RunGrid *grid = run.gridOfParam(map, param);
       std::string text = grid->extents.empty()
                              ? "__ps_n" + std::string(kAxisNames[axis])
                              : std::to_string(grid->extents[axis]);
@@ -2717,8 +2720,7 @@ std::string PhysisReader::writeRunFunction(const Run &run, unsigned index,
                           getSliceSuffix(read.fixed, read.mirrored);
       if (!sliceMacros.insert(macro).second)
         continue;
-      const RunGrid *grid =
-          run.gridOf(map.args[read.grid->getFunctionScopeIndex() - rank]);
+      const RunGrid *grid = run.gridOfParam(map, read.grid);
       const Run::Slice *slice = llvm::find_if(
           run.slices, [&](auto &slice) { return slice.matches(grid, read); });
       std::string indices, subscripts;
