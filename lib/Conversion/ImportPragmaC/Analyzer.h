@@ -72,6 +72,10 @@ private:
   /// file defines them.
   bool markResidentArrays(StencilRegion &region);
   bool analyzeTimeLoop(StencilRegion &region);
+  /// Adds the variables `root` assigns (`=`, `op=`, `++`, `--`).
+  static void collectAssignedVariables(
+      const clang::Stmt *root,
+      llvm::SmallPtrSetImpl<const clang::VarDecl *> &assigned);
   /// The loop nest each `calc` and `copy` directive governs and the
   /// boundary statements (directive null), in order, and the resets before
   /// the first.

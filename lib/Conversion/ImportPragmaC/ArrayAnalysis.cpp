@@ -332,13 +332,36 @@ bool Analyzer::typeFromDeclaration(
                                     "' is mapped but no loop nest of the "
                                     "region uses it");
   QualType type = getWrittenType(var);
-  if (!context.getAsArrayType(type))
+  // A pointer (`double (*x)[m]`, `double *x`, `double x[][m]`) takes its
+  // first extent from the map's section, `x[0:n]`.
+  QualType pointee;
+  if (const PointerType *pointer = type->getAs<PointerType>())
+    pointee = pointer->getPointeeType();
+  else if (auto *incomplete = dyn_cast_or_null<IncompleteArrayType>(
+               context.getAsArrayType(type)))
+    pointee = incomplete->getElementType();
+  if (!pointee.isNull() && !decl.firstExtentTokens.empty()) {
+    std::string text;
+    for (const Token &tok : decl.firstExtentTokens)
+      text += (text.empty() ? "" : " ") +
+              Lexer::getSpelling(tok, sm, context.getLangOpts());
+    if (!addSize(evaluateSize(decl.firstExtentTokens, region.function), text,
+                 decl.firstExtentLoc))
+      return false;
+    type = pointee;
+  } else if (!pointee.isNull()) {
+    return error(decl.name.loc,
+                 "'" + array.name +
+                     "' is a pointer: map a section that gives its extent ('" +
+                     array.name + "[0:n]')");
+  } else if (!context.getAsArrayType(type)) {
     return error(
         decl.name.loc,
         "'" + array.name +
             "' must be declared as an array (float, double, int or long, "
             "sizes constant or C99 run-time extents) for its map "
             "to give its size");
+  }
   while (const clang::ArrayType *arrayType = context.getAsArrayType(type)) {
     SourceLocation loc = var->getLocation();
     if (auto *constant = dyn_cast<ConstantArrayType>(arrayType)) {
@@ -695,7 +718,7 @@ bool Analyzer::analyzeNest(StencilRegion &region, const Stmt *stmt,
     stmt = skipSingleCompound(stmt);
     auto *loop = dyn_cast_or_null<ForStmt>(stmt);
     if (!loop) {
-      error(stmt ? stmt->getBeginLoc() : region.timeLoop->getBeginLoc(),
+      error(stmt ? stmt->getBeginLoc() : region.begin->loc,
             "expected a 'for' loop over '" + dims[axis].name + "' (dimension " +
                 llvm::Twine(axis) + ") in the " + section + " section");
       note(region.dimension->loc, "the dimensions are named here");

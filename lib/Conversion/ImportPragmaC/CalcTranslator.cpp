@@ -740,10 +740,14 @@ bool CalcTranslator::matchAccess(const clang::Expr *expr, unsigned &arrayIndex,
   if (!any)
     return error(ref->getBeginLoc(),
                  "'" + ref->getDecl()->getName() +
-                     (region.begin->ompDevices
-                          ? "' is not mapped by the region's 'target enter "
-                            "data'"
-                          : "' is not an array of '#pragma stencil data'"));
+                     (!region.begin->ompDevices
+                          ? "' is not an array of '#pragma stencil data'"
+                      : region.step->once
+                          ? "' is not mapped by the region's 'target' "
+                            "construct (a pointer or parameter needs a "
+                            "section, 'map(to: x[0:n])')"
+                          : "' is not mapped by the region's 'target enter "
+                            "data'"));
   unsigned components = any->componentShape.size();
   unsigned fullRank = components + region.getRank();
   if (indices.size() != fullRank)
@@ -868,8 +872,9 @@ Value CalcTranslator::getStepValue(clang::SourceLocation at) {
 Value CalcTranslator::readStepTable(const clang::ArraySubscriptExpr *expr,
                                     bool &handled) {
   handled = false;
+  // Without a time loop there are no steps to index by.
   const clang::VarDecl *var = getReferencedVar(expr->getBase());
-  if (!var || region.findArray(var->getName()))
+  if (!var || !region.timeVar || region.findArray(var->getName()))
     return {};
   // A parameter declared `double fict[TMAX]` keeps its size in the type it
   // was written with.

@@ -440,3 +440,32 @@ StringRef mlir::stencil::pragma_c::getElementCName(ElementKind kind) {
   }
   llvm_unreachable("unknown element kind");
 }
+
+std::string mlir::stencil::pragma_c::stripComments(llvm::StringRef text) {
+  std::string result;
+  result.reserve(text.size());
+  for (size_t pos = 0; pos < text.size();) {
+    char c = text[pos];
+    // String and character literals keep what looks like a comment.
+    if (c == '"' || c == '\'') {
+      size_t end = pos + 1;
+      while (end < text.size() && text[end] != c && text[end] != '\n')
+        end += text[end] == '\\' ? 2 : 1;
+      end = std::min(end + 1, text.size());
+      result += text.slice(pos, end);
+      pos = end;
+    } else if (text.substr(pos).starts_with("//")) {
+      size_t end = text.find('\n', pos);
+      result += ' ';
+      pos = end == llvm::StringRef::npos ? text.size() : end;
+    } else if (text.substr(pos).starts_with("/*")) {
+      size_t end = text.find("*/", pos + 2);
+      result += ' ';
+      pos = end == llvm::StringRef::npos ? text.size() : end + 2;
+    } else {
+      result += c;
+      ++pos;
+    }
+  }
+  return result;
+}

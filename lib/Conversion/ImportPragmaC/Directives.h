@@ -64,6 +64,10 @@ struct ArrayDecl {
   bool typedByDeclaration = false;
   std::vector<std::vector<clang::Token>> sizeTokens;
   llvm::SmallVector<clang::SourceLocation, 3> sizeLocs;
+  /// Seed 004's `map(to: x[0:n])`: the section's length, which gives the
+  /// first extent of an array declared as a pointer (`double (*x)[m]`).
+  std::vector<clang::Token> firstExtentTokens;
+  clang::SourceLocation firstExtentLoc;
 };
 
 struct Directive {
@@ -98,7 +102,12 @@ struct Directive {
   /// On `step`: the time loop's variable is whatever the loop declares.
   /// On `dimension`: the names are those of the loops of the first nest,
   /// which starts after `firstNestLoc`; `rank` of them when not 0.
+  /// On `end`: the region ends with the nest that starts after
+  /// `firstNestLoc` (a `target` construct over one nest); its locations
+  /// are completed from the AST.
   bool implicit = false;
+  /// On `step`: the region has no time loop; its nests run once, in order.
+  bool once = false;
   clang::SourceLocation firstNestLoc;
   unsigned rank = 0;
   /// On `end`: the arrays mapped back (`map(from: ...)`); the others keep
@@ -119,6 +128,11 @@ public:
 private:
   std::vector<Directive> &directives;
 };
+
+/// `text` with each C comment replaced by a space (string and character
+/// literals kept as they are): source text that may go on one line, or be
+/// checked for being blank.
+std::string stripComments(llvm::StringRef text);
 
 /// Reports `message` as a Clang error at `loc`.
 void reportError(clang::DiagnosticsEngine &diags, clang::SourceLocation loc,

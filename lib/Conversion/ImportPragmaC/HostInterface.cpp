@@ -20,7 +20,8 @@ namespace {
 std::string getSourceText(ASTContext &context, const Expr *expr) {
   const SourceManager &sm = context.getSourceManager();
   CharSourceRange range = sm.getExpansionRange(expr->getSourceRange());
-  return Lexer::getSourceText(range, sm, context.getLangOpts()).str();
+  // Without comments: a `//` would end the line the text goes on.
+  return stripComments(Lexer::getSourceText(range, sm, context.getLangOpts()));
 }
 
 /// The text of a macro argument as written in the macro's call
@@ -30,9 +31,8 @@ std::string getArgumentText(ASTContext &context, const Expr *expr) {
   const SourceManager &sm = context.getSourceManager();
   SourceLocation begin = sm.getTopMacroCallerLoc(expr->getBeginLoc());
   SourceLocation end = sm.getTopMacroCallerLoc(expr->getEndLoc());
-  return Lexer::getSourceText(CharSourceRange::getTokenRange(begin, end), sm,
-                              context.getLangOpts())
-      .str();
+  return stripComments(Lexer::getSourceText(
+      CharSourceRange::getTokenRange(begin, end), sm, context.getLangOpts()));
 }
 
 std::string getElementName(const RegionArray &array) {
@@ -199,14 +199,26 @@ std::string getCallArguments(ASTContext &context, const StencilRegion &region,
 }
 
 /// `(long long)(upper) - (long long)(lower)`, plus one for `<=`: the number
-/// of steps; zero or less runs none.
+/// of steps; zero or less runs none. Empty without a time loop.
 std::string getStepCount(ASTContext &context, const StencilRegion &region) {
+  if (!region.timeLoop)
+    return "";
   std::string count =
       "(long long)(" + getSourceText(context, region.stepUpper) +
       ") - (long long)(" + getSourceText(context, region.stepLower) + ")";
   if (region.stepInclusive)
     count += " + 1";
   return count;
+}
+
+/// The arguments of a call of the region's function, each followed by
+/// ", " (getCallArguments), completed with the step count where the region
+/// has a time loop.
+std::string withStepCount(const StencilRegion &region, StringRef arguments,
+                          StringRef steps) {
+  if (!region.timeLoop)
+    return arguments.drop_back(2).str();
+  return (arguments + steps).str();
 }
 
 llvm::json::Object getLocation(ASTContext &context, SourceLocation loc) {
@@ -250,6 +262,9 @@ std::string mlir::stencil::pragma_c::getPrototype(ASTContext &context,
                 .getUnqualifiedType()
                 .getAsString() +
             " " + region.timeVar->getNameAsString() + ", ";
+  // A region without a time loop takes no step count.
+  if (!region.timeLoop)
+    return StringRef(text).drop_back(2).str() + ")";
   return text + "long long steps)";
 }
 
@@ -317,9 +332,11 @@ mlir::stencil::pragma_c::buildManifest(ASTContext &context,
                           ? llvm::json::Value(region.shape[axis])
                           : llvm::json::Value(region.getExtentText(axis)));
     std::string call = region.name + "(" +
-                       getCallArguments(context, region,
-                                        /*residentBlocks=*/false) +
-                       getStepCount(context, region) + ")";
+                       withStepCount(region,
+                                     getCallArguments(context, region,
+                                                      /*residentBlocks=*/false),
+                                     getStepCount(context, region)) +
+                       ")";
 
     llvm::json::Object object{
         {"name", region.name},
@@ -331,12 +348,14 @@ mlir::stencil::pragma_c::buildManifest(ASTContext &context,
                                     {"upper", std::move(upper)}}},
         {"nests", std::move(nests)},
         {"max_steps", region.step->maxSteps},
-        {"steps",
-         llvm::json::Object{{"variable", region.timeVar->getNameAsString()},
+        {"steps", region.timeLoop
+                      ? llvm::json::Value(llvm::json::Object{
+                            {"variable", region.timeVar->getNameAsString()},
                             {"lower", getSourceText(context, region.stepLower)},
                             {"upper", getSourceText(context, region.stepUpper)},
                             {"inclusive", region.stepInclusive},
-                            {"value_read", region.usesStepValue()}}},
+                            {"value_read", region.usesStepValue()}})
+                      : llvm::json::Value(nullptr)},
         {"arrays", std::move(arrays)},
         {"scalars", std::move(scalars)},
         {"reductions", std::move(reductions)},
@@ -409,6 +428,12 @@ static void alignRegionArrays(ASTContext &context, Rewriter &rewriter,
 /// FILE:LINE: ...` before the region runs.
 static void writeStepCount(ASTContext &context, const StencilRegion &region,
                            llvm::raw_ostream &os) {
+  // Without a time loop, only the bound checks call it.
+  if (!region.timeLoop) {
+    if (region.hasRuntimeValues())
+      os << "  extern void stencil_bound_error(const char *, long long);\n";
+    return;
+  }
   const SourceManager &sm = context.getSourceManager();
   PresumedLoc where =
       sm.getPresumedLoc(sm.getExpansionLoc(region.stepUpper->getBeginLoc()));
@@ -756,8 +781,10 @@ mlir::stencil::pragma_c::rewriteSource(ASTContext &context,
     if (region.hasRuntimeValues() && !region.hasStatementsOutsideLoop())
       os << "if (" << region.name << "_steps > 0) ";
     os << region.name << "("
-       << getCallArguments(context, region, residentBlocks) << region.name
-       << "_steps);\n";
+       << withStepCount(region,
+                        getCallArguments(context, region, residentBlocks),
+                        region.name + "_steps")
+       << ");\n";
     for (const RegionArray &array : region.arrays)
       if (array.keepsHostValues)
         os << "  __builtin_free(" << getHostCopyName(region, array) << ");\n";
@@ -777,7 +804,7 @@ mlir::stencil::pragma_c::rewriteSource(ASTContext &context,
           use(loop.var);
     for (const VarDecl *var : region.outerTemporaries)
       use(var);
-    if (!region.timeVarDeclaredInLoop) {
+    if (region.timeLoop && !region.timeVarDeclaredInLoop) {
       std::string lower = getSourceText(context, region.stepLower);
       os << "  " << region.timeVar->getName() << " = " << region.name
          << "_steps > 0 ? (" << lower << ") + " << region.name << "_steps : ("
@@ -790,9 +817,15 @@ mlir::stencil::pragma_c::rewriteSource(ASTContext &context,
     os << "}";
     // Pad with empty lines so the code after the region keeps its line
     // numbers: diagnostics of the host compile point at the original lines.
+    // A call block longer than its region (a region of one short nest)
+    // goes on one line.
     unsigned regionLines = sm.getExpansionLineNumber(region.end->endLoc) -
                            sm.getExpansionLineNumber(region.begin->hashLoc);
     unsigned textLines = llvm::count(text, '\n');
+    if (textLines > regionLines) {
+      std::replace(text.begin(), text.end(), '\n', ' ');
+      textLines = 0;
+    }
     for (unsigned line = textLines; line < regionLines; ++line)
       os << "\n";
     rewriter.ReplaceText(CharSourceRange::getCharRange(region.begin->hashLoc,

@@ -361,8 +361,11 @@ func::FuncOp mlir::stencil::pragma_c::emitRegion(clang::ASTContext &astContext,
     argTypes.push_back(stepType);
     argLocs.push_back(loc(region.stepLower->getBeginLoc()));
   }
-  argTypes.push_back(builder.getIndexType());
-  argLocs.push_back(loc(region.timeLoop->getBeginLoc()));
+  // The step count, where the region has a time loop.
+  if (region.timeLoop) {
+    argTypes.push_back(builder.getIndexType());
+    argLocs.push_back(loc(region.timeLoop->getBeginLoc()));
+  }
 
   builder.setInsertionPointToEnd(module.getBody());
   auto func = func::FuncOp::create(builder, loc(region.begin->loc), region.name,
@@ -374,7 +377,6 @@ func::FuncOp mlir::stencil::pragma_c::emitRegion(clang::ASTContext &astContext,
     if (array.isResident)
       func.setArgAttr(index, residentAttr.getName(), builder.getUnitAttr());
   Block *entry = builder.createBlock(&func.getBody(), {}, argTypes, argLocs);
-  Value steps = entry->getArguments().back();
 
   // The grids' bounds first: a distributed function needs them before its
   // first stencil op. Nests over the same range share a grid.
@@ -669,71 +671,76 @@ func::FuncOp mlir::stencil::pragma_c::emitRegion(clang::ASTContext &astContext,
   };
   emitOutside(Phase::Before);
 
-  // The fields the loop reads but never changes: their halo is refreshed
-  // once, before it.
-  llvm::SmallDenseSet<unsigned, 8> readInLoop;
-  for (auto [sectionIndex, section] : llvm::enumerate(region.sections))
-    if (section.isInLoop() && !section.isCopy())
-      for (const CalcTranslator::ArgumentSource &source :
-           nests[sectionIndex].translator->argumentSources)
-        if (source.array)
-          readInLoop.insert(*source.array);
-  for (auto [index, array] : llvm::enumerate(region.arrays))
-    if (!array.isCarried() && readInLoop.contains(index))
-      readOnly[index] = exchangedCurrent(index);
+  // A region without a time loop ran its nests above.
+  if (region.timeLoop) {
+    Value steps = entry->getArguments().back();
+    // The fields the loop reads but never changes: their halo is refreshed
+    // once, before it.
+    llvm::SmallDenseSet<unsigned, 8> readInLoop;
+    for (auto [sectionIndex, section] : llvm::enumerate(region.sections))
+      if (section.isInLoop() && !section.isCopy())
+        for (const CalcTranslator::ArgumentSource &source :
+             nests[sectionIndex].translator->argumentSources)
+          if (source.array)
+            readInLoop.insert(*source.array);
+    for (auto [index, array] : llvm::enumerate(region.arrays))
+      if (!array.isCarried() && readInLoop.contains(index))
+        readOnly[index] = exchangedCurrent(index);
 
-  // The time loop carries every array it changes, then the variables its
-  // nests reduce into, then the step variable's value.
-  SmallVector<unsigned> carried, loopReductions;
-  SmallVector<Value> inits;
-  for (auto [index, array] : llvm::enumerate(region.arrays))
-    if (array.isCarried()) {
-      carried.push_back(index);
-      inits.push_back(current[index]);
+    // The time loop carries every array it changes, then the variables its
+    // nests reduce into, then the step variable's value.
+    SmallVector<unsigned> carried, loopReductions;
+    SmallVector<Value> inits;
+    for (auto [index, array] : llvm::enumerate(region.arrays))
+      if (array.isCarried()) {
+        carried.push_back(index);
+        inits.push_back(current[index]);
+      }
+    for (auto [k, reduction] : llvm::enumerate(region.reductions))
+      if (region.sections[reduction.section].isInLoop()) {
+        loopReductions.push_back(k);
+        inits.push_back(reductionValues[k]);
+      }
+    if (stepType)
+      inits.push_back(entry->getArgument(entry->getNumArguments() - 2));
+    auto iterate = IterateOp::create(
+        builder, loc(region.timeLoop->getBeginLoc()), steps, inits);
+    Block *loopBody = iterate.getBodyBlock();
+    for (auto [position, index] : llvm::enumerate(carried))
+      current[index] = loopBody->getArgument(position);
+    for (auto [position, k] : llvm::enumerate(loopReductions))
+      reductionValues[k] = loopBody->getArgument(carried.size() + position);
+    if (stepType)
+      stepValue = loopBody->getArguments().back();
+
+    builder.setInsertionPointToStart(loopBody);
+    for (auto [index, section] : llvm::enumerate(region.sections))
+      if (section.isInLoop())
+        emitSection(index);
+
+    SmallVector<Value> yielded;
+    for (unsigned index : carried)
+      yielded.push_back(current[index]);
+    for (unsigned k : loopReductions)
+      yielded.push_back(reductionValues[k]);
+    if (stepType) {
+      Location stepLoc = loc(region.timeLoop->getInc()->getBeginLoc());
+      Value one = arith::ConstantOp::create(
+          builder, stepLoc, builder.getIntegerAttr(stepType, 1));
+      yielded.push_back(
+          arith::AddIOp::create(builder, stepLoc, stepValue, one));
     }
-  for (auto [k, reduction] : llvm::enumerate(region.reductions))
-    if (region.sections[reduction.section].isInLoop()) {
-      loopReductions.push_back(k);
-      inits.push_back(reductionValues[k]);
-    }
-  if (stepType)
-    inits.push_back(entry->getArgument(entry->getNumArguments() - 2));
-  auto iterate = IterateOp::create(builder, loc(region.timeLoop->getBeginLoc()),
-                                   steps, inits);
-  Block *loopBody = iterate.getBodyBlock();
-  for (auto [position, index] : llvm::enumerate(carried))
-    current[index] = loopBody->getArgument(position);
-  for (auto [position, k] : llvm::enumerate(loopReductions))
-    reductionValues[k] = loopBody->getArgument(carried.size() + position);
-  if (stepType)
-    stepValue = loopBody->getArguments().back();
+    YieldOp::create(builder, loc(region.timeLoop->getEndLoc()), yielded);
 
-  builder.setInsertionPointToStart(loopBody);
-  for (auto [index, section] : llvm::enumerate(region.sections))
-    if (section.isInLoop())
-      emitSection(index);
-
-  SmallVector<Value> yielded;
-  for (unsigned index : carried)
-    yielded.push_back(current[index]);
-  for (unsigned k : loopReductions)
-    yielded.push_back(reductionValues[k]);
-  if (stepType) {
-    Location stepLoc = loc(region.timeLoop->getInc()->getBeginLoc());
-    Value one = arith::ConstantOp::create(builder, stepLoc,
-                                          builder.getIntegerAttr(stepType, 1));
-    yielded.push_back(arith::AddIOp::create(builder, stepLoc, stepValue, one));
+    // After the loop: its results, then the statements after it.
+    builder.setInsertionPointAfter(iterate);
+    stepValue = Value();
+    for (auto [position, index] : llvm::enumerate(carried))
+      current[index] = iterate.getResult(position);
+    for (auto [position, k] : llvm::enumerate(loopReductions))
+      reductionValues[k] = iterate.getResult(carried.size() + position);
+    emitOutside(Phase::After);
   }
-  YieldOp::create(builder, loc(region.timeLoop->getEndLoc()), yielded);
-
-  // After the loop: its results, then the statements after it.
-  builder.setInsertionPointAfter(iterate);
-  stepValue = Value();
-  for (auto [position, index] : llvm::enumerate(carried))
-    current[index] = iterate.getResult(position);
-  for (auto [position, k] : llvm::enumerate(loopReductions))
-    reductionValues[k] = iterate.getResult(carried.size() + position);
-  emitOutside(Phase::After);
 
   // Write back what the region changed.
   for (auto [index, array] : llvm::enumerate(region.arrays))

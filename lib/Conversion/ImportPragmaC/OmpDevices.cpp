@@ -55,8 +55,11 @@ void OmpLineCollector::PragmaDirective(SourceLocation loc,
   auto isWord = [](const Token &token, StringRef word) {
     return token.is(tok::raw_identifier) && token.getRawIdentifier() == word;
   };
+  // `teams` lines too: in a `target` construct's block, the loop nest's
+  // construct is written without `target`.
   if (tokens.size() < 3 || !isWord(tokens[0], "pragma") ||
-      !isWord(tokens[1], "omp") || !isWord(tokens[2], "target"))
+      !isWord(tokens[1], "omp") ||
+      !(isWord(tokens[2], "target") || isWord(tokens[2], "teams")))
     return;
   lines.push_back({loc, end, {tokens.begin() + 2, tokens.end()}});
 }
@@ -79,11 +82,20 @@ enum class Construct {
   ExitData,
   Loop,
   Reflect,
-  Combined,
+  /// `target map(...)`: a construct over the statement after it.
+  Target,
+  /// `target data map(...)`: a data region over a structured block.
+  TargetData,
   Gmove,
   Bcast,
   Reduction,
   Update
+};
+
+/// An array section of a map list, `[lower:length]`: its tokens.
+struct Section {
+  std::vector<Token> lower, length;
+  SourceLocation loc;
 };
 
 struct Clause {
@@ -100,6 +112,9 @@ struct ParsedLine {
   Construct construct;
   SourceLocation loc;
   std::vector<Clause> clauses;
+  /// A loop construct written without `target` (`#pragma omp teams ...`):
+  /// it belongs in a `target` construct's block.
+  bool nested = false;
 };
 
 class LineParser {
@@ -116,9 +131,22 @@ public:
   }
   /// `name(list)` arguments as names: `u, v`.
   bool parseNames(const Clause &clause, std::vector<NamedLoc> &names);
+  /// A map list: names, each with optional array sections `[lo:len]`; a
+  /// name's first section, when it has one, in `sections` (same index).
+  bool parseMapList(const Clause &clause, std::vector<NamedLoc> &names,
+                    std::vector<std::optional<Section>> &sections);
+  /// Raw tokens as the preprocessor would hand them over: object-like
+  /// macros defined where the line is expanded, identifiers resolved.
+  std::vector<Token> expand(llvm::ArrayRef<Token> raw) {
+    return raw.empty() ? std::vector<Token>()
+                       : expand(raw, raw.front().getLocation(), 0);
+  }
+  /// The same, with macros looked up where the line is, `at`.
+  std::vector<Token> expand(llvm::ArrayRef<Token> raw, SourceLocation at,
+                            unsigned depth);
   /// An integer argument, or a macro defined as one where the line is.
   std::optional<int64_t> parseInteger(const Token &tok);
-  /// Whether only white space separates `from` and `to`.
+  /// Whether only white space and comments separate `from` and `to`.
   bool onlySpaceBetween(SourceLocation from, SourceLocation to);
 
 private:
@@ -128,13 +156,14 @@ private:
 
 std::optional<ParsedLine> LineParser::parse(const OmpLine &line) {
   const std::vector<Token> &tokens = line.tokens;
-  size_t pos = 1; // after `target`
   auto wordAt = [&](size_t at) -> std::string {
     return at < tokens.size() && tokens[at].is(tok::raw_identifier)
                ? tokens[at].getRawIdentifier().str()
                : std::string();
   };
-  ParsedLine parsed{&line, Construct::Combined, tokens[0].getLocation(), {}};
+  ParsedLine parsed{&line, Construct::Target, tokens[0].getLocation(), {}};
+  parsed.nested = wordAt(0) == "teams";
+  size_t pos = parsed.nested ? 0 : 1; // after `target`
   std::string first = wordAt(pos);
   if ((first == "enter" || first == "exit") && wordAt(pos + 1) == "data") {
     parsed.construct =
@@ -152,6 +181,9 @@ std::optional<ParsedLine> LineParser::parse(const OmpLine &line) {
     };
     while (isLoopWord(wordAt(pos)))
       ++pos;
+  } else if (first == "data") {
+    parsed.construct = Construct::TargetData;
+    ++pos;
   } else if (first == "reflect") {
     parsed.construct = Construct::Reflect;
   } else if (first == "gmove") {
@@ -223,6 +255,100 @@ bool LineParser::parseNames(const Clause &clause,
   return true;
 }
 
+bool LineParser::parseMapList(const Clause &clause,
+                              std::vector<NamedLoc> &names,
+                              std::vector<std::optional<Section>> &sections) {
+  const std::vector<Token> &tokens = clause.arguments;
+  size_t pos = 0;
+  while (true) {
+    if (pos >= tokens.size())
+      return error(clause.endLoc,
+                   "expected an array name in '" + clause.name + "(...)'");
+    if (!tokens[pos].is(tok::raw_identifier))
+      return error(tokens[pos].getLocation(),
+                   "expected an array name in '" + clause.name +
+                       "(...)', found '" + spell(tokens[pos]) + "'");
+    names.push_back(
+        {tokens[pos].getRawIdentifier().str(), tokens[pos].getLocation()});
+    sections.emplace_back();
+    ++pos;
+    // `[lower:length]` per dimension; the first one is kept.
+    while (pos < tokens.size() && tokens[pos].is(tok::l_square)) {
+      Section section;
+      section.loc = tokens[pos].getLocation();
+      bool colon = false;
+      int depth = 0;
+      for (++pos; pos < tokens.size(); ++pos) {
+        const Token &tok = tokens[pos];
+        if (depth == 0 && tok.is(tok::r_square))
+          break;
+        if (tok.isOneOf(tok::l_paren, tok::l_square))
+          ++depth;
+        if (tok.isOneOf(tok::r_paren, tok::r_square))
+          --depth;
+        if (depth == 0 && tok.is(tok::colon) && colon)
+          return error(tok.getLocation(),
+                       "a strided section of '" + names.back().name +
+                           "' ([lower:length:stride]) is not implemented; "
+                           "map '" +
+                           names.back().name + "[0:length]'");
+        if (depth == 0 && tok.is(tok::colon)) {
+          colon = true;
+          continue;
+        }
+        (colon ? section.length : section.lower).push_back(tok);
+      }
+      if (pos >= tokens.size())
+        return error(section.loc, "the array section of '" + names.back().name +
+                                      "' lacks its ']'");
+      if (!colon)
+        return error(section.loc, "'" + names.back().name +
+                                      "[...]' maps one element; map an array "
+                                      "section '" +
+                                      names.back().name +
+                                      "[lower:length]' or the whole array");
+      ++pos;
+      if (!sections.back())
+        sections.back() = std::move(section);
+    }
+    if (pos >= tokens.size())
+      return true;
+    if (!tokens[pos].is(tok::comma))
+      return error(tokens[pos].getLocation(),
+                   "expected ',' in '" + clause.name + "(...)', found '" +
+                       spell(tokens[pos]) + "'");
+    ++pos;
+  }
+}
+
+std::vector<Token> LineParser::expand(llvm::ArrayRef<Token> raw,
+                                      SourceLocation at, unsigned depth) {
+  std::vector<Token> result;
+  for (Token tok : raw) {
+    if (tok.is(tok::raw_identifier)) {
+      IdentifierInfo *name = pp.LookUpIdentifierInfo(tok);
+      const MacroInfo *macro =
+          depth < 16 ? pp.getMacroDefinitionAtLoc(name, at).getMacroInfo()
+                     : nullptr;
+      if (macro && !macro->isFunctionLike()) {
+        llvm::append_range(result, expand(macro->tokens(), at, depth + 1));
+        continue;
+      }
+    } else if (tok.is(tok::identifier) && depth < 16) {
+      // A macro's replacement names another macro.
+      if (const MacroInfo *macro =
+              pp.getMacroDefinitionAtLoc(tok.getIdentifierInfo(), at)
+                  .getMacroInfo();
+          macro && !macro->isFunctionLike()) {
+        llvm::append_range(result, expand(macro->tokens(), at, depth + 1));
+        continue;
+      }
+    }
+    result.push_back(tok);
+  }
+  return result;
+}
+
 std::optional<int64_t> LineParser::parseInteger(const Token &tok) {
   Token value = tok;
   if (tok.is(tok::raw_identifier)) {
@@ -250,7 +376,7 @@ bool LineParser::onlySpaceBetween(SourceLocation from, SourceLocation to) {
   const char *begin = sm.getCharacterData(from, &invalid);
   const char *end = invalid ? nullptr : sm.getCharacterData(to, &invalid);
   return !invalid && begin <= end &&
-         StringRef(begin, end - begin).trim().empty();
+         StringRef(stripComments(StringRef(begin, end - begin))).trim().empty();
 }
 
 /// A region being assembled from its lines.
@@ -264,8 +390,13 @@ struct PendingRegion {
   SourceLocation layoutLoc;
   std::optional<int64_t> shadow;
   SourceLocation shadowLoc;
+  /// Per array (same index), the first section a map gave it, if any.
+  std::vector<std::optional<Section>> sections;
   /// Arrays named by `layout(v)` and `reflect(v)`: they must be mapped.
   std::vector<NamedLoc> referenced;
+  /// A `target` construct over one loop nest, run once: no time loop, and
+  /// the region ends with the nest.
+  bool once = false;
 };
 
 class Translator {
@@ -279,6 +410,9 @@ private:
   bool addMaps(PendingRegion &region, const ParsedLine &line);
   bool addLayout(PendingRegion &region, const ParsedLine &line,
                  const Clause &clause);
+  /// The `layout` and `shadow` clauses of a line that maps arrays.
+  bool addLayoutAndShadow(PendingRegion &region, const ParsedLine &line);
+  std::optional<int64_t> parseWidth(const Clause &clause);
   bool checkClauses(const ParsedLine &line,
                     llvm::ArrayRef<llvm::StringRef> allowed,
                     llvm::StringRef construct);
@@ -288,6 +422,37 @@ private:
   std::vector<Directive> &directives;
 };
 
+std::optional<int64_t> Translator::parseWidth(const Clause &clause) {
+  std::optional<int64_t> value;
+  if (clause.arguments.size() == 1)
+    value = parser.parseInteger(clause.arguments[0]);
+  if (!value || *value < 0) {
+    parser.error(clause.arguments.empty() ? clause.loc
+                                          : clause.arguments[0].getLocation(),
+                 "'" + clause.name +
+                     "' takes a non-negative integer (or a macro defined as "
+                     "one)");
+    return std::nullopt;
+  }
+  return value;
+}
+
+bool Translator::addLayoutAndShadow(PendingRegion &region,
+                                    const ParsedLine &line) {
+  for (const Clause &clause : line.clauses) {
+    if (clause.name == "layout" && !addLayout(region, line, clause))
+      return false;
+    if (clause.name == "shadow") {
+      std::optional<int64_t> width = parseWidth(clause);
+      if (!width)
+        return false;
+      region.shadow = std::max(region.shadow.value_or(0), *width);
+      region.shadowLoc = clause.loc;
+    }
+  }
+  return true;
+}
+
 bool Translator::checkClauses(const ParsedLine &line,
                               llvm::ArrayRef<llvm::StringRef> allowed,
                               llvm::StringRef construct) {
@@ -296,9 +461,11 @@ bool Translator::checkClauses(const ParsedLine &line,
       std::string list;
       for (llvm::StringRef name : allowed)
         list += (list.empty() ? "'" : ", '") + name.str() + "'";
-      return parser.error(clause.loc, "unknown clause '" + clause.name +
-                                          "' in '#pragma omp target " +
-                                          construct + "'; expected " + list);
+      return parser.error(
+          clause.loc, "unknown clause '" + clause.name + "' in '#pragma omp " +
+                          (line.nested ? "" : "target") +
+                          (line.nested || construct.empty() ? "" : " ") +
+                          construct + "'; expected " + list);
     }
   return true;
 }
@@ -314,33 +481,45 @@ bool Translator::addMaps(PendingRegion &region, const ParsedLine &line) {
       type = spell(clause.arguments[0]);
       list.arguments.erase(list.arguments.begin(), list.arguments.begin() + 2);
     }
+    // A `target` construct maps both ways: in before it, back after it.
     bool enter = line.construct == Construct::EnterData;
+    bool exit = line.construct == Construct::ExitData;
+    llvm::StringRef construct = enter  ? "'target enter data'"
+                                : exit ? "'target exit data'"
+                                       : "a 'target' construct";
+    llvm::StringRef expected = enter ? "'to', 'alloc' or 'tofrom'"
+                               : exit
+                                   ? "'from', 'tofrom', 'release' or 'delete'"
+                                   : "'to', 'from', 'tofrom' or 'alloc'";
     bool valid =
-        enter
-            ? llvm::is_contained({"to", "alloc", "tofrom"}, type)
-            : llvm::is_contained({"from", "tofrom", "release", "delete"}, type);
+        enter ? llvm::is_contained({"to", "alloc", "tofrom"}, type)
+        : exit
+            ? llvm::is_contained({"from", "tofrom", "release", "delete"}, type)
+            : llvm::is_contained({"to", "from", "tofrom", "alloc"}, type);
     if (!valid)
-      return parser.error(clause.arguments.empty()
-                              ? clause.loc
-                              : clause.arguments[0].getLocation(),
-                          "map type '" + type + "' in 'target " +
-                              (enter ? "enter" : "exit") + " data'; expected " +
-                              (enter ? "'to', 'alloc' or 'tofrom'"
-                                     : "'from', 'tofrom', 'release' or "
-                                       "'delete'"));
+      return parser.error(
+          clause.arguments.empty() ? clause.loc
+                                   : clause.arguments[0].getLocation(),
+          "map type '" + type + "' in " + construct + "; expected " + expected);
     std::vector<NamedLoc> names;
-    if (!parser.parseNames(list, names))
+    std::vector<std::optional<Section>> sections;
+    if (!parser.parseMapList(list, names, sections))
       return false;
-    for (const NamedLoc &name : names) {
-      if (enter || type == "from" || type == "tofrom") {
-        if (llvm::none_of(region.arrays, [&](const NamedLoc &known) {
-              return known.name == name.name;
-            }))
-          region.arrays.push_back(name);
+    bool mapsIn = !exit || type == "from" || type == "tofrom";
+    bool mapsBack =
+        (!enter || type == "tofrom") && (type == "from" || type == "tofrom");
+    for (auto [name, section] : llvm::zip(names, sections)) {
+      auto known = llvm::find_if(region.arrays, [&](const NamedLoc &array) {
+        return array.name == name.name;
+      });
+      size_t index = known - region.arrays.begin();
+      if (mapsIn && known == region.arrays.end()) {
+        region.arrays.push_back(name);
+        region.sections.push_back(section);
+      } else if (known != region.arrays.end() && !region.sections[index]) {
+        region.sections[index] = section;
       }
-      if (!enter && (type == "from" || type == "tofrom"))
-        region.mappedBack.push_back(name);
-      if (enter && type == "tofrom")
+      if (mapsBack)
         region.mappedBack.push_back(name);
     }
   }
@@ -392,7 +571,9 @@ bool Translator::addLayout(PendingRegion &region, const ParsedLine &line,
     parser.note(region.layoutLoc, "the earlier layout");
     return false;
   }
-  if (line.construct != Construct::EnterData)
+  // A region of one nest (a `target` construct) lays out its arrays and its
+  // loop on its own lines.
+  if (line.construct != Construct::EnterData && !region.once)
     return parser.error(clause.loc,
                         "a layout of block and '*' entries belongs on "
                         "'target enter data'; loops name an array's layout, "
@@ -408,14 +589,17 @@ bool Translator::finish(PendingRegion &region) {
     if (llvm::none_of(region.arrays, [&](const NamedLoc &array) {
           return array.name == name.name;
         }))
-      ok = parser.error(name.loc, "'" + name.name +
-                                      "' is not mapped by the region's "
-                                      "'target enter data'");
+      ok = parser.error(
+          name.loc,
+          "'" + name.name + "' is not mapped by the region's " +
+              (region.once ? "'target' construct" : "'target enter data'"));
   if (region.shadow && !region.layout)
     ok = parser.error(region.shadowLoc,
                       "'shadow' widens a distributed array's blocks: it "
-                      "needs a 'layout' on 'target enter data'");
-  if (region.loops.empty())
+                      "needs a 'layout' on " +
+                          std::string(region.once ? "the 'target' construct"
+                                                  : "'target enter data'"));
+  if (region.loops.empty() && !region.once)
     ok = parser.error(region.begin->loc,
                       "the region has no loop nest: put '#pragma omp target "
                       "teams distribute parallel for' on the loop nests of "
@@ -439,17 +623,43 @@ bool Translator::finish(PendingRegion &region) {
   directives.push_back(std::move(begin));
   Directive step = make(DirectiveKind::Step, region.begin->loc);
   step.implicit = true;
+  step.once = region.once;
   directives.push_back(std::move(step));
   Directive data = make(DirectiveKind::Data, region.begin->loc);
-  for (const NamedLoc &name : region.arrays) {
+  for (auto [name, section] : llvm::zip(region.arrays, region.sections)) {
     ArrayDecl array;
     array.name = name;
+    // A section gives a pointer's first extent: `map(to: x[0:n])`. The
+    // region maps whole arrays, so any other section changes nothing.
+    if (section) {
+      std::optional<int64_t> lower =
+          section->lower.size() == 1 ? parser.parseInteger(section->lower[0])
+                                     : std::nullopt;
+      if (!section->lower.empty() && lower != 0) {
+        ok = parser.error(section->loc,
+                          "the section of '" + name.name +
+                              "' must start at 0 (an integer constant): the "
+                              "region maps whole arrays; map '" +
+                              name.name + "[0:length]' or the whole array");
+        continue;
+      }
+      if (section->length.empty()) {
+        ok = parser.error(section->loc, "the section of '" + name.name +
+                                            "' has no length: write '" +
+                                            name.name + "[0:length]'");
+        continue;
+      }
+      array.firstExtentTokens = parser.expand(section->length);
+      array.firstExtentLoc = section->length.front().getLocation();
+    }
     // Read or written: the analysis tells; every array is a source in the
     // sense of seed 000 (it need not be written).
     array.isSource = true;
     array.typedByDeclaration = true;
     data.arrays.push_back(std::move(array));
   }
+  if (!ok)
+    return false;
   directives.push_back(std::move(data));
   Directive dimension = make(DirectiveKind::Dimension, region.begin->loc);
   dimension.implicit = true;
@@ -468,10 +678,15 @@ bool Translator::finish(PendingRegion &region) {
     calc.endLoc = loop->line->endLoc;
     directives.push_back(std::move(calc));
   }
-  Directive end = make(DirectiveKind::End, region.end->loc);
-  end.hashLoc = region.end->line->hashLoc;
-  end.endLoc = region.end->line->endLoc;
+  // A region of one nest ends with it: completeOmpDevices, which sees the
+  // statements, puts its end there.
+  const ParsedLine &last = region.once ? *region.loops.back() : *region.end;
+  Directive end = make(DirectiveKind::End, last.loc);
+  end.hashLoc = last.line->hashLoc;
+  end.endLoc = last.line->endLoc;
   end.mappedBack = region.mappedBack;
+  end.implicit = region.once;
+  end.firstNestLoc = last.line->endLoc;
   directives.push_back(std::move(end));
   return true;
 }
@@ -488,18 +703,6 @@ bool Translator::run(const std::vector<OmpLine> &lines) {
   if (!ok)
     return false;
   std::optional<PendingRegion> open;
-  auto integerClause = [&](const Clause &clause) -> std::optional<int64_t> {
-    std::optional<int64_t> value;
-    if (clause.arguments.size() == 1)
-      value = parser.parseInteger(clause.arguments[0]);
-    if (!value || *value < 0)
-      parser.error(clause.arguments.empty() ? clause.loc
-                                            : clause.arguments[0].getLocation(),
-                   "'" + clause.name +
-                       "' takes a non-negative integer (or a macro defined "
-                       "as one)");
-    return value && *value >= 0 ? value : std::nullopt;
-  };
   for (auto [index, line] : llvm::enumerate(parsed)) {
     switch (line.construct) {
     case Construct::EnterData: {
@@ -515,38 +718,87 @@ bool Translator::run(const std::vector<OmpLine> &lines) {
         open.emplace();
         open->begin = &line;
       }
-      if (!addMaps(*open, line))
+      if (!addMaps(*open, line) || !addLayoutAndShadow(*open, line))
         return false;
-      for (const Clause &clause : line.clauses) {
-        if (clause.name == "layout" && !addLayout(*open, line, clause))
+      break;
+    }
+    case Construct::Target: {
+      if (open)
+        return parser.error(line.loc,
+                            "a 'target' construct in the region that 'target "
+                            "enter data' opened: put 'target teams distribute "
+                            "parallel for' on each loop nest of the time loop");
+      if (!checkClauses(line, {"map", "device", "layout", "shadow"}, ""))
+        return false;
+      // OpenMP allows nothing in a `target` construct beside a `teams`
+      // construct: here, a loop nest's.
+      bool nestFollows =
+          index + 1 < parsed.size() &&
+          parsed[index + 1].construct == Construct::Loop &&
+          parsed[index + 1].nested &&
+          parser.onlySpaceBetween(line.line->endLoc,
+                                  parsed[index + 1].line->hashLoc);
+      if (!nestFollows)
+        return parser.error(
+            line.loc,
+            "a 'target' construct runs one loop nest here: put '#pragma omp "
+            "teams distribute parallel for' on the next line, right before "
+            "the nest (a time loop goes between 'target enter data' and "
+            "'target exit data')");
+      open.emplace();
+      open->once = true;
+      open->begin = &line;
+      if (!addMaps(*open, line) || !addLayoutAndShadow(*open, line))
+        return false;
+      break;
+    }
+    case Construct::Loop: {
+      // A loop construct in a `target` construct's block (`teams ...` after
+      // `target map(...)`), or one with its own maps (`target teams
+      // distribute parallel for map(...)`): a region of one nest, run once.
+      bool opensRegion = !open && !line.nested;
+      if (line.nested && !(open && open->once))
+        return parser.error(line.loc,
+                            "'#pragma omp teams' outside a 'target' "
+                            "construct: put '#pragma omp target map(...)' on "
+                            "the line before it");
+      if (opensRegion && llvm::none_of(line.clauses, [](const Clause &clause) {
+            return clause.name == "map";
+          }))
+        return parser.error(line.loc,
+                            "a 'target teams distribute parallel for' loop "
+                            "outside a region maps no array: map them on it "
+                            "('map(to: b, c) map(from: a)'), or with 'target "
+                            "enter data' before the time loop and 'target exit "
+                            "data' after it");
+      std::vector<StringRef> allowed = {
+          "layout",       "device",       "collapse",   "private",
+          "firstprivate", "shared",       "schedule",   "dist_schedule",
+          "num_teams",    "thread_limit", "num_threads"};
+      if (opensRegion)
+        llvm::append_range(allowed, ArrayRef<StringRef>{"map", "shadow"});
+      if (!checkClauses(line, allowed, "teams distribute parallel for"))
+        return false;
+      if (opensRegion) {
+        open.emplace();
+        open->once = true;
+        open->begin = &line;
+        if (!addMaps(*open, line) || !addLayoutAndShadow(*open, line))
           return false;
-        if (clause.name == "shadow") {
-          std::optional<int64_t> width = integerClause(clause);
-          if (!width)
+      } else {
+        for (const Clause &clause : line.clauses)
+          if (clause.name == "layout" && !addLayout(*open, line, clause))
             return false;
-          open->shadow = std::max(open->shadow.value_or(0), *width);
-          open->shadowLoc = clause.loc;
-        }
+      }
+      open->loops.push_back(&line);
+      if (open->once) {
+        open->end = &line;
+        if (!finish(*open))
+          return false;
+        open.reset();
       }
       break;
     }
-    case Construct::Loop:
-      if (!open)
-        return parser.error(
-            line.loc, "a 'target teams distribute parallel for' loop outside "
-                      "a region: map its arrays with 'target enter data' "
-                      "before the time loop and 'target exit data' after it");
-      if (!checkClauses(line,
-                        {"layout", "device", "collapse", "private",
-                         "firstprivate", "shared", "schedule", "dist_schedule",
-                         "num_teams", "thread_limit", "num_threads"},
-                        "teams distribute parallel for"))
-        return false;
-      for (const Clause &clause : line.clauses)
-        if (clause.name == "layout" && !addLayout(*open, line, clause))
-          return false;
-      open->loops.push_back(&line);
-      break;
     case Construct::Reflect:
       if (!open)
         return parser.error(line.loc, "'target reflect' outside a region");
@@ -583,12 +835,12 @@ bool Translator::run(const std::vector<OmpLine> &lines) {
       }
       break;
     }
-    case Construct::Combined:
-      return parser.error(
-          line.loc, "a 'target' construct with a structured block ('target "
-                    "map(...)', 'target data') is not implemented yet; map "
-                    "the arrays with 'target enter data' before a time loop "
-                    "and 'target exit data' after it");
+    case Construct::TargetData:
+      return parser.error(line.loc,
+                          "'target data' over a structured block is not "
+                          "implemented yet; map the arrays with 'target enter "
+                          "data' before the time loop and 'target exit data' "
+                          "after it");
     case Construct::Gmove:
       return parser.error(line.loc,
                           "'#pragma omp target gmove' (copying array sections "
@@ -680,22 +932,54 @@ bool mlir::stencil::pragma_c::completeOmpDevices(
   DiagnosticsEngine &diags = context.getDiagnostics();
   std::optional<ForCollector> collector;
   bool ok = true;
-  for (Directive &directive : directives) {
-    if (directive.kind != DirectiveKind::Dimension || !directive.implicit)
-      continue;
+  // The loop right after a nest's directive line: nothing but white space
+  // and comments between them.
+  auto findNest = [&](SourceLocation lineEnd) -> const ForStmt * {
     if (!collector) {
       collector.emplace(sm);
       collector->TraverseDecl(context.getTranslationUnitDecl());
     }
-    // The first loop after the nest's directive line.
     const ForStmt *first = nullptr;
     for (const ForStmt *loop : collector->loops) {
       SourceLocation at = sm.getExpansionLoc(loop->getBeginLoc());
-      if (sm.isBeforeInTranslationUnit(directive.firstNestLoc, at) &&
+      if (sm.isBeforeInTranslationUnit(lineEnd, at) &&
           (!first || sm.isBeforeInTranslationUnit(
                          at, sm.getExpansionLoc(first->getBeginLoc()))))
         first = loop;
     }
+    if (!first)
+      return nullptr;
+    bool invalid = false;
+    const char *from = sm.getCharacterData(lineEnd, &invalid);
+    const char *to =
+        invalid ? nullptr
+                : sm.getCharacterData(sm.getExpansionLoc(first->getBeginLoc()),
+                                      &invalid);
+    if (invalid ||
+        !StringRef(stripComments(StringRef(from, to - from))).trim().empty())
+      return nullptr;
+    return first;
+  };
+  for (Directive &directive : directives) {
+    // A region of one nest ends right after it, past the `;` of a body
+    // that is not a compound statement.
+    if (directive.kind == DirectiveKind::End && directive.implicit) {
+      if (const ForStmt *nest = findNest(directive.firstNestLoc)) {
+        const LangOptions &langOpts = context.getLangOpts();
+        SourceLocation last = sm.getExpansionRange(nest->getEndLoc()).getEnd();
+        SourceLocation after = Lexer::findLocationAfterToken(
+            last, tok::semi, sm, langOpts,
+            /*SkipTrailingWhitespaceAndNewLine=*/false);
+        if (after.isInvalid())
+          after = Lexer::getLocForEndOfToken(last, 0, sm, langOpts);
+        directive.loc = last;
+        directive.hashLoc = directive.endLoc = after;
+      }
+      continue;
+    }
+    if (directive.kind != DirectiveKind::Dimension || !directive.implicit)
+      continue;
+    const ForStmt *first = findNest(directive.firstNestLoc);
     unsigned wanted = directive.rank ? directive.rank : 3;
     const Stmt *stmt = first;
     while (directive.dimensions.size() < wanted) {
@@ -709,8 +993,8 @@ bool mlir::stencil::pragma_c::completeOmpDevices(
     }
     if (directive.dimensions.empty()) {
       reportError(diags, directive.firstNestLoc,
-                  "expected a loop nest ('for') after '#pragma omp target "
-                  "teams distribute parallel for'");
+                  "expected a loop nest ('for') right after '#pragma omp "
+                  "target teams distribute parallel for'");
       ok = false;
     } else if (directive.rank &&
                directive.dimensions.size() != directive.rank) {
@@ -722,5 +1006,92 @@ bool mlir::stencil::pragma_c::completeOmpDevices(
       ok = false;
     }
   }
-  return ok;
+  if (!ok)
+    return false;
+  // OpenMP maps an array that a target construct uses and no clause names
+  // `tofrom`: the region's, and mapped back. Only arrays of a mapped
+  // array's constant shape are taken (a pointer's implicit map is empty,
+  // a table of another shape stays a coefficient array), and not arrays
+  // declared in the nest (private to each iteration). A scalar in a map
+  // (`map(to: scalar)`, legal OpenMP) is no array of the region: a nest
+  // reads it as any scalar.
+  auto constantShape =
+      [&](QualType type) -> std::optional<SmallVector<int64_t, 3>> {
+    SmallVector<int64_t, 3> shape;
+    while (const clang::ArrayType *array = context.getAsArrayType(type)) {
+      auto *constant = dyn_cast<ConstantArrayType>(array);
+      if (!constant)
+        return std::nullopt;
+      shape.push_back(constant->getSize().getSExtValue());
+      type = array->getElementType();
+    }
+    if (shape.empty() || type.isConstQualified() ||
+        !(type->isIntegerType() || type->isRealFloatingType()))
+      return std::nullopt;
+    return shape;
+  };
+  Directive *data = nullptr;
+  std::vector<const Directive *> calcs;
+  for (Directive &directive : directives) {
+    if (directive.kind == DirectiveKind::Data)
+      data = &directive;
+    if (directive.kind == DirectiveKind::Calc)
+      calcs.push_back(&directive);
+    if (directive.kind != DirectiveKind::End || !data)
+      continue;
+    // What the nests use, by name, in order.
+    std::vector<std::pair<const VarDecl *, SourceLocation>> used;
+    for (const Directive *calc : calcs) {
+      const ForStmt *nest = findNest(calc->endLoc);
+      walkStmts(nest, [&](const Stmt *stmt) {
+        auto *ref = dyn_cast<DeclRefExpr>(stmt);
+        auto *var = ref ? dyn_cast<VarDecl>(ref->getDecl()) : nullptr;
+        SourceRange range = nest->getSourceRange();
+        bool local = var && sm.isPointWithin(var->getLocation(),
+                                             range.getBegin(), range.getEnd());
+        if (var && !local)
+          used.push_back({var, sm.getExpansionLoc(ref->getBeginLoc())});
+      });
+    }
+    auto isMapped = [&](StringRef name) {
+      return llvm::any_of(data->arrays, [&](const ArrayDecl &array) {
+        return array.name.name == name;
+      });
+    };
+    auto dropMap = [&](StringRef name) {
+      llvm::erase_if(data->arrays, [&](const ArrayDecl &array) {
+        return array.name.name == name;
+      });
+      llvm::erase_if(directive.mappedBack, [&](const NamedLoc &mapped) {
+        return mapped.name == name;
+      });
+    };
+    SmallVector<SmallVector<int64_t, 3>> mappedShapes;
+    for (auto [var, loc] : used) {
+      if (!isMapped(var->getName()))
+        continue;
+      QualType type = var->getType();
+      if (type->isArithmeticType())
+        dropMap(var->getName());
+      else if (auto shape = constantShape(type))
+        mappedShapes.push_back(*shape);
+    }
+    for (auto [var, loc] : used) {
+      if (isa<ParmVarDecl>(var) || isMapped(var->getName()))
+        continue;
+      std::optional<SmallVector<int64_t, 3>> shape =
+          constantShape(var->getType());
+      if (!shape || !llvm::is_contained(mappedShapes, *shape))
+        continue;
+      ArrayDecl array;
+      array.name = {var->getNameAsString(), loc};
+      array.isSource = true;
+      array.typedByDeclaration = true;
+      data->arrays.push_back(array);
+      directive.mappedBack.push_back(array.name);
+    }
+    data = nullptr;
+    calcs.clear();
+  }
+  return true;
 }

@@ -378,11 +378,13 @@ void Analyzer::checkResidentUses(std::vector<StencilRegion> &regions) {
 bool Analyzer::analyzeRegion(StencilRegion &region,
                              const std::vector<const Directive *> &inner) {
   SmallVector<OutsideStatement> outside;
+  // A region without a time loop (seed 004's `target` construct over one
+  // nest) runs its nests once, as nests before a time loop run.
   if (!assignDirectives(region, inner) || !findTimeLoop(region, outside) ||
-      !analyzeTimeLoop(region))
+      (region.timeLoop && !analyzeTimeLoop(region)))
     return false;
   SmallVector<std::pair<const Directive *, const Stmt *>> loopNests;
-  if (!splitTimeLoopBody(region, loopNests))
+  if (region.timeLoop && !splitTimeLoopBody(region, loopNests))
     return false;
   // The nests in program order: before the time loop, in it, after it;
   // resets and output calls outside the loop know which nests precede them.
@@ -797,8 +799,11 @@ bool Analyzer::assignDirectives(StencilRegion &region,
 
 bool Analyzer::findTimeLoop(StencilRegion &region,
                             SmallVectorImpl<OutsideStatement> &outside) {
-  // The outermost statements between the `begin` and `end` lines.
-  SourceLocation lo = region.begin->endLoc, hi = region.end->hashLoc;
+  // The outermost statements between the `begin` and `end` lines. A region
+  // of one nest may begin on the nest's own directive line.
+  bool once = region.step->once;
+  SourceLocation lo = once ? region.begin->hashLoc : region.begin->endLoc;
+  SourceLocation hi = region.end->hashLoc;
   SmallVector<const Stmt *> contained;
   std::function<void(const Stmt *)> collect = [&](const Stmt *stmt) {
     if (!stmt)
@@ -815,8 +820,10 @@ bool Analyzer::findTimeLoop(StencilRegion &region,
   llvm::erase_if(contained,
                  [](const Stmt *stmt) { return isa<NullStmt>(stmt); });
   if (contained.empty())
-    return error(region.end->loc, "expected the time loop ('for') after the "
-                                  "region's directives");
+    return error(region.end->loc, once ? "expected a loop nest ('for') after "
+                                         "the region's directives"
+                                       : "expected the time loop ('for') "
+                                         "after the region's directives");
 
   // The time loop is the `for` of the step variable that no `calc`
   // directive governs; the other statements run once, before or after it.
@@ -840,6 +847,8 @@ bool Analyzer::findTimeLoop(StencilRegion &region,
     return owner;
   };
   for (const Stmt *stmt : contained) {
+    if (once)
+      break;
     if (isTimeLoop(stmt) && !ownerOf(stmt)) {
       timeLoop = stmt;
       break;
@@ -849,7 +858,7 @@ bool Analyzer::findTimeLoop(StencilRegion &region,
   // Without a `for` of the step variable, the first ungoverned `for` is the
   // time loop, and analyzeTimeLoop says what is wrong with it.
   previousEnd = lo;
-  if (!timeLoop)
+  if (!timeLoop && !once)
     for (const Stmt *stmt : contained) {
       if (isa<ForStmt>(stmt) && !ownerOf(stmt)) {
         timeLoop = stmt;
@@ -857,11 +866,11 @@ bool Analyzer::findTimeLoop(StencilRegion &region,
       }
       previousEnd = stmt->getEndLoc();
     }
-  if (!timeLoop)
+  if (!timeLoop && !once)
     return error(contained.front()->getBeginLoc(),
                  "expected the time loop ('for') after the region's "
                  "directives");
-  region.timeLoop = cast<ForStmt>(timeLoop);
+  region.timeLoop = cast_or_null<ForStmt>(timeLoop);
 
   bool ok = true;
   SourceLocation firstBegin = contained.front()->getBeginLoc();
@@ -881,9 +890,10 @@ bool Analyzer::findTimeLoop(StencilRegion &region,
     return false;
 
   // Before and after the time loop: calc nests, each under its directive,
-  // resets and output calls (classified by analyzeRegion).
-  SourceLocation loopBegin = timeLoop->getBeginLoc();
-  SourceLocation loopEnd = timeLoop->getEndLoc();
+  // resets and output calls (classified by analyzeRegion). Without one,
+  // everything is "before".
+  SourceLocation loopBegin = timeLoop ? timeLoop->getBeginLoc() : hi;
+  SourceLocation loopEnd = timeLoop ? timeLoop->getEndLoc() : hi;
   previousEnd = lo;
   llvm::SmallPtrSet<const Directive *, 4> owned;
   for (const Stmt *stmt : contained) {
@@ -907,6 +917,8 @@ bool Analyzer::findTimeLoop(StencilRegion &region,
     previousEnd = stmt->getEndLoc();
     Phase phase =
         before(stmt->getBeginLoc(), loopBegin) ? Phase::Before : Phase::After;
+    if (once)
+      collectAssignedVariables(stmt, region.assignedInLoop);
     if (owner) {
       owned.insert(owner);
       if (owner->kind == DirectiveKind::Copy) {
@@ -920,8 +932,8 @@ bool Analyzer::findTimeLoop(StencilRegion &region,
   }
   // Every directive outside the time loop governs a nest.
   for (const Directive *directive : region.nestDirectives) {
-    bool inLoop =
-        before(loopBegin, directive->loc) && before(directive->loc, loopEnd);
+    bool inLoop = timeLoop && before(loopBegin, directive->loc) &&
+                  before(directive->loc, loopEnd);
     if (!inLoop && !owned.contains(directive))
       return error(directive->loc, llvm::Twine("'#pragma stencil ") +
                                        getDirectiveName(directive->kind) +
@@ -993,6 +1005,21 @@ bool Analyzer::matchLoopInc(const Expr *inc, const VarDecl *var) {
   return false;
 }
 
+void Analyzer::collectAssignedVariables(
+    const Stmt *root, llvm::SmallPtrSetImpl<const VarDecl *> &assigned) {
+  walkStmts(root, [&](const Stmt *stmt) {
+    const Expr *target = nullptr;
+    if (auto *binary = dyn_cast<BinaryOperator>(stmt);
+        binary && binary->isAssignmentOp())
+      target = binary->getLHS();
+    if (auto *unary = dyn_cast<UnaryOperator>(stmt);
+        unary && unary->isIncrementDecrementOp())
+      target = unary->getSubExpr();
+    if (const VarDecl *written = target ? getReferencedVar(target) : nullptr)
+      assigned.insert(written);
+  });
+}
+
 bool Analyzer::analyzeTimeLoop(StencilRegion &region) {
   const ForStmt *loop = region.timeLoop;
   const VarDecl *var = nullptr;
@@ -1040,17 +1067,7 @@ bool Analyzer::analyzeTimeLoop(StencilRegion &region) {
   // once: it must not depend on what the loop changes.
   llvm::SmallPtrSet<const VarDecl *, 8> &assigned = region.assignedInLoop;
   assigned.insert(var);
-  walkStmts(loop->getBody(), [&](const Stmt *stmt) {
-    const Expr *target = nullptr;
-    if (auto *binary = dyn_cast<BinaryOperator>(stmt);
-        binary && binary->isAssignmentOp())
-      target = binary->getLHS();
-    if (auto *unary = dyn_cast<UnaryOperator>(stmt);
-        unary && unary->isIncrementDecrementOp())
-      target = unary->getSubExpr();
-    if (const VarDecl *written = target ? getReferencedVar(target) : nullptr)
-      assigned.insert(written);
-  });
+  collectAssignedVariables(loop->getBody(), assigned);
   bool ok = true;
   walkStmts(upper, [&](const Stmt *stmt) {
     auto *ref = dyn_cast<DeclRefExpr>(stmt);

@@ -299,6 +299,9 @@ struct StencilRegion {
   /// The `calc` and `copy` directives, in order.
   std::vector<const Directive *> nestDirectives;
 
+  /// Null in a region without a time loop (seed 004's `target` construct
+  /// over one nest): its nests run once, in phase `Before`; its function
+  /// takes no step count and has no `stencil.iterate`.
   const clang::ForStmt *timeLoop = nullptr;
   const clang::VarDecl *timeVar = nullptr;
   bool timeVarDeclaredInLoop = false;
