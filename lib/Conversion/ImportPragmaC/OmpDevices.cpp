@@ -66,6 +66,10 @@ void OmpLineCollector::PragmaDirective(SourceLocation loc,
 
 namespace {
 
+/// Whether only white space and comments separate `from` and `to`.
+bool isBlankBetween(const SourceManager &sm, SourceLocation from,
+                    SourceLocation to);
+
 std::string spell(const Token &tok) {
   if (tok.is(tok::raw_identifier))
     return tok.getRawIdentifier().str();
@@ -325,26 +329,17 @@ std::vector<Token> LineParser::expand(llvm::ArrayRef<Token> raw,
                                       SourceLocation at, unsigned depth) {
   std::vector<Token> result;
   for (Token tok : raw) {
-    if (tok.is(tok::raw_identifier)) {
-      IdentifierInfo *name = pp.LookUpIdentifierInfo(tok);
-      const MacroInfo *macro =
-          depth < 16 ? pp.getMacroDefinitionAtLoc(name, at).getMacroInfo()
-                     : nullptr;
-      if (macro && !macro->isFunctionLike()) {
-        llvm::append_range(result, expand(macro->tokens(), at, depth + 1));
-        continue;
-      }
-    } else if (tok.is(tok::identifier) && depth < 16) {
-      // A macro's replacement names another macro.
-      if (const MacroInfo *macro =
-              pp.getMacroDefinitionAtLoc(tok.getIdentifierInfo(), at)
-                  .getMacroInfo();
-          macro && !macro->isFunctionLike()) {
-        llvm::append_range(result, expand(macro->tokens(), at, depth + 1));
-        continue;
-      }
-    }
-    result.push_back(tok);
+    // A raw name is resolved here; a macro's replacement comes resolved.
+    IdentifierInfo *name = tok.is(tok::raw_identifier)
+                               ? pp.LookUpIdentifierInfo(tok)
+                               : tok.getIdentifierInfo();
+    const MacroInfo *macro =
+        name && depth < 16 ? pp.getMacroDefinitionAtLoc(name, at).getMacroInfo()
+                           : nullptr;
+    if (macro && !macro->isFunctionLike())
+      llvm::append_range(result, expand(macro->tokens(), at, depth + 1));
+    else
+      result.push_back(tok);
   }
   return result;
 }
@@ -371,7 +366,11 @@ std::optional<int64_t> LineParser::parseInteger(const Token &tok) {
 }
 
 bool LineParser::onlySpaceBetween(SourceLocation from, SourceLocation to) {
-  const SourceManager &sm = pp.getSourceManager();
+  return isBlankBetween(pp.getSourceManager(), from, to);
+}
+
+bool isBlankBetween(const SourceManager &sm, SourceLocation from,
+                    SourceLocation to) {
   bool invalid = false;
   const char *begin = sm.getCharacterData(from, &invalid);
   const char *end = invalid ? nullptr : sm.getCharacterData(to, &invalid);
@@ -947,18 +946,10 @@ bool mlir::stencil::pragma_c::completeOmpDevices(
                          at, sm.getExpansionLoc(first->getBeginLoc()))))
         first = loop;
     }
-    if (!first)
-      return nullptr;
-    bool invalid = false;
-    const char *from = sm.getCharacterData(lineEnd, &invalid);
-    const char *to =
-        invalid ? nullptr
-                : sm.getCharacterData(sm.getExpansionLoc(first->getBeginLoc()),
-                                      &invalid);
-    if (invalid ||
-        !StringRef(stripComments(StringRef(from, to - from))).trim().empty())
-      return nullptr;
-    return first;
+    return first && isBlankBetween(sm, lineEnd,
+                                   sm.getExpansionLoc(first->getBeginLoc()))
+               ? first
+               : nullptr;
   };
   for (Directive &directive : directives) {
     // A region of one nest ends right after it, past the `;` of a body
