@@ -4,9 +4,14 @@
  * Mesa's lavapipe on a CPU. Upstream MLIR dropped its Vulkan runner, so
  * this one is ours.
  *
- * - Memory: every allocation is a storage buffer in host-visible, coherent
- *   memory, mapped for its lifetime; the "device pointer" the host code
- *   holds is the mapping. Kernel arguments (bare pointer, size) are found
+ * - Memory: every allocation is a storage buffer. Where the device's memory
+ *   is the host's (lavapipe, integrated GPUs) it is host-visible, coherent
+ *   and mapped for its lifetime, and the "device pointer" the host code
+ *   holds is the mapping ("mapped" memory). On a discrete GPU buffers are
+ *   device-local and the host code holds an address reserved for the
+ *   buffer and never mapped; copies go through a host-visible staging
+ *   buffer ("staged" memory). STENCIL_GPU_MEMORY=mapped|staged overrides
+ *   the choice. Kernel arguments (bare pointer, size) are found
  *   in the allocation table and bound as storage buffers 0, 1, ... of
  *   descriptor set 0, which is where convert-gpu-to-spirv places kernel
  *   argument i.
@@ -26,11 +31,18 @@
  *   Float64 or Int64 (double, long) on a device without the feature is an
  *   error when it is loaded, naming both.
  *
+ * - Timing: with STENCIL_GPU_TIMING=1 the runtime prints at exit how long
+ *   the device ran the submitted batches (timestamp queries, where the queue
+ *   has them) and how long the host waited on their fences, with the bytes
+ *   copied each way.
+ *
  * Errors print "stencil-gpu (vulkan): error: ..." and exit with status 1.
  * STENCIL_GPU_DEVICE=i picks the i-th physical device; STENCIL_GPU_VERBOSE=1
- * names the device chosen.
+ * names the device chosen and its kind of memory.
  *
  *===----------------------------------------------------------------------===*/
+
+#define _DEFAULT_SOURCE /* mmap's MAP_ANONYMOUS, clock_gettime */
 
 #include "mgpu.h"
 
@@ -40,12 +52,18 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
+#include <time.h>
 
 /* Launches per submitted batch, and descriptor sets per pool. */
 enum { kMaxBatch = 1024, kSetsPerPool = 256, kBindingsPerSet = 32 };
 
+/* `address` is what the host code holds for the buffer: its mapping, or in
+ * staged memory an address range reserved for it (never readable), so that
+ * pointers into buffers are distinct from every host pointer. */
 typedef struct {
-  char *host;
+  char *address;
+  char *mapped; /* the host mapping, or NULL for device-local memory */
   uint64_t size;
   VkBuffer buffer;
   VkDeviceMemory memory;
@@ -83,6 +101,17 @@ static struct {
   VkFence fence;
   int recording;
   uint32_t recorded;
+  int staged; /* buffers in device-local memory, copied via staging */
+  Allocation staging;
+  int stagingBusy; /* the open batch reads or writes `staging` */
+  uint64_t stagingLimit;
+  /* STENCIL_GPU_TIMING: timestamps around each batch, and totals. */
+  int timing;
+  VkQueryPool timestamps;
+  double timestampNanoseconds;
+  uint64_t timestampMask;
+  double deviceSeconds, fenceSeconds;
+  uint64_t batches, launches, bytesToDevice, bytesToHost;
   VkDescriptorPool *pools;
   uint32_t poolCount, currentPool;
   Allocation *allocations;
@@ -104,6 +133,58 @@ static void fail(const char *format, ...) {
 static void check(VkResult result, const char *what) {
   if (result != VK_SUCCESS)
     fail("%s failed (VkResult %d)", what, (int)result);
+}
+
+/* Whether buffers live in device-local memory that the host does not map.
+ * On CPUs and integrated GPUs the device's memory is the host's, and mapping
+ * it costs nothing; on a discrete GPU a mapping is a window over PCIe,
+ * slow to read and to compute on, so data moves in bulk transfers. */
+static int chooseStagedMemory(VkPhysicalDeviceType type) {
+  const char *mode = getenv("STENCIL_GPU_MEMORY");
+  if (mode && *mode) {
+    if (strcmp(mode, "staged") == 0)
+      return 1;
+    if (strcmp(mode, "mapped") == 0)
+      return 0;
+    fail("STENCIL_GPU_MEMORY=%s; expected 'mapped' or 'staged'", mode);
+  }
+  return type == VK_PHYSICAL_DEVICE_TYPE_DISCRETE_GPU ||
+         type == VK_PHYSICAL_DEVICE_TYPE_VIRTUAL_GPU;
+}
+
+/* The largest copy that goes through the staging buffer at once; larger
+ * ones go in pieces. STENCIL_GPU_STAGING_BYTES lowers it (tests use it to
+ * take the piecewise path with small arrays). */
+static uint64_t stagingLimit(void) {
+  const char *text = getenv("STENCIL_GPU_STAGING_BYTES");
+  if (!text || !*text)
+    return UINT64_C(64) << 20;
+  char *end;
+  unsigned long long bytes = strtoull(text, &end, 10);
+  if (*end || bytes == 0)
+    fail("STENCIL_GPU_STAGING_BYTES=%s; expected a positive byte count", text);
+  return bytes;
+}
+
+static double secondsNow(void) {
+  struct timespec now;
+  clock_gettime(CLOCK_MONOTONIC, &now);
+  return (double)now.tv_sec + 1e-9 * (double)now.tv_nsec;
+}
+
+static void reportTiming(void) {
+  fprintf(stderr,
+          "stencil-gpu (vulkan): %llu batches, %llu launches; device time ",
+          (unsigned long long)vk.batches, (unsigned long long)vk.launches);
+  if (vk.timestamps)
+    fprintf(stderr, "%.6f s", vk.deviceSeconds);
+  else
+    fprintf(stderr, "unknown (the queue has no timestamps)");
+  fprintf(stderr,
+          ", host waited %.6f s on fences; %llu bytes to the device, %llu "
+          "to the host (%s memory)\n",
+          vk.fenceSeconds, (unsigned long long)vk.bytesToDevice,
+          (unsigned long long)vk.bytesToHost, vk.staged ? "staged" : "mapped");
 }
 
 static void initialize(void) {
@@ -146,9 +227,11 @@ static void initialize(void) {
       calloc(familyCount, sizeof(VkQueueFamilyProperties));
   vkGetPhysicalDeviceQueueFamilyProperties(vk.physical, &familyCount, families);
   vk.family = familyCount;
+  uint32_t timestampBits = 0;
   for (uint32_t i = 0; i < familyCount; ++i)
     if (families[i].queueFlags & VK_QUEUE_COMPUTE_BIT) {
       vk.family = i;
+      timestampBits = families[i].timestampValidBits;
       break;
     }
   free(families);
@@ -159,11 +242,13 @@ static void initialize(void) {
   vkGetPhysicalDeviceProperties(vk.physical, &properties);
   memcpy(vk.deviceName, properties.deviceName, sizeof(vk.deviceName));
   vk.maxStorageBufferRange = properties.limits.maxStorageBufferRange;
-  if (getenv("STENCIL_GPU_VERBOSE"))
-    fprintf(stderr, "stencil-gpu (vulkan): device %u: %s\n", index,
-            vk.deviceName);
   vkGetPhysicalDeviceFeatures(vk.physical, &vk.features);
   vkGetPhysicalDeviceMemoryProperties(vk.physical, &vk.memoryProperties);
+  vk.staged = chooseStagedMemory(properties.deviceType);
+  vk.stagingLimit = stagingLimit();
+  if (getenv("STENCIL_GPU_VERBOSE"))
+    fprintf(stderr, "stencil-gpu (vulkan): device %u: %s (%s memory)\n", index,
+            vk.deviceName, vk.staged ? "staged" : "mapped");
 
   float priority = 1.0f;
   VkDeviceQueueCreateInfo queueInfo = {
@@ -197,30 +282,73 @@ static void initialize(void) {
         "vkAllocateCommandBuffers");
   VkFenceCreateInfo fenceInfo = {VK_STRUCTURE_TYPE_FENCE_CREATE_INFO};
   check(vkCreateFence(vk.device, &fenceInfo, NULL, &vk.fence), "vkCreateFence");
+  const char *timing = getenv("STENCIL_GPU_TIMING");
+  if (timing && *timing && strcmp(timing, "0") != 0) {
+    vk.timing = 1;
+    if (timestampBits > 0) {
+      VkQueryPoolCreateInfo queryInfo = {
+          VK_STRUCTURE_TYPE_QUERY_POOL_CREATE_INFO};
+      queryInfo.queryType = VK_QUERY_TYPE_TIMESTAMP;
+      queryInfo.queryCount = 2;
+      check(vkCreateQueryPool(vk.device, &queryInfo, NULL, &vk.timestamps),
+            "vkCreateQueryPool");
+      vk.timestampNanoseconds = properties.limits.timestampPeriod;
+      vk.timestampMask =
+          timestampBits >= 64 ? UINT64_MAX : (UINT64_C(1) << timestampBits) - 1;
+    }
+    atexit(reportTiming);
+  }
   vk.ready = 1;
 }
 
-/* Runs the recorded launches and waits for them. */
+/* Records that the commands after it wait for `srcStages` and see what
+ * they wrote. */
+static void recordBarrier(VkPipelineStageFlags srcStages,
+                          VkAccessFlags srcAccess,
+                          VkPipelineStageFlags dstStages,
+                          VkAccessFlags dstAccess) {
+  VkMemoryBarrier barrier = {VK_STRUCTURE_TYPE_MEMORY_BARRIER};
+  barrier.srcAccessMask = srcAccess;
+  barrier.dstAccessMask = dstAccess;
+  vkCmdPipelineBarrier(vk.commands, srcStages, dstStages, 0, 1, &barrier, 0,
+                       NULL, 0, NULL);
+}
+
+/* Runs the recorded launches and copies, and waits for them. */
 static void flush(void) {
   if (!vk.ready || !vk.recording)
     return;
   /* The host reads what the launches and copies wrote. */
-  VkMemoryBarrier barrier = {VK_STRUCTURE_TYPE_MEMORY_BARRIER};
-  barrier.srcAccessMask =
-      VK_ACCESS_SHADER_WRITE_BIT | VK_ACCESS_TRANSFER_WRITE_BIT;
-  barrier.dstAccessMask = VK_ACCESS_HOST_READ_BIT;
-  vkCmdPipelineBarrier(
-      vk.commands,
-      VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT | VK_PIPELINE_STAGE_TRANSFER_BIT,
-      VK_PIPELINE_STAGE_HOST_BIT, 0, 1, &barrier, 0, NULL, 0, NULL);
+  recordBarrier(VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT |
+                    VK_PIPELINE_STAGE_TRANSFER_BIT,
+                VK_ACCESS_SHADER_WRITE_BIT | VK_ACCESS_TRANSFER_WRITE_BIT,
+                VK_PIPELINE_STAGE_HOST_BIT, VK_ACCESS_HOST_READ_BIT);
+  if (vk.timestamps)
+    vkCmdWriteTimestamp(vk.commands, VK_PIPELINE_STAGE_BOTTOM_OF_PIPE_BIT,
+                        vk.timestamps, 1);
   check(vkEndCommandBuffer(vk.commands), "vkEndCommandBuffer");
   VkSubmitInfo submit = {VK_STRUCTURE_TYPE_SUBMIT_INFO};
   submit.commandBufferCount = 1;
   submit.pCommandBuffers = &vk.commands;
+  double submitted = vk.timing ? secondsNow() : 0;
   check(vkQueueSubmit(vk.queue, 1, &submit, vk.fence), "vkQueueSubmit");
   check(vkWaitForFences(vk.device, 1, &vk.fence, VK_TRUE, UINT64_MAX),
         "vkWaitForFences");
   check(vkResetFences(vk.device, 1, &vk.fence), "vkResetFences");
+  if (vk.timing) {
+    vk.fenceSeconds += secondsNow() - submitted;
+    ++vk.batches;
+  }
+  if (vk.timestamps) {
+    uint64_t ticks[2];
+    check(vkGetQueryPoolResults(vk.device, vk.timestamps, 0, 2, sizeof ticks,
+                                ticks, sizeof ticks[0],
+                                VK_QUERY_RESULT_64_BIT |
+                                    VK_QUERY_RESULT_WAIT_BIT),
+          "vkGetQueryPoolResults");
+    uint64_t elapsed = (ticks[1] - ticks[0]) & vk.timestampMask;
+    vk.deviceSeconds += 1e-9 * vk.timestampNanoseconds * (double)elapsed;
+  }
   check(vkResetCommandBuffer(vk.commands, 0), "vkResetCommandBuffer");
   for (uint32_t i = 0; i < vk.poolCount; ++i)
     check(vkResetDescriptorPool(vk.device, vk.pools[i], 0),
@@ -228,6 +356,7 @@ static void flush(void) {
   vk.currentPool = 0;
   vk.recording = 0;
   vk.recorded = 0;
+  vk.stagingBusy = 0;
 }
 
 static VkDescriptorPool createDescriptorPool(void) {
@@ -271,37 +400,40 @@ static Allocation *findAllocation(const void *pointer) {
   const char *p = pointer;
   for (size_t i = 0; i < vk.allocationCount; ++i) {
     Allocation *a = &vk.allocations[i];
-    if (p >= a->host && p < a->host + a->size)
+    if (p >= a->address && p < a->address + a->size)
       return a;
   }
   return NULL;
 }
 
-static uint32_t findMemoryType(uint32_t allowed) {
-  const VkMemoryPropertyFlags needed = VK_MEMORY_PROPERTY_HOST_VISIBLE_BIT |
-                                       VK_MEMORY_PROPERTY_HOST_COHERENT_BIT;
+/* The first memory type among `allowed` with the flags `required` and
+ * `preferred`, else the first with `required`. */
+static uint32_t findMemoryType(uint32_t allowed, VkMemoryPropertyFlags required,
+                               VkMemoryPropertyFlags preferred,
+                               const char *what) {
   uint32_t fallback = UINT32_MAX;
   for (uint32_t i = 0; i < vk.memoryProperties.memoryTypeCount; ++i) {
     VkMemoryPropertyFlags flags =
         vk.memoryProperties.memoryTypes[i].propertyFlags;
-    if (!(allowed & (1u << i)) || (flags & needed) != needed)
+    if (!(allowed & (1u << i)) || (flags & required) != required)
       continue;
-    if (flags & VK_MEMORY_PROPERTY_DEVICE_LOCAL_BIT)
+    if ((flags & preferred) == preferred)
       return i;
     if (fallback == UINT32_MAX)
       fallback = i;
   }
   if (fallback == UINT32_MAX)
-    fail("the Vulkan device has no host-visible coherent memory for "
-         "storage buffers");
+    fail("the Vulkan device has no %s memory for storage buffers", what);
   return fallback;
 }
 
-/* A storage buffer of `sizeBytes` (rounded up to words) in host-visible
- * memory, mapped. */
-static Allocation createBuffer(uint64_t sizeBytes) {
+enum BufferKind { kDeviceBuffer, kStagingBuffer };
+
+/* A buffer of `sizeBytes` (rounded up to words): a kernel's storage buffer,
+ * mapped unless memory is staged, or a mapped staging buffer. */
+static Allocation createBuffer(uint64_t sizeBytes, enum BufferKind kind) {
   uint64_t size = sizeBytes < 4 ? 4 : (sizeBytes + 3) & ~(uint64_t)3;
-  Allocation a = {NULL, size, VK_NULL_HANDLE, VK_NULL_HANDLE};
+  Allocation a = {NULL, NULL, size, VK_NULL_HANDLE, VK_NULL_HANDLE};
   VkBufferCreateInfo bufferInfo = {VK_STRUCTURE_TYPE_BUFFER_CREATE_INFO};
   bufferInfo.size = size;
   bufferInfo.usage = VK_BUFFER_USAGE_STORAGE_BUFFER_BIT |
@@ -312,24 +444,52 @@ static Allocation createBuffer(uint64_t sizeBytes) {
         "vkCreateBuffer");
   VkMemoryRequirements requirements;
   vkGetBufferMemoryRequirements(vk.device, a.buffer, &requirements);
+  const VkMemoryPropertyFlags hostVisible =
+      VK_MEMORY_PROPERTY_HOST_VISIBLE_BIT |
+      VK_MEMORY_PROPERTY_HOST_COHERENT_BIT;
+  int mapped = kind == kStagingBuffer || !vk.staged;
+  uint32_t type =
+      kind == kStagingBuffer
+          /* The host reads staged results back: cached memory reads fast. */
+          ? findMemoryType(requirements.memoryTypeBits, hostVisible,
+                           VK_MEMORY_PROPERTY_HOST_CACHED_BIT,
+                           "host-visible coherent")
+          : mapped ? findMemoryType(requirements.memoryTypeBits, hostVisible,
+                                    VK_MEMORY_PROPERTY_DEVICE_LOCAL_BIT,
+                                    "host-visible coherent")
+                   : findMemoryType(requirements.memoryTypeBits, 0,
+                                    VK_MEMORY_PROPERTY_DEVICE_LOCAL_BIT, "any");
   VkMemoryAllocateInfo memoryInfo = {VK_STRUCTURE_TYPE_MEMORY_ALLOCATE_INFO};
   memoryInfo.allocationSize = requirements.size;
-  memoryInfo.memoryTypeIndex = findMemoryType(requirements.memoryTypeBits);
+  memoryInfo.memoryTypeIndex = type;
   VkResult result = vkAllocateMemory(vk.device, &memoryInfo, NULL, &a.memory);
   if (result != VK_SUCCESS)
-    fail("cannot allocate %llu bytes of device memory (VkResult %d)",
-         (unsigned long long)size, (int)result);
+    fail("cannot allocate %llu bytes of %s memory (VkResult %d)",
+         (unsigned long long)size,
+         kind == kStagingBuffer ? "staging" : "device", (int)result);
   check(vkBindBufferMemory(vk.device, a.buffer, a.memory, 0),
         "vkBindBufferMemory");
-  void *host;
-  check(vkMapMemory(vk.device, a.memory, 0, VK_WHOLE_SIZE, 0, &host),
-        "vkMapMemory");
-  a.host = host;
+  if (mapped) {
+    void *host;
+    check(vkMapMemory(vk.device, a.memory, 0, VK_WHOLE_SIZE, 0, &host),
+          "vkMapMemory");
+    a.mapped = a.address = host;
+  } else {
+    void *reserved = mmap(NULL, size, PROT_NONE,
+                          MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+    if (reserved == MAP_FAILED)
+      fail("cannot reserve %llu bytes of address space for a device buffer",
+           (unsigned long long)size);
+    a.address = reserved;
+  }
   return a;
 }
 
 static void destroyBuffer(Allocation *a) {
-  vkUnmapMemory(vk.device, a->memory);
+  if (a->mapped)
+    vkUnmapMemory(vk.device, a->memory);
+  else
+    munmap(a->address, a->size);
   vkDestroyBuffer(vk.device, a->buffer, NULL);
   vkFreeMemory(vk.device, a->memory, NULL);
 }
@@ -338,7 +498,7 @@ void *mgpuMemAlloc(uint64_t sizeBytes, void *stream, int8_t isHostShared) {
   (void)stream;
   (void)isHostShared;
   initialize();
-  Allocation a = createBuffer(sizeBytes);
+  Allocation a = createBuffer(sizeBytes, kDeviceBuffer);
   if (vk.allocationCount == vk.allocationCapacity) {
     vk.allocationCapacity =
         vk.allocationCapacity ? 2 * vk.allocationCapacity : 16;
@@ -346,7 +506,7 @@ void *mgpuMemAlloc(uint64_t sizeBytes, void *stream, int8_t isHostShared) {
         realloc(vk.allocations, vk.allocationCapacity * sizeof(Allocation));
   }
   vk.allocations[vk.allocationCount++] = a;
-  return a.host;
+  return a.address;
 }
 
 void mgpuMemFree(void *pointer, void *stream) {
@@ -355,7 +515,7 @@ void mgpuMemFree(void *pointer, void *stream) {
     return;
   flush();
   Allocation *a = findAllocation(pointer);
-  if (!a || a->host != pointer)
+  if (!a || a->address != pointer)
     fail("mgpuMemFree of %p, which mgpuMemAlloc did not return", pointer);
   destroyBuffer(a);
   *a = vk.allocations[--vk.allocationCount];
@@ -369,53 +529,171 @@ static void beginRecording(void) {
       VK_STRUCTURE_TYPE_COMMAND_BUFFER_BEGIN_INFO};
   begin.flags = VK_COMMAND_BUFFER_USAGE_ONE_TIME_SUBMIT_BIT;
   check(vkBeginCommandBuffer(vk.commands, &begin), "vkBeginCommandBuffer");
+  if (vk.timestamps) {
+    vkCmdResetQueryPool(vk.commands, vk.timestamps, 0, 2);
+    vkCmdWriteTimestamp(vk.commands, VK_PIPELINE_STAGE_TOP_OF_PIPE_BIT,
+                        vk.timestamps, 0);
+  }
   vk.recording = 1;
 }
 
-/* Records a small host-to-device copy into the open batch, behind the
- * launches recorded before it (vkCmdUpdateBuffer keeps the bytes in the
- * command buffer). Returns 0 when the copy does not qualify. */
+/* The mapped staging buffer, at least `bytes` long, free for the host to
+ * fill: a batch that still uses it runs first. */
+static Allocation *getStaging(uint64_t bytes) {
+  if (vk.stagingBusy)
+    flush();
+  if (vk.staging.buffer && vk.staging.size >= bytes)
+    return &vk.staging;
+  if (vk.staging.buffer)
+    destroyBuffer(&vk.staging);
+  vk.staging = createBuffer(bytes, kStagingBuffer);
+  return &vk.staging;
+}
+
+/* Records a barrier after which transfers may overwrite or read what the
+ * launches and copies before them used. */
+static void recordBarrierBeforeTransfer(void) {
+  recordBarrier(VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT |
+                    VK_PIPELINE_STAGE_TRANSFER_BIT,
+                VK_ACCESS_SHADER_WRITE_BIT | VK_ACCESS_TRANSFER_WRITE_BIT,
+                VK_PIPELINE_STAGE_TRANSFER_BIT,
+                VK_ACCESS_TRANSFER_READ_BIT | VK_ACCESS_TRANSFER_WRITE_BIT);
+}
+
+/* The byte offset of `pointer` in `a`, after checking that `bytes` from
+ * there lie inside it. */
+static VkDeviceSize offsetIn(const Allocation *a, const void *pointer,
+                             uint64_t bytes, const char *what) {
+  uint64_t offset = (uint64_t)((const char *)pointer - a->address);
+  if (bytes > a->size - offset)
+    fail("%s of %llu bytes at %p runs past its buffer of %llu bytes", what,
+         (unsigned long long)bytes, pointer, (unsigned long long)a->size);
+  return (VkDeviceSize)offset;
+}
+
+/* Records a small host-to-device copy into the batch, behind the launches
+ * recorded before it (vkCmdUpdateBuffer keeps the bytes in the command
+ * buffer). Returns 0 when the copy does not qualify. */
 static int recordUpdate(void *destination, const void *source, uint64_t size) {
   enum { kMaxUpdateBytes = 65536 };
   Allocation *a = findAllocation(destination);
-  if (!vk.recording || !a || findAllocation(source) || size == 0 ||
-      size > kMaxUpdateBytes || size % 4 != 0 ||
-      (uint64_t)((char *)destination - a->host) % 4 != 0 ||
-      (char *)destination + size > a->host + a->size)
+  /* Mapped memory takes a memcpy when no batch is open. */
+  if ((!vk.recording && !vk.staged) || !a || findAllocation(source) ||
+      size == 0 || size > kMaxUpdateBytes || size % 4 != 0 ||
+      (uint64_t)((char *)destination - a->address) % 4 != 0 ||
+      (char *)destination + size > a->address + a->size)
     return 0;
+  beginRecording();
   /* The launches before it may still read the old bytes. */
-  VkMemoryBarrier barrier = {VK_STRUCTURE_TYPE_MEMORY_BARRIER};
-  barrier.srcAccessMask = VK_ACCESS_SHADER_WRITE_BIT;
-  barrier.dstAccessMask = VK_ACCESS_TRANSFER_WRITE_BIT;
-  vkCmdPipelineBarrier(vk.commands, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT,
-                       VK_PIPELINE_STAGE_TRANSFER_BIT, 0, 1, &barrier, 0, NULL,
-                       0, NULL);
+  recordBarrier(VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT,
+                VK_ACCESS_SHADER_WRITE_BIT, VK_PIPELINE_STAGE_TRANSFER_BIT,
+                VK_ACCESS_TRANSFER_WRITE_BIT);
   vkCmdUpdateBuffer(vk.commands, a->buffer,
-                    (VkDeviceSize)((char *)destination - a->host), size,
+                    (VkDeviceSize)((char *)destination - a->address), size,
                     source);
+  vk.bytesToDevice += size;
   return 1;
+}
+
+/* Staged memory: host bytes into a device buffer, through the staging
+ * buffer in pieces of at most stagingLimit bytes. The last piece stays in
+ * the open batch. */
+static void upload(Allocation *a, VkDeviceSize offset, const char *source,
+                   uint64_t bytes) {
+  for (uint64_t done = 0; done < bytes;) {
+    uint64_t piece =
+        bytes - done < vk.stagingLimit ? bytes - done : vk.stagingLimit;
+    Allocation *staging = getStaging(piece);
+    memcpy(staging->mapped, source + done, piece);
+    beginRecording();
+    recordBarrierBeforeTransfer();
+    VkBufferCopy region = {0, offset + done, piece};
+    vkCmdCopyBuffer(vk.commands, staging->buffer, a->buffer, 1, &region);
+    vk.stagingBusy = 1;
+    done += piece;
+  }
+  vk.bytesToDevice += bytes;
+}
+
+/* Staged memory: device bytes to the host, after the launches before. */
+static void download(Allocation *a, VkDeviceSize offset, char *destination,
+                     uint64_t bytes) {
+  for (uint64_t done = 0; done < bytes;) {
+    uint64_t piece =
+        bytes - done < vk.stagingLimit ? bytes - done : vk.stagingLimit;
+    Allocation *staging = getStaging(piece);
+    beginRecording();
+    recordBarrierBeforeTransfer();
+    VkBufferCopy region = {offset + done, 0, piece};
+    vkCmdCopyBuffer(vk.commands, a->buffer, staging->buffer, 1, &region);
+    flush();
+    memcpy(destination + done, staging->mapped, piece);
+    done += piece;
+  }
+  vk.bytesToHost += bytes;
 }
 
 void mgpuMemcpy(void *destination, void *source, uint64_t sizeBytes,
                 void *stream) {
   (void)stream;
+  if (sizeBytes == 0)
+    return;
   /* Scalars and shapes the next launches read join the batch instead of
      ending it: per-step values would otherwise submit once per step. */
   if (recordUpdate(destination, source, sizeBytes))
     return;
-  /* Device memory is mapped: a copy is a memcpy once the launches that
-     use it are done. */
-  flush();
-  memcpy(destination, source, sizeBytes);
+  Allocation *to = findAllocation(destination);
+  Allocation *from = findAllocation(source);
+  if (to)
+    offsetIn(to, destination, sizeBytes, "a copy");
+  if (from)
+    offsetIn(from, source, sizeBytes, "a copy");
+  if (!vk.staged || (!to && !from)) {
+    /* Mapped memory: a copy is a memcpy once the launches that use it are
+       done. */
+    flush();
+    memcpy(destination, source, sizeBytes);
+    vk.bytesToDevice += to && !from ? sizeBytes : 0;
+    vk.bytesToHost += from && !to ? sizeBytes : 0;
+    return;
+  }
+  if (to && from) {
+    VkBufferCopy region = {(VkDeviceSize)((char *)source - from->address),
+                           (VkDeviceSize)((char *)destination - to->address),
+                           sizeBytes};
+    beginRecording();
+    recordBarrierBeforeTransfer();
+    vkCmdCopyBuffer(vk.commands, from->buffer, to->buffer, 1, &region);
+    return;
+  }
+  if (to)
+    upload(to, (VkDeviceSize)((char *)destination - to->address), source,
+           sizeBytes);
+  else
+    download(from, (VkDeviceSize)((char *)source - from->address), destination,
+             sizeBytes);
 }
 
 void mgpuMemset32(void *destination, uint32_t value, uint64_t count,
                   void *stream) {
   (void)stream;
-  flush();
-  uint32_t *words = destination;
-  for (uint64_t i = 0; i < count; ++i)
-    words[i] = value;
+  Allocation *a = findAllocation(destination);
+  if (!vk.staged || !a) {
+    flush();
+    uint32_t *words = destination;
+    for (uint64_t i = 0; i < count; ++i)
+      words[i] = value;
+    return;
+  }
+  VkDeviceSize offset = offsetIn(a, destination, 4 * count, "a fill");
+  if (count == 0)
+    return;
+  if (offset % 4 != 0)
+    fail("a fill of 32-bit words at %p, which is not 4-byte aligned",
+         destination);
+  beginRecording();
+  recordBarrierBeforeTransfer();
+  vkCmdFillBuffer(vk.commands, a->buffer, offset, 4 * count, value);
 }
 
 /* Fails when the module declares a capability whose device feature is
@@ -565,13 +843,13 @@ void mgpuLaunchKernel(void *function, intptr_t gridX, intptr_t gridY,
     char *pointer = *(char **)params[2 * i];
     uint64_t size = *(uint64_t *)params[2 * i + 1];
     Allocation *a = findAllocation(pointer);
-    if (!a || pointer + size > a->host + a->size)
+    if (!a || pointer + size > a->address + a->size)
       fail("argument %u of kernel '%s' (%p, %llu bytes) is not in memory "
            "from mgpuMemAlloc",
            i, f->name, (void *)pointer, (unsigned long long)size);
     /* Bound to the end of its allocation: a buffer of run-time extent
        comes with the size of a static stand-in (docs/GPU.md). */
-    VkDeviceSize offset = (VkDeviceSize)(pointer - a->host);
+    VkDeviceSize offset = (VkDeviceSize)(pointer - a->address);
     if (a->size - offset > vk.maxStorageBufferRange)
       fail("argument %u of kernel '%s' spans %llu bytes, above the device's "
            "maxStorageBufferRange of %u",
@@ -591,19 +869,16 @@ void mgpuLaunchKernel(void *function, intptr_t gridX, intptr_t gridY,
 
   beginRecording();
   /* Each launch reads what the launches and copies before it wrote. */
-  VkMemoryBarrier barrier = {VK_STRUCTURE_TYPE_MEMORY_BARRIER};
-  barrier.srcAccessMask =
-      VK_ACCESS_SHADER_WRITE_BIT | VK_ACCESS_TRANSFER_WRITE_BIT;
-  barrier.dstAccessMask =
-      VK_ACCESS_SHADER_READ_BIT | VK_ACCESS_SHADER_WRITE_BIT;
-  vkCmdPipelineBarrier(
-      vk.commands,
-      VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT | VK_PIPELINE_STAGE_TRANSFER_BIT,
-      VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT, 0, 1, &barrier, 0, NULL, 0, NULL);
+  recordBarrier(VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT |
+                    VK_PIPELINE_STAGE_TRANSFER_BIT,
+                VK_ACCESS_SHADER_WRITE_BIT | VK_ACCESS_TRANSFER_WRITE_BIT,
+                VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT,
+                VK_ACCESS_SHADER_READ_BIT | VK_ACCESS_SHADER_WRITE_BIT);
   vkCmdBindPipeline(vk.commands, VK_PIPELINE_BIND_POINT_COMPUTE, f->pipeline);
   vkCmdBindDescriptorSets(vk.commands, VK_PIPELINE_BIND_POINT_COMPUTE,
                           f->pipelineLayout, 0, 1, &set, 0, NULL);
   vkCmdDispatch(vk.commands, (uint32_t)gridX, (uint32_t)gridY, (uint32_t)gridZ);
+  ++vk.launches;
   if (++vk.recorded == kMaxBatch)
     flush();
 }
@@ -639,18 +914,6 @@ void mgpuEventRecord(void *event, void *stream) {
   (void)stream;
 }
 
-/* A host-visible buffer of at least `bytes` for halo faces, kept between
- * exchanges (each copy waits for its transfer, so one suffices). */
-static Allocation *getStaging(uint64_t bytes) {
-  static Allocation staging;
-  if (staging.buffer && staging.size >= bytes)
-    return &staging;
-  if (staging.buffer)
-    destroyBuffer(&staging);
-  staging = createBuffer(bytes);
-  return &staging;
-}
-
 void stencil_gpu_copy_box(void *device, const int64_t size[3],
                           int64_t elemBytes, const int64_t lower[3],
                           const int64_t upper[3], void *host, int toHost) {
@@ -677,7 +940,7 @@ void stencil_gpu_copy_box(void *device, const int64_t size[3],
   VkBufferCopy *regions = malloc(sizeof(VkBufferCopy) * rows);
   if (!regions)
     fail("out of memory for a halo copy");
-  VkDeviceSize base = (VkDeviceSize)((char *)device - a->host);
+  VkDeviceSize base = (VkDeviceSize)((char *)device - a->address);
   for (int64_t r = 0; r < rows; ++r) {
     int64_t i = lower[0] + (wholePlanes ? 0 : wholeRows ? r : r / extent[1]);
     int64_t j = lower[1] + (wholeRows ? 0 : r % extent[1]);
@@ -688,19 +951,15 @@ void stencil_gpu_copy_box(void *device, const int64_t size[3],
     VkBufferCopy region = {toHost ? at : packed, toHost ? packed : at, run};
     regions[r] = region;
   }
+  /* The face goes through the staging buffer in both kinds of memory: one
+     transfer gathers or scatters every run. */
   Allocation *staging = getStaging(bytes);
   if (!toHost)
-    memcpy(staging->host, host, bytes);
+    memcpy(staging->mapped, host, bytes);
   beginRecording();
   /* After the launches before it: they wrote (toHost) or read (unpack)
      the field. */
-  VkMemoryBarrier barrier = {VK_STRUCTURE_TYPE_MEMORY_BARRIER};
-  barrier.srcAccessMask = VK_ACCESS_SHADER_WRITE_BIT;
-  barrier.dstAccessMask =
-      VK_ACCESS_TRANSFER_READ_BIT | VK_ACCESS_TRANSFER_WRITE_BIT;
-  vkCmdPipelineBarrier(vk.commands, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT,
-                       VK_PIPELINE_STAGE_TRANSFER_BIT, 0, 1, &barrier, 0, NULL,
-                       0, NULL);
+  recordBarrierBeforeTransfer();
   if (toHost)
     vkCmdCopyBuffer(vk.commands, a->buffer, staging->buffer, (uint32_t)rows,
                     regions);
@@ -708,7 +967,13 @@ void stencil_gpu_copy_box(void *device, const int64_t size[3],
     vkCmdCopyBuffer(vk.commands, staging->buffer, a->buffer, (uint32_t)rows,
                     regions);
   free(regions);
-  flush();
-  if (toHost)
-    memcpy(host, staging->host, bytes);
+  if (toHost) {
+    flush();
+    memcpy(host, staging->mapped, bytes);
+    vk.bytesToHost += bytes;
+  } else {
+    /* `host` is free again; the unpack runs with the next launches. */
+    vk.stagingBusy = 1;
+    vk.bytesToDevice += bytes;
+  }
 }
