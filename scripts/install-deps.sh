@@ -9,7 +9,8 @@ packages=(
   clang-22 libclang-rt-22-dev libclang-22-dev libclang-cpp22-dev
   llvm-22-dev llvm-22-tools libmlir-22-dev mlir-22-tools libomp-22-dev
   openmpi-bin libopenmpi-dev
-  lld-22 mesa-vulkan-drivers libvulkan-dev libamdhip64-dev rocm-device-libs
+  lld-22 mesa-vulkan-drivers libvulkan-dev vulkan-validationlayers
+  libamdhip64-dev rocm-device-libs
 )
 
 missing=()

@@ -95,6 +95,23 @@ icd_dirs = ["/usr/share/vulkan/icd.d", "/etc/vulkan/icd.d"]
 if runtime_built("vulkan") and any(
         os.path.isdir(d) and os.listdir(d) for d in icd_dirs):
     config.available_features.add("vulkan")
+    # Khronos's validation layer (vulkan-validationlayers), which
+    # vulkan-validation.test runs the runtime under.
+    if any(os.path.exists(os.path.join(d, "VkLayer_khronos_validation.json"))
+           for d in ["/usr/share/vulkan/explicit_layer.d",
+                     "/etc/vulkan/explicit_layer.d"]):
+        config.available_features.add("vulkan-validation")
+        # The layer with synchronization validation. It sums the workgroup
+        # memory of every kernel in a SPIR-V 1.0 module, whose entry points
+        # do not list the workgroup variables they use (spirv-update-vce
+        # keeps modules at 1.0), so a module of several kernels that each
+        # fit trips VUID-RuntimeSpirv-Workgroup-06530: filtered.
+        config.substitutions.append(
+            ("%vulkan_validate",
+             "env VK_INSTANCE_LAYERS=VK_LAYER_KHRONOS_validation "
+             "VK_LAYER_ENABLES="
+             "VK_VALIDATION_FEATURE_ENABLE_SYNCHRONIZATION_VALIDATION_EXT "
+             "VK_LAYER_MESSAGE_ID_FILTER=VUID-RuntimeSpirv-Workgroup-06530"))
 if runtime_built("cuda"):
     config.available_features.add("cuda-backend")
     ptxas = os.path.join(config.cuda_toolkit, "bin", "ptxas")

@@ -271,9 +271,12 @@ void mgpuMemset32(void *destination, uint32_t value, uint64_t count,
         "setting memory");
 }
 
-void stencil_gpu_copy_box(void *device, const int64_t size[3],
-                          int64_t elemBytes, const int64_t lower[3],
-                          const int64_t upper[3], void *host, int toHost) {
+/* The box [lower, upper) of the array at `device` to or from the packed
+ * face at `packed`, which lies in host memory or (packedOnDevice) in a
+ * device buffer. */
+static void copyBox(void *device, const int64_t size[3], int64_t elemBytes,
+                    const int64_t lower[3], const int64_t upper[3],
+                    void *packed, int packedOnDevice, int pack) {
   /* One 3-D copy: the DMA engine gathers (scatters) the face's rows. */
   Copy3D copy;
   memset(&copy, 0, sizeof copy);
@@ -282,9 +285,9 @@ void stencil_gpu_copy_box(void *device, const int64_t size[3],
     return;
   /* Everything before the copy is done (kernels run on other streams). */
   check(API_SYNCHRONIZE(), "waiting for the device before a halo copy");
-  /* The device side is the box in the array, the host side the packed
-   * face; which is source and which destination is all toHost changes. */
-#define DEVICE_SIDE(side)                                                      \
+  /* The array side is the box in the array, the packed side the face;
+   * which is source and which destination is all `pack` changes. */
+#define ARRAY_SIDE(side)                                                       \
   copy.side##MemoryType = MEMORY_DEVICE;                                       \
   copy.side##Device = (DevicePointer)device;                                   \
   copy.side##XInBytes = lower[2] * elemBytes;                                  \
@@ -292,25 +295,46 @@ void stencil_gpu_copy_box(void *device, const int64_t size[3],
   copy.side##Z = lower[0];                                                     \
   copy.side##Pitch = size[2] * elemBytes;                                      \
   copy.side##Height = size[1]
-#define HOST_SIDE(side)                                                        \
-  copy.side##MemoryType = MEMORY_HOST;                                         \
+#define PACKED_SIDE(side)                                                      \
+  if (packedOnDevice) {                                                        \
+    copy.side##MemoryType = MEMORY_DEVICE;                                     \
+    copy.side##Device = (DevicePointer)packed;                                 \
+  } else {                                                                     \
+    copy.side##MemoryType = MEMORY_HOST;                                       \
+    copy.side##Host = packed;                                                  \
+  }                                                                            \
   copy.side##Pitch = run;                                                      \
   copy.side##Height = upper[1] - lower[1]
-  if (toHost) {
-    DEVICE_SIDE(src);
-    HOST_SIDE(dst);
-    copy.dstHost = host;
+  if (pack) {
+    ARRAY_SIDE(src);
+    PACKED_SIDE(dst);
   } else {
-    HOST_SIDE(src);
-    DEVICE_SIDE(dst);
-    copy.srcHost = host;
+    PACKED_SIDE(src);
+    ARRAY_SIDE(dst);
   }
-#undef DEVICE_SIDE
-#undef HOST_SIDE
+#undef ARRAY_SIDE
+#undef PACKED_SIDE
   copy.WidthInBytes = run;
   copy.Height = upper[1] - lower[1];
   copy.Depth = upper[0] - lower[0];
   check(API_MEMCPY3D(&copy), "copying a halo face");
-  /* A copy from pageable memory may return before it reaches the device. */
+  /* A copy from pageable memory may return before it reaches the device;
+     MPI reads a face packed on the device right after. */
   check(API_SYNCHRONIZE(), "waiting for a halo copy");
 }
+
+void stencil_gpu_copy_box(void *device, const int64_t size[3],
+                          int64_t elemBytes, const int64_t lower[3],
+                          const int64_t upper[3], void *host, int toHost) {
+  copyBox(device, size, elemBytes, lower, upper, host, 0, toHost);
+}
+
+void stencil_gpu_copy_box_on_device(void *device, const int64_t size[3],
+                                    int64_t elemBytes, const int64_t lower[3],
+                                    const int64_t upper[3], void *packed,
+                                    int pack) {
+  copyBox(device, size, elemBytes, lower, upper, packed, 1, pack);
+}
+
+/* Device memory, which only a CUDA- (ROCm-) aware MPI reaches. */
+const char *stencil_gpu_buffers(void) { return BACKEND; }

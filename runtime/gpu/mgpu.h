@@ -54,6 +54,21 @@ void stencil_gpu_copy_box(void *device, const int64_t size[3],
                           int64_t elemBytes, const int64_t lower[3],
                           const int64_t upper[3], void *host, int toHost);
 
+/* stencil_gpu_copy_box with the packed face in a buffer from mgpuMemAlloc
+ * (pack = 1: the device packs the box into it; 0: unpacks it), for an MPI
+ * library that sends from device memory; returns when the copy is done. */
+void stencil_gpu_copy_box_on_device(void *device, const int64_t size[3],
+                                    int64_t elemBytes, const int64_t lower[3],
+                                    const int64_t upper[3], void *packed,
+                                    int pack);
+
+/* What the buffers of mgpuMemAlloc are, for runtime/mpi: "host" (host
+ * memory that any MPI library reads and writes: Vulkan's mapped memory),
+ * "cuda" or "hip" (device memory that a CUDA- or ROCm-aware MPI reaches),
+ * or "opaque" (reached only through this runtime's copies: Vulkan's staged
+ * memory). */
+const char *stencil_gpu_buffers(void);
+
 /* Defined by runtime/mpi when the program links it: the rank among the
  * ranks of this node, which picks the device (local rank mod devices). */
 int64_t stencil_mpi_local_rank(void) __attribute__((weak));

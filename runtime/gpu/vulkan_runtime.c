@@ -23,8 +23,9 @@
  * - Buffers of run-time length: every kernel argument is bound from its
  *   pointer to the end of its allocation, whatever size the launch gives.
  * - MPI: stencil_gpu_copy_box packs and unpacks halo faces with transfer
- *   commands through a staging buffer; an MPI rank takes device
- *   `local rank mod devices` (stencil_mpi_local_rank).
+ *   commands through a staging buffer, stencil_gpu_copy_box_on_device into
+ *   a buffer of this runtime that MPI reads (mapped memory); an MPI rank
+ *   takes device `local rank mod devices` (stencil_mpi_local_rank).
  *
  * - Features: the device is created with shaderFloat64 and shaderInt64
  *   where it has them; a module that declares the SPIR-V capability
@@ -64,7 +65,8 @@ enum { kMaxBatch = 1024, kSetsPerPool = 256, kBindingsPerSet = 32 };
 typedef struct {
   char *address;
   char *mapped; /* the host mapping, or NULL for device-local memory */
-  uint64_t size;
+  uint64_t size;      /* rounded up to words */
+  uint64_t requested; /* what mgpuMemAlloc was asked for */
   VkBuffer buffer;
   VkDeviceMemory memory;
 } Allocation;
@@ -121,6 +123,7 @@ static struct {
 static int streamToken, eventToken;
 
 static void fail(const char *format, ...) {
+  vk.timing = 0; /* the error is the last line */
   va_list args;
   va_start(args, format);
   fprintf(stderr, "stencil-gpu (vulkan): error: ");
@@ -153,7 +156,7 @@ static int chooseStagedMemory(VkPhysicalDeviceType type) {
 }
 
 /* The largest copy that goes through the staging buffer at once; larger
- * ones go in pieces. STENCIL_GPU_STAGING_BYTES lowers it (tests use it to
+ * ones go in pieces. STENCIL_GPU_STAGING_BYTES sets it (tests lower it to
  * take the piecewise path with small arrays). */
 static uint64_t stagingLimit(void) {
   const char *text = getenv("STENCIL_GPU_STAGING_BYTES");
@@ -161,7 +164,7 @@ static uint64_t stagingLimit(void) {
     return UINT64_C(64) << 20;
   char *end;
   unsigned long long bytes = strtoull(text, &end, 10);
-  if (*end || bytes == 0)
+  if (*end || bytes == 0 || text[0] < '0' || text[0] > '9')
     fail("STENCIL_GPU_STAGING_BYTES=%s; expected a positive byte count", text);
   return bytes;
 }
@@ -173,6 +176,8 @@ static double secondsNow(void) {
 }
 
 static void reportTiming(void) {
+  if (!vk.timing)
+    return;
   fprintf(stderr,
           "stencil-gpu (vulkan): %llu batches, %llu launches; device time ",
           (unsigned long long)vk.batches, (unsigned long long)vk.launches);
@@ -330,8 +335,8 @@ static void flush(void) {
   VkSubmitInfo submit = {VK_STRUCTURE_TYPE_SUBMIT_INFO};
   submit.commandBufferCount = 1;
   submit.pCommandBuffers = &vk.commands;
-  double submitted = vk.timing ? secondsNow() : 0;
   check(vkQueueSubmit(vk.queue, 1, &submit, vk.fence), "vkQueueSubmit");
+  double submitted = vk.timing ? secondsNow() : 0;
   check(vkWaitForFences(vk.device, 1, &vk.fence, VK_TRUE, UINT64_MAX),
         "vkWaitForFences");
   check(vkResetFences(vk.device, 1, &vk.fence), "vkResetFences");
@@ -433,7 +438,7 @@ enum BufferKind { kDeviceBuffer, kStagingBuffer };
  * mapped unless memory is staged, or a mapped staging buffer. */
 static Allocation createBuffer(uint64_t sizeBytes, enum BufferKind kind) {
   uint64_t size = sizeBytes < 4 ? 4 : (sizeBytes + 3) & ~(uint64_t)3;
-  Allocation a = {NULL, NULL, size, VK_NULL_HANDLE, VK_NULL_HANDLE};
+  Allocation a = {NULL, NULL, size, sizeBytes, VK_NULL_HANDLE, VK_NULL_HANDLE};
   VkBufferCreateInfo bufferInfo = {VK_STRUCTURE_TYPE_BUFFER_CREATE_INFO};
   bufferInfo.size = size;
   bufferInfo.usage = VK_BUFFER_USAGE_STORAGE_BUFFER_BIT |
@@ -565,29 +570,25 @@ static void recordBarrierBeforeTransfer(void) {
 static VkDeviceSize offsetIn(const Allocation *a, const void *pointer,
                              uint64_t bytes, const char *what) {
   uint64_t offset = (uint64_t)((const char *)pointer - a->address);
-  if (bytes > a->size - offset)
+  if (offset > a->requested || bytes > a->requested - offset)
     fail("%s of %llu bytes at %p runs past its buffer of %llu bytes", what,
-         (unsigned long long)bytes, pointer, (unsigned long long)a->size);
+         (unsigned long long)bytes, pointer, (unsigned long long)a->requested);
   return (VkDeviceSize)offset;
 }
 
-/* Records a small host-to-device copy into the batch, behind the launches
- * recorded before it (vkCmdUpdateBuffer keeps the bytes in the command
- * buffer). Returns 0 when the copy does not qualify. */
-static int recordUpdate(void *destination, const void *source, uint64_t size) {
+/* Records a small host-to-device copy into `a` into the batch, behind the
+ * launches recorded before it (vkCmdUpdateBuffer keeps the bytes in the
+ * command buffer). Returns 0 when the copy does not qualify. */
+static int recordUpdate(Allocation *a, void *destination, const void *source,
+                        uint64_t size) {
   enum { kMaxUpdateBytes = 65536 };
-  Allocation *a = findAllocation(destination);
   /* Mapped memory takes a memcpy when no batch is open. */
-  if ((!vk.recording && !vk.staged) || !a || findAllocation(source) ||
-      size == 0 || size > kMaxUpdateBytes || size % 4 != 0 ||
-      (uint64_t)((char *)destination - a->address) % 4 != 0 ||
-      (char *)destination + size > a->address + a->size)
+  if ((!vk.recording && !vk.staged) || size > kMaxUpdateBytes ||
+      size % 4 != 0 || (uint64_t)((char *)destination - a->address) % 4 != 0)
     return 0;
   beginRecording();
-  /* The launches before it may still read the old bytes. */
-  recordBarrier(VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT,
-                VK_ACCESS_SHADER_WRITE_BIT, VK_PIPELINE_STAGE_TRANSFER_BIT,
-                VK_ACCESS_TRANSFER_WRITE_BIT);
+  /* The launches and transfers before it may still use the old bytes. */
+  recordBarrierBeforeTransfer();
   vkCmdUpdateBuffer(vk.commands, a->buffer,
                     (VkDeviceSize)((char *)destination - a->address), size,
                     source);
@@ -638,16 +639,16 @@ void mgpuMemcpy(void *destination, void *source, uint64_t sizeBytes,
   (void)stream;
   if (sizeBytes == 0)
     return;
-  /* Scalars and shapes the next launches read join the batch instead of
-     ending it: per-step values would otherwise submit once per step. */
-  if (recordUpdate(destination, source, sizeBytes))
-    return;
   Allocation *to = findAllocation(destination);
   Allocation *from = findAllocation(source);
   if (to)
     offsetIn(to, destination, sizeBytes, "a copy");
   if (from)
     offsetIn(from, source, sizeBytes, "a copy");
+  /* Scalars and shapes the next launches read join the batch instead of
+     ending it: per-step values would otherwise submit once per step. */
+  if (to && !from && recordUpdate(to, destination, source, sizeBytes))
+    return;
   if (!vk.staged || (!to && !from)) {
     /* Mapped memory: a copy is a memcpy once the launches that use it are
        done. */
@@ -658,6 +659,10 @@ void mgpuMemcpy(void *destination, void *source, uint64_t sizeBytes,
     return;
   }
   if (to && from) {
+    if (to == from && (char *)destination < (char *)source + sizeBytes &&
+        (char *)source < (char *)destination + sizeBytes)
+      fail("a copy of %llu bytes between overlapping parts of one buffer",
+           (unsigned long long)sizeBytes);
     VkBufferCopy region = {(VkDeviceSize)((char *)source - from->address),
                            (VkDeviceSize)((char *)destination - to->address),
                            sizeBytes};
@@ -685,6 +690,10 @@ void mgpuMemset32(void *destination, uint32_t value, uint64_t count,
       words[i] = value;
     return;
   }
+  if (count > a->requested / 4)
+    fail("a fill of %llu words at %p runs past its buffer of %llu bytes",
+         (unsigned long long)count, destination,
+         (unsigned long long)a->requested);
   VkDeviceSize offset = offsetIn(a, destination, 4 * count, "a fill");
   if (count == 0)
     return;
@@ -914,18 +923,37 @@ void mgpuEventRecord(void *event, void *stream) {
   (void)stream;
 }
 
-void stencil_gpu_copy_box(void *device, const int64_t size[3],
-                          int64_t elemBytes, const int64_t lower[3],
-                          const int64_t upper[3], void *host, int toHost) {
+/* The bytes of the box [lower, upper) of `elemBytes` elements; 0 when it
+ * is empty. */
+static uint64_t boxBytes(const int64_t lower[3], const int64_t upper[3],
+                         int64_t elemBytes) {
+  uint64_t bytes = (uint64_t)elemBytes;
+  for (int d = 0; d < 3; ++d) {
+    if (upper[d] <= lower[d])
+      return 0;
+    bytes *= (uint64_t)(upper[d] - lower[d]);
+  }
+  return bytes;
+}
+
+/* The allocation that holds the array at `device` for a halo copy. */
+static Allocation *findArray(void *device) {
   Allocation *a = findAllocation(device);
   if (!a)
     fail("a halo copy of %p, which mgpuMemAlloc did not return", device);
+  return a;
+}
+
+/* Records, after the launches before it, the copy of the box [lower,
+ * upper) of the array at `device` (in `a`) into (pack) or out of the face
+ * packed at byte `packedBase` of `packedBuffer`. */
+static void recordBoxCopy(Allocation *a, void *device, const int64_t size[3],
+                          int64_t elemBytes, const int64_t lower[3],
+                          const int64_t upper[3], VkBuffer packedBuffer,
+                          VkDeviceSize packedBase, int pack) {
   int64_t extent[3];
-  for (int d = 0; d < 3; ++d) {
+  for (int d = 0; d < 3; ++d)
     extent[d] = upper[d] - lower[d];
-    if (extent[d] <= 0)
-      return;
-  }
   /* The face as runs of contiguous elements, one transfer region each:
    * rows that span the whole innermost axis are contiguous, and so are
    * planes that span the whole middle axis too. */
@@ -936,37 +964,56 @@ void stencil_gpu_copy_box(void *device, const int64_t size[3],
                              : extent[0] * extent[1];
   uint64_t run = (uint64_t)(extent[0] * extent[1] * extent[2] / rows) *
                  (uint64_t)elemBytes;
-  uint64_t bytes = run * (uint64_t)rows;
   VkBufferCopy *regions = malloc(sizeof(VkBufferCopy) * rows);
   if (!regions)
     fail("out of memory for a halo copy");
   VkDeviceSize base = (VkDeviceSize)((char *)device - a->address);
+  /* The box's last element must lie in the array's buffer. */
+  uint64_t last =
+      (uint64_t)((((upper[0] - 1) * size[1] + upper[1] - 1) * size[2] +
+                  upper[2]) *
+                 elemBytes);
+  if (base + last > a->requested)
+    fail("a halo box of %p reaches byte %llu of its buffer of %llu bytes",
+         device, (unsigned long long)(base + last),
+         (unsigned long long)a->requested);
   for (int64_t r = 0; r < rows; ++r) {
     int64_t i = lower[0] + (wholePlanes ? 0 : wholeRows ? r : r / extent[1]);
     int64_t j = lower[1] + (wholeRows ? 0 : r % extent[1]);
     VkDeviceSize at =
         base +
         (VkDeviceSize)(((i * size[1] + j) * size[2] + lower[2]) * elemBytes);
-    VkDeviceSize packed = (VkDeviceSize)r * run;
-    VkBufferCopy region = {toHost ? at : packed, toHost ? packed : at, run};
+    VkDeviceSize packed = packedBase + (VkDeviceSize)r * run;
+    VkBufferCopy region = {pack ? at : packed, pack ? packed : at, run};
     regions[r] = region;
   }
+  beginRecording();
+  /* After the launches before it: they wrote (pack) or read (unpack) the
+     array. */
+  recordBarrierBeforeTransfer();
+  if (pack)
+    vkCmdCopyBuffer(vk.commands, a->buffer, packedBuffer, (uint32_t)rows,
+                    regions);
+  else
+    vkCmdCopyBuffer(vk.commands, packedBuffer, a->buffer, (uint32_t)rows,
+                    regions);
+  free(regions);
+}
+
+void stencil_gpu_copy_box(void *device, const int64_t size[3],
+                          int64_t elemBytes, const int64_t lower[3],
+                          const int64_t upper[3], void *host, int toHost) {
+  Allocation *a = findArray(device);
+  uint64_t bytes = boxBytes(lower, upper, elemBytes);
+  if (bytes == 0)
+    return;
   /* The face goes through the staging buffer in both kinds of memory: one
      transfer gathers or scatters every run. */
   Allocation *staging = getStaging(bytes);
   if (!toHost)
     memcpy(staging->mapped, host, bytes);
-  beginRecording();
-  /* After the launches before it: they wrote (toHost) or read (unpack)
-     the field. */
-  recordBarrierBeforeTransfer();
-  if (toHost)
-    vkCmdCopyBuffer(vk.commands, a->buffer, staging->buffer, (uint32_t)rows,
-                    regions);
-  else
-    vkCmdCopyBuffer(vk.commands, staging->buffer, a->buffer, (uint32_t)rows,
-                    regions);
-  free(regions);
+  recordBoxCopy(a, device, size, elemBytes, lower, upper, staging->buffer, 0,
+                toHost);
   if (toHost) {
     flush();
     memcpy(host, staging->mapped, bytes);
@@ -976,4 +1023,28 @@ void stencil_gpu_copy_box(void *device, const int64_t size[3],
     vk.stagingBusy = 1;
     vk.bytesToDevice += bytes;
   }
+}
+
+void stencil_gpu_copy_box_on_device(void *device, const int64_t size[3],
+                                    int64_t elemBytes, const int64_t lower[3],
+                                    const int64_t upper[3], void *packed,
+                                    int pack) {
+  Allocation *a = findArray(device);
+  uint64_t bytes = boxBytes(lower, upper, elemBytes);
+  if (bytes == 0)
+    return;
+  Allocation *face = findAllocation(packed);
+  if (!face)
+    fail("a halo face at %p, which mgpuMemAlloc did not return", packed);
+  VkDeviceSize base = offsetIn(face, packed, bytes, "a halo face");
+  recordBoxCopy(a, device, size, elemBytes, lower, upper, face->buffer, base,
+                pack);
+  /* MPI reads the face (pack) or writes the buffer again at the next
+     exchange (unpack) once this returns. */
+  flush();
+}
+
+const char *stencil_gpu_buffers(void) {
+  initialize();
+  return vk.staged ? "opaque" : "host";
 }

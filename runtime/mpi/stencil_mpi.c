@@ -11,6 +11,12 @@
 #include "stencil_mpi.h"
 
 #include <mpi.h>
+/* Open MPI's extensions: MPIX_Query_cuda_support, MPIX_Query_rocm_support. */
+#if defined(OPEN_MPI) && defined(__has_include)
+#if __has_include(<mpi-ext.h>)
+#include <mpi-ext.h>
+#endif
+#endif
 
 #include <limits.h>
 #include <stdio.h>
@@ -28,7 +34,7 @@ enum {
 };
 
 struct Message {
-  void *buffer;
+  void *buffer; /* host memory, or a device buffer in direct exchanges */
   int64_t lower[MAX_AXES], upper[MAX_AXES]; /* local box it packs/fills */
   int receive;
 };
@@ -65,9 +71,16 @@ static struct {
     MPI_Request requests[MAX_MESSAGES];
     int count;
   } pending;
+  /* Whether halo faces of GPU arrays travel between device buffers
+   * (decideGpuDirect; -1 until the first exchange of GPU memory), and those
+   * buffers, one per message slot, kept until the region ends. */
+  int gpuDirect;
+  int usedGpu;
+  void *deviceFaces[MAX_MESSAGES];
+  size_t deviceFaceBytes[MAX_MESSAGES];
   /* Counters of the region, printed with STENCIL_MPI_STATS=1. */
   long long exchanges, messages, bytes;
-} state = {.faultRank = -1, .hangRank = -1};
+} state = {.faultRank = -1, .hangRank = -1, .gpuDirect = -1};
 
 static void fail(const char *message) {
   fprintf(stderr, "stencil-mpi: rank %d: error: %s\n", state.processRank,
@@ -433,12 +446,99 @@ static void copyBox(char *array, const int64_t size[MAX_AXES],
     }
 }
 
-/* Packs (toHost) or unpacks the box of an array in GPU memory; defined by
- * the GPU runtime (runtime/gpu) a program of a GPU target links. */
+/* Defined by the GPU runtime (runtime/gpu/mgpu.h) that a program of a GPU
+ * target links. */
 extern void stencil_gpu_copy_box(void *device, const int64_t size[3],
                                  int64_t elemBytes, const int64_t lower[3],
                                  const int64_t upper[3], void *host, int toHost)
     __attribute__((weak));
+extern void stencil_gpu_copy_box_on_device(void *device, const int64_t size[3],
+                                           int64_t elemBytes,
+                                           const int64_t lower[3],
+                                           const int64_t upper[3], void *packed,
+                                           int pack) __attribute__((weak));
+extern const char *stencil_gpu_buffers(void) __attribute__((weak));
+extern void *mgpuMemAlloc(uint64_t sizeBytes, void *stream, int8_t isHostShared)
+    __attribute__((weak));
+extern void mgpuMemFree(void *pointer, void *stream) __attribute__((weak));
+
+/* Whether this MPI library sends from and receives into device memory of
+ * kind `buffers` ("cuda", "hip"): CUDA- and ROCm-aware builds of Open MPI
+ * and MPICH say so at run time. */
+static int mpiReachesDeviceMemory(const char *buffers) {
+  int cuda = strcmp(buffers, "cuda") == 0, hip = strcmp(buffers, "hip") == 0;
+  (void)cuda, (void)hip;
+#if defined(OMPI_HAVE_MPI_EXT_CUDA) && OMPI_HAVE_MPI_EXT_CUDA
+  if (cuda)
+    return MPIX_Query_cuda_support();
+#endif
+#if defined(OMPI_HAVE_MPI_EXT_ROCM) && OMPI_HAVE_MPI_EXT_ROCM
+  if (hip)
+    return MPIX_Query_rocm_support();
+#endif
+#if defined(MPIX_GPU_SUPPORT_CUDA) && defined(MPIX_GPU_SUPPORT_HIP)
+  int supported = 0;
+  if ((cuda || hip) && MPIX_GPU_query_support(cuda ? MPIX_GPU_SUPPORT_CUDA
+                                                   : MPIX_GPU_SUPPORT_HIP,
+                                              &supported) == MPI_SUCCESS)
+    return supported;
+#endif
+  return 0;
+}
+
+/* Whether the faces of GPU arrays go to MPI from device buffers: where
+ * the GPU runtime's buffers are host memory (Vulkan's mapped memory), or
+ * the MPI library reaches the device's memory (GPU-aware MPI). Otherwise
+ * they are copied to host memory first. STENCIL_MPI_GPU_DIRECT=0|1
+ * overrides (1: trust that the MPI library is GPU-aware though it does not
+ * say so). */
+static int decideGpuDirect(void) {
+  if (!stencil_gpu_buffers || !stencil_gpu_copy_box_on_device ||
+      !mgpuMemAlloc || !mgpuMemFree)
+    return 0;
+  const char *buffers = stencil_gpu_buffers();
+  int opaque = strcmp(buffers, "opaque") == 0;
+  const char *setting = getenv("STENCIL_MPI_GPU_DIRECT");
+  if (setting && *setting) {
+    if (strcmp(setting, "0") == 0)
+      return 0;
+    if (strcmp(setting, "1") != 0)
+      fail("STENCIL_MPI_GPU_DIRECT must be 0 or 1");
+    if (opaque)
+      fail("STENCIL_MPI_GPU_DIRECT=1, but the GPU runtime's buffers are "
+           "device memory that only its own copies reach (Vulkan's staged "
+           "memory); unset it, or use STENCIL_GPU_MEMORY=mapped");
+    return 1;
+  }
+  if (strcmp(buffers, "host") == 0)
+    return 1;
+  return !opaque && mpiReachesDeviceMemory(buffers);
+}
+
+/* The device buffer of message slot `slot`, at least `bytes` long. */
+static void *getDeviceFace(int slot, size_t bytes) {
+  if (state.deviceFaces[slot] && state.deviceFaceBytes[slot] >= bytes)
+    return state.deviceFaces[slot];
+  if (state.deviceFaces[slot])
+    mgpuMemFree(state.deviceFaces[slot], NULL);
+  state.deviceFaces[slot] = mgpuMemAlloc(bytes ? bytes : 1, NULL, 0);
+  state.deviceFaceBytes[slot] = bytes;
+  return state.deviceFaces[slot];
+}
+
+static void freeDeviceFaces(void) {
+  for (int slot = 0; slot < MAX_MESSAGES; ++slot) {
+    if (state.deviceFaces[slot])
+      mgpuMemFree(state.deviceFaces[slot], NULL);
+    state.deviceFaces[slot] = NULL;
+    state.deviceFaceBytes[slot] = 0;
+  }
+}
+
+/* Whether the pending exchange's messages use device buffers. */
+static int pendingIsDirect(void) {
+  return state.pending.device && state.gpuDirect;
+}
 
 /* copyBox for the pending exchange's array, on the host or the GPU. */
 static void copyPendingBox(const struct Message *m, int pack) {
@@ -449,9 +549,14 @@ static void copyPendingBox(const struct Message *m, int pack) {
   }
   if (!stencil_gpu_copy_box)
     fail("a halo exchange of GPU memory in a program without a GPU runtime");
-  stencil_gpu_copy_box(state.pending.data, state.pending.size,
-                       state.pending.elemBytes, m->lower, m->upper, m->buffer,
-                       pack);
+  if (pendingIsDirect())
+    stencil_gpu_copy_box_on_device(state.pending.data, state.pending.size,
+                                   state.pending.elemBytes, m->lower, m->upper,
+                                   m->buffer, pack);
+  else
+    stencil_gpu_copy_box(state.pending.data, state.pending.size,
+                         state.pending.elemBytes, m->lower, m->upper, m->buffer,
+                         pack);
 }
 
 static size_t boxBytes(const int64_t lower[MAX_AXES],
@@ -512,7 +617,8 @@ static void postMessages(void) {
       size_t bytes = boxBytes(m->lower, m->upper, state.pending.elemBytes);
       if (bytes > INT_MAX)
         fail("a halo message exceeds 2 GiB");
-      m->buffer = malloc(bytes ? bytes : 1);
+      m->buffer = pendingIsDirect() ? getDeviceFace(state.pending.count, bytes)
+                                    : malloc(bytes ? bytes : 1);
       if (!m->buffer)
         fail("out of memory for a halo message");
       /* The tag names the direction the data travels. */
@@ -557,7 +663,8 @@ static void completeMessages(void) {
     struct Message *m = &state.pending.messages[i];
     if (m->receive)
       copyPendingBox(m, 0);
-    free(m->buffer);
+    if (!pendingIsDirect())
+      free(m->buffer);
   }
   state.pending.count = 0;
 }
@@ -580,6 +687,9 @@ static void beginExchange(int device, int64_t data, int64_t elemBytes,
   int64_t s[MAX_AXES] = {s0, s1, s2}, w[MAX_AXES] = {w0, w1, w2};
   state.pending.active = 1;
   state.pending.device = device;
+  if (device && state.gpuDirect < 0)
+    state.gpuDirect = decideGpuDirect();
+  state.usedGpu |= device;
   state.pending.data = (char *)(intptr_t)data;
   state.pending.elemBytes = elemBytes;
   for (int d = 0; d < MAX_AXES; ++d) {
@@ -869,15 +979,21 @@ void stencil_mpi_end(void) {
         snprintf(split + used, sizeof split - used, "%s%lld",
                  c == 0 ? " split " : ",", (long long)(hi - lo));
       }
+      /* How rank 0 handed GPU faces to MPI. */
+      const char *faces = !state.usedGpu    ? ""
+                          : state.gpuDirect ? " gpu-faces direct"
+                                            : " gpu-faces via-host";
       fprintf(stderr,
               "stencil-mpi: ranks %d layout %s halo [%s] exchanges %lld "
-              "messages %lld bytes %lld%s\n",
+              "messages %lld bytes %lld%s%s\n",
               state.processCount, layout, halo, state.exchanges, sum[0], sum[1],
-              split);
+              split, faces);
       fflush(stderr);
     }
   }
   MPI_Comm_free(&state.layout);
+  freeDeviceFaces();
+  state.usedGpu = 0;
   state.active = 0;
   /* A region gives its split again each time it begins. */
   free(state.shares);

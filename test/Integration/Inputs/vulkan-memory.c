@@ -3,9 +3,10 @@
  * and downloads of every size (in pieces when STENCIL_GPU_STAGING_BYTES is
  * small), small updates that join a batch, copies between buffers at
  * interior and unaligned offsets, 32-bit fills, and halo boxes packed and
- * unpacked. Every byte read back is compared with the same operations done
- * on host arrays. `overrun` as argument copies past a buffer's end, which
- * must be an error. */
+ * unpacked through the host or in device buffers. Every byte read back is
+ * compared with the same operations done on host arrays. As argument,
+ * `overrun` copies past a buffer's end and `overlap` between overlapping
+ * parts of one buffer, both errors. */
 #include "mgpu.h"
 
 #include <stdio.h>
@@ -35,8 +36,13 @@ int main(int argc, char **argv) {
   char *a = mgpuMemAlloc(kBytes, NULL, 0);
   char *b = mgpuMemAlloc(kBytes, NULL, 0);
 
+  printf("buffers: %s\n", stencil_gpu_buffers());
   if (argc > 1 && strcmp(argv[1], "overrun") == 0) {
     mgpuMemcpy(got, a + kBytes - 8, 16, NULL);
+    return 0;
+  }
+  if (argc > 1 && strcmp(argv[1], "overlap") == 0) {
+    mgpuMemcpy(a + 8, a, 16, NULL);
     return 0;
   }
 
@@ -68,8 +74,15 @@ int main(int argc, char **argv) {
     unsigned value = 0x01020304u;
     memcpy(modelB + 1000 + 4 * i, &value, 4);
   }
+  /* Small updates over the fill, one over the other: each lands after the
+     transfer before it. */
+  mgpuMemcpy(b + 1008, small, 16, NULL);
+  memcpy(modelB + 1008, small, 16);
+  mgpuMemcpy(b + 1012, small + 8, 4, NULL);
+  memcpy(modelB + 1012, small + 8, 4);
   mgpuMemcpy(got, b, kBytes / 4 * 4, NULL);
-  expectSame("copy between buffers and fill", got, modelB, kBytes / 4 * 4);
+  expectSame("copy between buffers, fill, updates", got, modelB,
+             kBytes / 4 * 4);
 
   /* An interior download of odd length. */
   mgpuMemcpy(got, b + 999, 13, NULL);
@@ -106,6 +119,34 @@ int main(int argc, char **argv) {
   mgpuMemcpy(back, c, sizeof back, NULL);
   expectSame("box unpacked", (unsigned char *)back, (unsigned char *)field,
              sizeof back);
+
+  /* The same box packed into and unpacked from a device buffer, at an
+     offset in it (what a GPU-aware MPI sends from and receives into). */
+  char *face = mgpuMemAlloc(sizeof box + 24, NULL, 0);
+  stencil_gpu_copy_box_on_device(c, size, sizeof(double), lower, upper,
+                                 face + 24, 1);
+  mgpuMemcpy(box, face + 24, sizeof box, NULL);
+  n = 0;
+  for (int i = 1; i < 3; ++i)
+    for (int j = 2; j < 5; ++j)
+      for (int k = 3; k < 7; ++k)
+        expect[n++] = field[i][j][k];
+  expectSame("box packed on the device", (unsigned char *)box,
+             (unsigned char *)expect, sizeof box);
+  for (n = 0; n < 2 * 3 * 4; ++n)
+    box[n] = 100.0 + n;
+  mgpuMemcpy(face + 24, box, sizeof box, NULL);
+  stencil_gpu_copy_box_on_device(c, size, sizeof(double), lower, upper,
+                                 face + 24, 0);
+  n = 0;
+  for (int i = 1; i < 3; ++i)
+    for (int j = 2; j < 5; ++j)
+      for (int k = 3; k < 7; ++k, ++n)
+        field[i][j][k] = 100.0 + n;
+  mgpuMemcpy(back, c, sizeof back, NULL);
+  expectSame("box unpacked on the device", (unsigned char *)back,
+             (unsigned char *)field, sizeof back);
+  mgpuMemFree(face, NULL);
 
   mgpuMemFree(a, NULL);
   mgpuMemFree(b, NULL);
