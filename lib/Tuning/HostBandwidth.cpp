@@ -5,9 +5,13 @@
 // of several repetitions, 8 bytes read and 8 written per element:
 // bench/stream_copy.c's figure) measures the memory's over arrays far
 // larger than the last-level cache, and the last-level cache's over arrays
-// that fill a quarter of it, in a fraction of a second. The cache directory
-// keeps the result per machine (host.json, keyed by the CPU model and core
-// count) so that every later compile reads it.
+// that fill a quarter of it, in a fraction of a second. Where the system
+// does not say how large the last-level cache is (a virtual machine that
+// hides sysfs's cache list and CPUID's cache leaves), the same copy over
+// growing arrays finds the size at which its bandwidth falls to the
+// memory's. The cache directory keeps the result per machine (host.json,
+// keyed by the CPU model and core count) so that every later compile reads
+// it.
 //
 //===----------------------------------------------------------------------===//
 
@@ -32,7 +36,37 @@
 using namespace mlir;
 using namespace mlir::stencil;
 
+// The copy measures the machine, not a sanitizer or fuzzing build's
+// instrumentation: coverage counters that both threads bump in one cache
+// line made it several hundred times slower (0.09 GB/s), past libFuzzer's
+// timeout and into host.json.
+#if defined(__clang__)
+#define STENCIL_NOT_INSTRUMENTED                                               \
+  __attribute__((no_sanitize("address", "undefined", "coverage")))
+#else
+#define STENCIL_NOT_INSTRUMENTED
+#endif
+
 namespace {
+
+/// The first touch of a[begin, end) and c[begin, end).
+STENCIL_NOT_INSTRUMENTED void fillPart(double *a, double *c, size_t begin,
+                                       size_t end) {
+  for (size_t i = begin; i < end; ++i) {
+    a[i] = 1.0 + double(i);
+    c[i] = 0.0;
+  }
+}
+
+/// `passes` copies of a[begin, end) to c: `+ 0.0` keeps the loop a loop,
+/// where a compiler may turn a plain copy into memcpy, whose non-temporal
+/// stores would measure something else.
+STENCIL_NOT_INSTRUMENTED void copyPart(const double *a, double *c, size_t begin,
+                                       size_t end, int passes) {
+  for (int pass = 0; pass < passes; ++pass)
+    for (size_t i = begin; i < end; ++i)
+      c[i] = a[i] + 0.0;
+}
 
 /// Two arrays of at least `bytes` each that `threads` threads copy, one
 /// part each.
@@ -45,10 +79,7 @@ public:
     // Each thread touches its own part first, so its pages are local to it
     // (and, for the cache's figure, its lines are in the cache).
     inParallel([a = source.get(), c = target.get()](size_t begin, size_t end) {
-      for (size_t i = begin; i < end; ++i) {
-        a[i] = 1.0 + double(i);
-        c[i] = 0.0;
-      }
+      fillPart(a, c, begin, end);
     });
   }
 
@@ -59,14 +90,9 @@ public:
   double measure(int repetitions, int passes) {
     for (int rep = 0; rep < repetitions; ++rep) {
       auto start = std::chrono::steady_clock::now();
-      // `+ 0.0` keeps the loop a loop: a compiler may turn a plain copy
-      // into memcpy, whose non-temporal stores would measure something
-      // else.
       inParallel([a = source.get(), c = target.get(), passes](size_t begin,
                                                               size_t end) {
-        for (int pass = 0; pass < passes; ++pass)
-          for (size_t i = begin; i < end; ++i)
-            c[i] = a[i] + 0.0;
+        copyPart(a, c, begin, end, passes);
       });
       std::chrono::duration<double> seconds =
           std::chrono::steady_clock::now() - start;
@@ -102,6 +128,44 @@ std::optional<double> getPositiveVariable(const char *name) {
   return std::nullopt;
 }
 
+/// The bytes the last-level cache holds for a copy by `threads` threads
+/// with `l2Bytes` of private L2 each: the copy's bandwidth over two arrays
+/// of 2 x L2 x threads bytes each (out of the private caches) and then
+/// doubling up to 128 MiB, measured in turns; the largest pair of arrays
+/// whose bandwidth stays above the midpoint of the fastest pair's and the
+/// largest pair's (the memory's), from the fastest on, is what the cache
+/// holds (the smallest pairs may be slower: a copy of a few hundred
+/// microseconds still pays for starting its threads). 0 when no size stands
+/// out by a quarter: no cache above L2 to speak of, or too noisy to tell.
+/// A lower bound within a factor two, which is the safe side for the rules
+/// that use it (streaming stores start sooner; rereads count as memory's).
+int64_t findCacheCapacity(unsigned threads, int64_t l2Bytes) {
+  size_t first = size_t(std::max<int64_t>(2 * l2Bytes * threads, 1 << 20));
+  size_t last = size_t(128) << 20;
+  std::vector<size_t> sizes;
+  for (size_t bytes = first; bytes <= last; bytes *= 2)
+    sizes.push_back(bytes);
+  if (sizes.size() < 2)
+    return 0;
+  std::vector<std::unique_ptr<CopyProbe>> probes;
+  for (size_t bytes : sizes)
+    probes.push_back(std::make_unique<CopyProbe>(threads, bytes));
+  std::vector<double> gbps(sizes.size());
+  for (int round = 0; round < 6; ++round)
+    for (size_t i = 0; i < sizes.size(); ++i)
+      gbps[i] = probes[i]->measure(
+          2, int(std::max<size_t>(1, (size_t(64) << 20) / (2 * sizes[i]))));
+  size_t fastest = std::max_element(gbps.begin(), gbps.end()) - gbps.begin();
+  double memory = gbps.back();
+  if (gbps[fastest] < 1.25 * memory)
+    return 0;
+  double midpoint = 0.5 * (gbps[fastest] + memory);
+  int64_t capacity = 0;
+  for (size_t i = fastest; i + 1 < sizes.size() && gbps[i] >= midpoint; ++i)
+    capacity = int64_t(2 * sizes[i]);
+  return capacity;
+}
+
 } // namespace
 
 static HostBandwidth measureOrRead(llvm::StringRef cpuModel, unsigned cores,
@@ -117,7 +181,7 @@ HostBandwidth mlir::stencil::getHostBandwidth(llvm::StringRef cpuModel,
       getPositiveVariable("STENCIL_HOST_LLC_BANDWIDTH_GBPS");
   if (std::optional<double> memory =
           getPositiveVariable("STENCIL_HOST_BANDWIDTH_GBPS"))
-    return {*memory, cache.value_or(0), "STENCIL_HOST_BANDWIDTH_GBPS"};
+    return {*memory, cache.value_or(0), 0, "STENCIL_HOST_BANDWIDTH_GBPS"};
   HostBandwidth result = measureOrRead(cpuModel, cores, l2Bytes, llcBytes);
   if (cache)
     result.llcGbps = *cache;
@@ -139,12 +203,18 @@ static HostBandwidth measureOrRead(llvm::StringRef cpuModel, unsigned cores,
           object ? object->getNumber("bandwidth_gbps") : std::nullopt;
       std::optional<double> cache =
           object ? object->getNumber("llc_bandwidth_gbps") : std::nullopt;
-      if (object && object->getInteger("version") == 3 && memory &&
-          *memory > 0 && cache && *cache >= 0 &&
+      std::optional<int64_t> capacity =
+          object ? object->getInteger("llc_bytes_measured") : std::nullopt;
+      if (object && object->getInteger("version") == 4 && memory &&
+          *memory > 0 && cache && *cache >= 0 && capacity && *capacity >= 0 &&
           object->getString("cpu") == cpuModel &&
           object->getInteger("cores") == int64_t(cores))
-        return {*memory, *cache, "measured once, kept in " + path};
+        return {*memory, *cache, *capacity, "measured once, kept in " + path};
     }
+  // The cache's size where the system does not give it.
+  int64_t measuredCapacity = 0;
+  if (llcBytes <= 0)
+    llcBytes = measuredCapacity = findCacheCapacity(cores, l2Bytes);
   // Arrays far larger than the last-level cache for the memory's figure.
   // For the cache's, two that stay in it (at most a quarter of it each)
   // and give each thread at least four times its private L2 where the
@@ -166,7 +236,7 @@ static HostBandwidth measureOrRead(llvm::StringRef cpuModel, unsigned cores,
     if (cache)
       cached = cache->measure(5, cachePasses);
   }
-  HostBandwidth result{measured, cached, "measured now"};
+  HostBandwidth result{measured, cached, measuredCapacity, "measured now"};
   if (path.empty())
     return result;
   // Written whole, then renamed: a compile running beside this one reads
@@ -182,15 +252,18 @@ static HostBandwidth measureOrRead(llvm::StringRef cpuModel, unsigned cores,
     llvm::raw_fd_ostream os(temporary, error);
     if (error)
       return result;
-    os << llvm::formatv("{0:2}\n",
-                        llvm::json::Value(llvm::json::Object{
-                            {"version", 3},
-                            {"cpu", cpuModel},
-                            {"cores", int64_t(cores)},
-                            {"bandwidth_gbps", measured},
-                            {"llc_bandwidth_gbps", cached},
-                            {"method", "STREAM copy, one thread per core, "
-                                       "arrays beyond and within the LLC"}}));
+    os << llvm::formatv(
+        "{0:2}\n",
+        llvm::json::Value(llvm::json::Object{
+            {"version", 4},
+            {"cpu", cpuModel},
+            {"cores", int64_t(cores)},
+            {"bandwidth_gbps", measured},
+            {"llc_bandwidth_gbps", cached},
+            {"llc_bytes_measured", measuredCapacity},
+            {"method", "STREAM copy, one thread per core, arrays beyond "
+                       "and within the LLC; the LLC's size measured "
+                       "where the system does not give it (else 0)"}}));
   }
   if (!llvm::sys::fs::rename(temporary, path))
     result.source = "measured now, kept in " + path;

@@ -15,6 +15,10 @@
 #include <fstream>
 #include <thread>
 
+#if defined(__x86_64__) || defined(__i386__)
+#include <cpuid.h>
+#endif
+
 #ifndef STENCIL_INSTALLED_TARGETS_DIR
 #define STENCIL_INSTALLED_TARGETS_DIR ""
 #endif
@@ -124,6 +128,104 @@ std::string readFirstLine(const std::string &path) {
   return line;
 }
 
+/// Cache sizes of the host; 0 where not known.
+struct HostCaches {
+  int64_t l1DataBytes = 0;
+  /// The second level, private per core on the CPUs we tune for.
+  int64_t l2Bytes = 0;
+  /// The highest level listed (L3, or L2 where there is none).
+  int64_t lastLevelBytes = 0;
+};
+
+/// Caches as Linux lists them for cpu0.
+HostCaches readSysfsCaches() {
+  HostCaches caches;
+  int lastLevel = 0;
+  for (int index = 0; index < 8; ++index) {
+    std::string dir = "/sys/devices/system/cpu/cpu0/cache/index" +
+                      std::to_string(index) + "/";
+    std::string level = readFirstLine(dir + "level");
+    std::string size = readFirstLine(dir + "size");
+    if (level.empty() || size.empty())
+      continue;
+    StringRef sizeText = StringRef(size).trim();
+    int64_t multiplier = 1;
+    if (sizeText.consume_back("K"))
+      multiplier = 1024;
+    else if (sizeText.consume_back("M"))
+      multiplier = 1024 * 1024;
+    int64_t bytes;
+    int levelNumber;
+    if (sizeText.getAsInteger(10, bytes) ||
+        StringRef(level).trim().getAsInteger(10, levelNumber))
+      continue;
+    bytes *= multiplier;
+    if (levelNumber == 2)
+      caches.l2Bytes = bytes;
+    if (levelNumber == 1 &&
+        StringRef(readFirstLine(dir + "type")).trim() == "Data")
+      caches.l1DataBytes = bytes;
+    if (levelNumber >= lastLevel) {
+      lastLevel = levelNumber;
+      caches.lastLevelBytes = bytes;
+    }
+  }
+  return caches;
+}
+
+/// Caches as the x86 processor reports them, for machines whose sysfs
+/// lists none (virtual machines may hide it). The deterministic cache
+/// leaves (Intel's 4, AMD's 0x8000001D) describe every level; where a
+/// hypervisor leaves them empty, AMD's older leaves still give the L1 data
+/// cache and the L2 per core. Their L3 figure is the whole package's,
+/// shared by cores this process does not have (a 2-core virtual machine
+/// reports its 16-die package's 508 MiB, where the copy bandwidth falls to
+/// the memory's beyond 32 MiB), so it is not taken: the host's bandwidth
+/// probe measures the last level's size instead (HostBandwidth.cpp).
+HostCaches readCpuidCaches() {
+  HostCaches caches;
+#if defined(__x86_64__) || defined(__i386__)
+  unsigned eax, ebx, ecx, edx;
+  auto readDeterministic = [&](unsigned leaf) {
+    int lastLevel = 0;
+    for (unsigned subleaf = 0; subleaf < 16; ++subleaf) {
+      __cpuid_count(leaf, subleaf, eax, ebx, ecx, edx);
+      unsigned type = eax & 0x1f; // 1 data, 2 instruction, 3 unified
+      if (type == 0)
+        break;
+      int level = (eax >> 5) & 0x7;
+      int64_t ways = ((ebx >> 22) & 0x3ff) + 1;
+      int64_t partitions = ((ebx >> 12) & 0x3ff) + 1;
+      int64_t lineBytes = (ebx & 0xfff) + 1;
+      int64_t sets = int64_t(ecx) + 1;
+      int64_t bytes = ways * partitions * lineBytes * sets;
+      if (level == 1 && type == 1)
+        caches.l1DataBytes = bytes;
+      if (level == 2 && type != 2)
+        caches.l2Bytes = bytes;
+      if (type != 2 && level >= lastLevel) {
+        lastLevel = level;
+        caches.lastLevelBytes = bytes;
+      }
+    }
+  };
+  unsigned maxBasic = __get_cpuid_max(0, nullptr);
+  unsigned maxExtended = __get_cpuid_max(0x80000000, nullptr);
+  if (maxBasic >= 4)
+    readDeterministic(4);
+  if (!caches.l2Bytes && maxExtended >= 0x8000001d)
+    readDeterministic(0x8000001d);
+  if (!caches.l2Bytes && maxExtended >= 0x80000006) {
+    caches = HostCaches();
+    __cpuid(0x80000005, eax, ebx, ecx, edx);
+    caches.l1DataBytes = int64_t(ecx >> 24) * 1024;
+    __cpuid(0x80000006, eax, ebx, ecx, edx);
+    caches.l2Bytes = int64_t(ecx >> 16) * 1024;
+  }
+#endif
+  return caches;
+}
+
 } // namespace
 
 FailureOr<TargetDescription> mlir::stencil::parseTargetDescription(
@@ -222,43 +324,15 @@ TargetDescription mlir::stencil::detectHostTarget() {
   host.peakGflopsF32 = cores * lanes * 2.0 * 2.0 * mhz * 1e-3;
   host.peakGflopsF64 = host.peakGflopsF32 / 2;
 
-  // Caches from sysfs: the largest private (L2) level is what one tile may
-  // use, the L1 data cache what a 1-D time block's tile may; L2 totals are
-  // informational.
-  host.onchipBytes = 256 * 1024;
+  // Caches: the L2 (private per core) is what one tile may use, the L1 data
+  // cache what a 1-D time block's tile may; L2 totals are informational.
+  HostCaches caches = readSysfsCaches();
+  if (!caches.l2Bytes)
+    caches = readCpuidCaches();
+  host.onchipBytes = caches.l2Bytes ? caches.l2Bytes : 256 * 1024;
   host.l2Bytes = host.onchipBytes * cores;
-  int lastLevel = 0;
-  for (int index = 0; index < 8; ++index) {
-    std::string dir = "/sys/devices/system/cpu/cpu0/cache/index" +
-                      std::to_string(index) + "/";
-    std::string level = readFirstLine(dir + "level");
-    std::string size = readFirstLine(dir + "size");
-    if (level.empty() || size.empty())
-      continue;
-    StringRef sizeText = StringRef(size).trim();
-    int64_t multiplier = 1;
-    if (sizeText.consume_back("K"))
-      multiplier = 1024;
-    else if (sizeText.consume_back("M"))
-      multiplier = 1024 * 1024;
-    int64_t bytes;
-    if (sizeText.getAsInteger(10, bytes))
-      continue;
-    if (level == "2") {
-      host.onchipBytes = bytes * multiplier;
-      host.l2Bytes = host.onchipBytes * cores;
-    }
-    if (level == "1" && StringRef(readFirstLine(dir + "type")).trim() == "Data")
-      host.l1Bytes = bytes * multiplier;
-    // The highest level listed is the last-level cache (L3, or L2 where
-    // there is none).
-    int levelNumber;
-    if (!StringRef(level).trim().getAsInteger(10, levelNumber) &&
-        levelNumber >= lastLevel) {
-      lastLevel = levelNumber;
-      host.llcBytes = bytes * multiplier;
-    }
-  }
+  host.l1Bytes = caches.l1DataBytes;
+  host.llcBytes = caches.lastLevelBytes;
 
   // Memory bandwidth cannot be read from the system: measured once per
   // machine (HostBandwidth.cpp).
@@ -266,6 +340,8 @@ TargetDescription mlir::stencil::detectHostTarget() {
                                              host.onchipBytes, host.llcBytes);
   host.bandwidthGBps = bandwidth.gbps;
   host.llcBandwidthGBps = bandwidth.llcGbps;
+  if (!host.llcBytes)
+    host.llcBytes = bandwidth.llcBytes;
   // Enough tasks per core for OpenMP to balance the load.
   host.minWorkGroups = 4 * cores;
   host.maxWorkGroupSize = int64_t(1) << 30;

@@ -44,6 +44,11 @@ std::unique_ptr<MLIRContext> stencil_fuzz::createQuietContext() {
   return context;
 }
 
+void stencil_fuzz::fixHostBandwidth() {
+  // The figure lit uses (test/lit.cfg.py); 0: keep one already set.
+  setenv("STENCIL_HOST_BANDWIDTH_GBPS", "20", /*overwrite=*/0);
+}
+
 LogicalResult stencil_fuzz::runPipeline(ModuleOp module,
                                         const PipelineBuilder &build) {
   PassManager pm(module.getContext());

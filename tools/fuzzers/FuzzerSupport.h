@@ -34,6 +34,13 @@ mlir::LogicalResult runPipeline(mlir::ModuleOp module,
 /// runPipeline on a copy of `module`, which stays as it is.
 void runPipelineOnCopy(mlir::ModuleOp module, const PipelineBuilder &build);
 
+/// Fixes the host's bandwidths, as lit does, unless the environment already
+/// does: measuring them (HostBandwidth.cpp) in an instrumented fuzz build
+/// takes tens of seconds, past libFuzzer's timeout, and would leave the
+/// instrumented code's figures in the user's host.json for every later
+/// compile. It also keeps the host's schedules independent of the machine.
+void fixHostBandwidth();
+
 /// A copy of `module` through `stencil-to-cpu`.
 void lowerForCPU(mlir::ModuleOp module);
 

@@ -33,7 +33,10 @@ static bool isStencilInput(ModuleOp module) {
   return !result.wasInterrupted();
 }
 
-extern "C" int LLVMFuzzerInitialize(int *, char ***) { return 0; }
+extern "C" int LLVMFuzzerInitialize(int *, char ***) {
+  stencil_fuzz::fixHostBandwidth();
+  return 0;
+}
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   std::unique_ptr<MLIRContext> context = stencil_fuzz::createQuietContext();

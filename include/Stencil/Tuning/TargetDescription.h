@@ -81,8 +81,9 @@ FailureOr<TargetDescription>
 parseTargetDescription(StringRef text, StringRef path,
                        function_ref<InFlightDiagnostic()> emitError);
 
-/// The CPU this runs on: cores, SIMD width, caches from sysfs; bandwidth
-/// from getHostBandwidth (docs/Tuning.md).
+/// The CPU this runs on: cores, SIMD width, caches from sysfs (else from
+/// CPUID, else the last level measured); bandwidth from getHostBandwidth
+/// (docs/Tuning.md).
 TargetDescription detectHostTarget();
 
 /// The host's memory and last-level cache bandwidths and where the figures
@@ -91,6 +92,9 @@ struct HostBandwidth {
   double gbps = 0;
   /// 0 when not known.
   double llcGbps = 0;
+  /// The last-level cache's size as the copy measured it, where the system
+  /// did not give it; 0 otherwise.
+  int64_t llcBytes = 0;
   std::string source;
 };
 /// STENCIL_HOST_BANDWIDTH_GBPS (and STENCIL_HOST_LLC_BANDWIDTH_GBPS, else
@@ -98,7 +102,8 @@ struct HostBandwidth {
 /// machine (a CPU `cpuModel` with `cores` cores, `l2Bytes` of L2 each and a
 /// last-level cache of `llcBytes`) and kept in the cache directory
 /// (host.json); else measured now (a fraction of a second) and kept.
-/// STENCIL_HOST_LLC_BANDWIDTH_GBPS alone replaces the cache's figure.
+/// STENCIL_HOST_LLC_BANDWIDTH_GBPS alone replaces the cache's figure. With
+/// `llcBytes` 0 (not known), the measurement also finds the cache's size.
 HostBandwidth getHostBandwidth(StringRef cpuModel, unsigned cores,
                                int64_t l2Bytes, int64_t llcBytes);
 
