@@ -39,10 +39,14 @@ using namespace mlir::stencil;
 // The copy measures the machine, not a sanitizer or fuzzing build's
 // instrumentation: coverage counters that both threads bump in one cache
 // line made it several hundred times slower (0.09 GB/s), past libFuzzer's
-// timeout and into host.json.
+// timeout and into host.json. Not inlined: coverage instrumentation runs
+// after inlining and would reach the loop in its caller.
 #if defined(__clang__)
 #define STENCIL_NOT_INSTRUMENTED                                               \
-  __attribute__((no_sanitize("address", "undefined", "coverage")))
+  __attribute__((noinline, no_sanitize("address", "undefined", "coverage")))
+#elif defined(__GNUC__)
+#define STENCIL_NOT_INSTRUMENTED                                               \
+  __attribute__((noinline, no_sanitize("address", "undefined")))
 #else
 #define STENCIL_NOT_INSTRUMENTED
 #endif
@@ -78,9 +82,10 @@ public:
         source(new double[elements]), target(new double[elements]) {
     // Each thread touches its own part first, so its pages are local to it
     // (and, for the cache's figure, its lines are in the cache).
-    inParallel([a = source.get(), c = target.get()](size_t begin, size_t end) {
-      fillPart(a, c, begin, end);
-    });
+    inParallel(elements,
+               [a = source.get(), c = target.get()](size_t begin, size_t end) {
+                 fillPart(a, c, begin, end);
+               });
   }
 
   /// The best bandwidth so far in GB/s after `repetitions` more timed
@@ -88,26 +93,35 @@ public:
   /// starting the threads does not count against a copy of a few
   /// microseconds).
   double measure(int repetitions, int passes) {
-    for (int rep = 0; rep < repetitions; ++rep) {
-      auto start = std::chrono::steady_clock::now();
-      inParallel([a = source.get(), c = target.get(), passes](size_t begin,
-                                                              size_t end) {
-        copyPart(a, c, begin, end, passes);
-      });
-      std::chrono::duration<double> seconds =
-          std::chrono::steady_clock::now() - start;
-      best = std::min(best, seconds.count() / passes);
-    }
-    return 16.0 * double(elements) / best * 1e-9;
+    for (int rep = 0; rep < repetitions; ++rep)
+      best = std::max(best, run(passes, elements));
+    return best;
   }
 
+  /// The bandwidth in GB/s of one timed run of `passes` copies of the
+  /// arrays' first `count` elements.
+  double run(int passes, size_t count) {
+    count = std::min(count, elements);
+    auto start = std::chrono::steady_clock::now();
+    inParallel(count, [a = source.get(), c = target.get(), passes](size_t begin,
+                                                                   size_t end) {
+      copyPart(a, c, begin, end, passes);
+    });
+    std::chrono::duration<double> seconds =
+        std::chrono::steady_clock::now() - start;
+    return 16.0 * double(count) * passes / seconds.count() * 1e-9;
+  }
+
+  size_t getElements() const { return elements; }
+
 private:
-  template <typename Body> void inParallel(Body body) {
+  /// `body` on [0, count) in one part per thread.
+  template <typename Body> void inParallel(size_t count, Body body) {
     std::vector<std::thread> team;
-    size_t chunk = (elements + threads - 1) / threads;
+    size_t chunk = (count + threads - 1) / threads;
     for (unsigned t = 0; t < threads; ++t) {
-      size_t begin = std::min(elements, t * chunk);
-      size_t end = std::min(elements, begin + chunk);
+      size_t begin = std::min(count, t * chunk);
+      size_t end = std::min(count, begin + chunk);
       team.emplace_back([=] { body(begin, end); });
     }
     for (std::thread &thread : team)
@@ -117,7 +131,7 @@ private:
   unsigned threads;
   size_t elements;
   std::unique_ptr<double[]> source, target;
-  double best = 1e30;
+  double best = 0;
 };
 
 std::optional<double> getPositiveVariable(const char *name) {
@@ -128,17 +142,23 @@ std::optional<double> getPositiveVariable(const char *name) {
   return std::nullopt;
 }
 
-/// The bytes the last-level cache holds for a copy by `threads` threads
-/// with `l2Bytes` of private L2 each: the copy's bandwidth over two arrays
-/// of 2 x L2 x threads bytes each (out of the private caches) and then
-/// doubling up to 128 MiB, measured in turns; the largest pair of arrays
-/// whose bandwidth stays above the midpoint of the fastest pair's and the
-/// largest pair's (the memory's), from the fastest on, is what the cache
-/// holds (the smallest pairs may be slower: a copy of a few hundred
-/// microseconds still pays for starting its threads). 0 when no size stands
-/// out by a quarter: no cache above L2 to speak of, or too noisy to tell.
-/// A lower bound within a factor two, which is the safe side for the rules
-/// that use it (streaming stores start sooner; rereads count as memory's).
+/// An estimate of the bytes the last-level cache holds for a copy by
+/// `threads` threads with `l2Bytes` of private L2 each: the copy's
+/// bandwidth over the first 2 x L2 x threads bytes (out of the private
+/// caches; at least 1 MiB) of two arrays of 128 MiB, then over twice as
+/// many, and so on, measured in turns; the largest part whose bandwidth,
+/// from the fastest part on, stays at or above the midpoint of the fastest
+/// part's and the whole arrays' (the memory's) is what the cache holds
+/// (the smallest parts may be slower: a copy of a few hundred microseconds
+/// still pays for starting its threads). 0 when no part stands out by a
+/// quarter (no cache above L2 to speak of, or too noisy to tell), or when
+/// the private caches leave fewer than two parts to compare (2 x L2 x
+/// threads above 64 MiB: the machines with that much L2 list their caches).
+/// Under a least-recently-used cache, the part just above the cache misses
+/// on every line, so the estimate is a lower bound within a factor of two,
+/// the safe side for the rules that use it (streaming stores start sooner;
+/// rereads count as memory's); other replacement policies or a noisy
+/// reading may also give twice the cache.
 int64_t findCacheCapacity(unsigned threads, int64_t l2Bytes) {
   size_t first = size_t(std::max<int64_t>(2 * l2Bytes * threads, 1 << 20));
   size_t last = size_t(128) << 20;
@@ -147,14 +167,16 @@ int64_t findCacheCapacity(unsigned threads, int64_t l2Bytes) {
     sizes.push_back(bytes);
   if (sizes.size() < 2)
     return 0;
-  std::vector<std::unique_ptr<CopyProbe>> probes;
-  for (size_t bytes : sizes)
-    probes.push_back(std::make_unique<CopyProbe>(threads, bytes));
+  // One pair of arrays, of which each size copies a part: 256 MiB at most.
+  CopyProbe probe(threads, sizes.back());
   std::vector<double> gbps(sizes.size());
   for (int round = 0; round < 6; ++round)
     for (size_t i = 0; i < sizes.size(); ++i)
-      gbps[i] = probes[i]->measure(
-          2, int(std::max<size_t>(1, (size_t(64) << 20) / (2 * sizes[i]))));
+      for (int rep = 0; rep < 2; ++rep)
+        gbps[i] = std::max(
+            gbps[i], probe.run(int(std::max<size_t>(1, (size_t(64) << 20) /
+                                                           (2 * sizes[i]))),
+                               sizes[i] / sizeof(double)));
   size_t fastest = std::max_element(gbps.begin(), gbps.end()) - gbps.begin();
   double memory = gbps.back();
   if (gbps[fastest] < 1.25 * memory)

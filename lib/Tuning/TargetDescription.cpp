@@ -10,6 +10,7 @@
 #include "llvm/Support/JSON.h"
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/Path.h"
+#include "llvm/Support/Process.h"
 
 #include <cstdlib>
 #include <fstream>
@@ -213,7 +214,13 @@ HostCaches readCpuidCaches() {
   unsigned maxExtended = __get_cpuid_max(0x80000000, nullptr);
   if (maxBasic >= 4)
     readDeterministic(4);
-  if (!caches.l2Bytes && maxExtended >= 0x8000001d)
+  // AMD's leaf is defined where CPUID 0x80000001 sets TopologyExtensions.
+  bool topologyExtensions = false;
+  if (maxExtended >= 0x80000001) {
+    __cpuid(0x80000001, eax, ebx, ecx, edx);
+    topologyExtensions = ecx & (1u << 22);
+  }
+  if (!caches.l2Bytes && topologyExtensions && maxExtended >= 0x8000001d)
     readDeterministic(0x8000001d);
   if (!caches.l2Bytes && maxExtended >= 0x80000006) {
     caches = HostCaches();
@@ -326,13 +333,29 @@ TargetDescription mlir::stencil::detectHostTarget() {
 
   // Caches: the L2 (private per core) is what one tile may use, the L1 data
   // cache what a 1-D time block's tile may; L2 totals are informational.
+  // Each level sysfs does not list comes from CPUID where it can.
   HostCaches caches = readSysfsCaches();
-  if (!caches.l2Bytes)
-    caches = readCpuidCaches();
+  if (!caches.l1DataBytes || !caches.l2Bytes || !caches.lastLevelBytes) {
+    HostCaches reported = readCpuidCaches();
+    for (int64_t HostCaches::*level :
+         {&HostCaches::l1DataBytes, &HostCaches::l2Bytes,
+          &HostCaches::lastLevelBytes})
+      if (!(caches.*level))
+        caches.*level = reported.*level;
+  }
   host.onchipBytes = caches.l2Bytes ? caches.l2Bytes : 256 * 1024;
   host.l2Bytes = host.onchipBytes * cores;
   host.l1Bytes = caches.l1DataBytes;
   host.llcBytes = caches.lastLevelBytes;
+  // STENCIL_HOST_LLC_BYTES states the last level where neither gives it
+  // and the bandwidths are pinned (no probe then measures it), or
+  // overrides what they give.
+  if (std::optional<std::string> text =
+          llvm::sys::Process::GetEnv("STENCIL_HOST_LLC_BYTES")) {
+    int64_t bytes;
+    if (!StringRef(*text).trim().getAsInteger(10, bytes) && bytes > 0)
+      host.llcBytes = bytes;
+  }
 
   // Memory bandwidth cannot be read from the system: measured once per
   // machine (HostBandwidth.cpp).

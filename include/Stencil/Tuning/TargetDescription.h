@@ -92,8 +92,9 @@ struct HostBandwidth {
   double gbps = 0;
   /// 0 when not known.
   double llcGbps = 0;
-  /// The last-level cache's size as the copy measured it, where the system
-  /// did not give it; 0 otherwise.
+  /// The last-level cache's size as the copy measured it (or host.json
+  /// keeps it), where the system did not give it when measured; 0 when not
+  /// measured or not found.
   int64_t llcBytes = 0;
   std::string source;
 };
@@ -101,7 +102,8 @@ struct HostBandwidth {
 /// unknown) when set; else the STREAM copy bandwidths measured once on this
 /// machine (a CPU `cpuModel` with `cores` cores, `l2Bytes` of L2 each and a
 /// last-level cache of `llcBytes`) and kept in the cache directory
-/// (host.json); else measured now (a fraction of a second) and kept.
+/// (host.json); else measured now (a fraction of a second, about 2 s with
+/// the cache's size) and kept.
 /// STENCIL_HOST_LLC_BANDWIDTH_GBPS alone replaces the cache's figure. With
 /// `llcBytes` 0 (not known), the measurement also finds the cache's size.
 HostBandwidth getHostBandwidth(StringRef cpuModel, unsigned cores,
