@@ -53,7 +53,8 @@ static inline __m512 shiftedRight(__m512 current, __m512 next) {
 static void updateRow(const float *up, const float *middle, const float *down,
                       float *out, long width) {
   const __m512 c0 = _mm512_set1_ps(0.6f), c1 = _mm512_set1_ps(0.1f);
-  __m512 previous = _mm512_load_ps(middle), current = _mm512_load_ps(middle + 16);
+  __m512 previous = _mm512_load_ps(middle),
+         current = _mm512_load_ps(middle + 16);
   for (long j = 16; j < width - 16; j += 16) {
     __m512 next = _mm512_load_ps(middle + j + 16);
     __m512 vertical =
@@ -83,7 +84,8 @@ static double runKernel(long width, long height, long reps) {
   double seconds = 0;
 #pragma omp parallel reduction(max : seconds)
   {
-    float *a = allocateFilled(width * height), *b = allocateFilled(width * height);
+    float *a = allocateFilled(width * height),
+          *b = allocateFilled(width * height);
 #pragma omp barrier
     double start = now();
     for (long r = 0; r < reps; r++) {
@@ -112,7 +114,8 @@ static double runPipeline(long width, long levels, long rowsPerWave, long rows,
     float *ring = allocateFilled(levels * slots * stride);
     float *source = allocateFilled((rows + 2) * stride);
     float *destination = allocateFilled((rows + 2) * stride);
-#define RING(level, row) (ring + ((level) * slots + (unsigned long)(row) % slots) * stride)
+#define RING(level, row)                                                       \
+  (ring + ((level)*slots + (unsigned long)(row) % slots) * stride)
 #pragma omp barrier
     double start = now();
     for (long tile = 1; tile < rows; tile += tileRows)
@@ -177,13 +180,15 @@ int main(int argc, char **argv) {
     long width = argument(argv, 2), height = argument(argv, 3),
          reps = argument(argv, 4);
     if (width % 16 || width < 48 || height < 3) {
-      fprintf(stderr, "pipeline_model: W must be a multiple of 16, at least 48; H at least 3\n");
+      fprintf(stderr, "pipeline_model: W must be a multiple of 16, at least "
+                      "48; H at least 3\n");
       return 2;
     }
     for (int i = 0; i < RUNS; i++)
       seconds[i] = runKernel(width, height, reps);
     snprintf(what, sizeof what, "kernel W=%ld H=%ld", width, height);
-    report(what, (double)(width - 32) * (height - 2) * reps * omp_get_max_threads(),
+    report(what,
+           (double)(width - 32) * (height - 2) * reps * omp_get_max_threads(),
            seconds);
     return 0;
   }
@@ -192,7 +197,8 @@ int main(int argc, char **argv) {
          rowsPerWave = argument(argv, 4), rows = argument(argv, 5),
          tileRows = argument(argv, 6);
     if (width % 16 || width < 48 || levels < 2 || rows < 3) {
-      fprintf(stderr, "pipeline_model: W must be a multiple of 16, at least 48; L at least 2; ROWS at least 3\n");
+      fprintf(stderr, "pipeline_model: W must be a multiple of 16, at least "
+                      "48; L at least 2; ROWS at least 3\n");
       return 2;
     }
     for (int i = 0; i < RUNS; i++)
@@ -200,7 +206,9 @@ int main(int argc, char **argv) {
     snprintf(what, sizeof what, "pipeline W=%ld L=%ld R=%ld rows=%ld tile=%ld",
              width, levels, rowsPerWave, rows, tileRows);
     /* The useful cells: each of L - 1 levels updates the grid once. */
-    report(what, (double)(width - 32) * (rows - 2) * (levels - 1) * omp_get_max_threads(),
+    report(what,
+           (double)(width - 32) * (rows - 2) * (levels - 1) *
+               omp_get_max_threads(),
            seconds);
     return 0;
   }
