@@ -18,6 +18,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "Stencil/Support/PipelinedRows.h"
 #include "Stencil/Tuning/KernelProfile.h"
 #include "Stencil/Tuning/Passes.h"
 #include "Stencil/Tuning/TargetDescription.h"
@@ -145,11 +146,12 @@ private:
     if (!isPipelined(pv))
       return volume(pv, pv.timeBlock) * profile.getTileFields() *
              profile.elementBytes;
-    // On chip: per step before the last, the radius + 1 rows the next step
-    // reads, for each field read off-centre, and the rows being streamed
-    // through. A row is the tile's extent along the inner axes plus halo.
+    // On chip: per step before the last, the rows the next step reads (the
+    // radius and the rows of a wave), for each field read off-centre, and
+    // the rows being streamed through. A row is the tile's extent along the
+    // inner axes plus halo.
     unsigned rowAxis = profile.rank - 1;
-    int64_t rows = radius[rowAxis] + 1;
+    int64_t rows = radius[rowAxis] + getPipelinedRowsPerWave(profile.rank);
     return getRowPoints(pv) * rows *
            (profile.numHaloArrays * (pv.timeBlock - 1) + profile.numArrays) *
            profile.elementBytes;

@@ -2,11 +2,12 @@
 //
 // A block of T steps of the copy-form loop on the host, for grids of two or
 // more axes. Each tile sweeps its rows (slices along the outermost axis) once
-// and computes all T steps in the same sweep: while step 1 computes row w,
-// step 2 computes row w - r, step 3 row w - 2r, ... (r: the forward radius
-// along the outermost axis). A step keeps only the r_low + r_high + 1 rows
-// of its results that the next step still reads, in a small ring buffer, so
-// the working set is (T - 1) x (r_low + r_high + 1) rows per tile instead of
+// and computes all T steps in the same sweep: while step 1 computes rows w
+// .. w + R - 1, step 2 computes rows w - r .., step 3 rows w - 2r .., ...
+// (r: the forward radius along the outermost axis; R: the rows per wave,
+// PipelinedRows.h). A step keeps only the r_low + r_high + R rows of its
+// results that the next step still reads, in a small ring buffer, so the
+// working set is (T - 1) x (r_low + r_high + R) rows per tile instead of
 // the whole tile, and no tile is copied in. Tiles overlap only along the
 // inner axes, by (T - s) x radius at step s (seed 000 Fig. 3); tiles that
 // span the inner axes, the usual choice on CPUs, compute nothing twice but
@@ -15,6 +16,8 @@
 //===----------------------------------------------------------------------===//
 
 #include "HostLowering.h"
+
+#include "Stencil/Support/PipelinedRows.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Arith/Utils/Utils.h"
@@ -40,7 +43,8 @@ public:
       : loc(loc), block(block), plan(block.plan), depth(depth), tile(plan.tile),
         inputBuffer(block.inputBuffer), rank(plan.lower.size()),
         radiusLow(plan.radiusLow), radiusHigh(plan.radiusHigh) {
-    slots = radiusLow[0] + radiusHigh[0] + 1;
+    rowsPerWave = getPipelinedRowsPerWave(rank);
+    slots = getPipelinedRingRows(rank, radiusLow[0], radiusHigh[0]);
     for (Value source : block.sources)
       rowAlignment = std::max(
           rowAlignment,
@@ -194,9 +198,13 @@ private:
   void prefetchNextRow(OpBuilder &b, ValueRange buffers, Value row,
                        ValueRange from, ValueRange to, bool isWrite);
 
-  /// Level `s` (from 1), of stage `stage`, in wave `wave`.
+  /// Level `s` (from 1), of stage `stage`, in wave `wave`: its
+  /// `rowsPerWave` rows.
   void emitLevel(OpBuilder &b, Value wave, Value s, Level level,
                  unsigned stage);
+  /// Row `row` of level `s`, where the level needs it.
+  void emitLevelRow(OpBuilder &b, Value row, Value s, Level level,
+                    unsigned stage);
   /// The levels of step `step` (from 1) in wave `wave`: the first of all
   /// and the last of all where `first` and `last` say so.
   void emitStep(OpBuilder &b, Value wave, Value step, bool first, bool last);
@@ -219,6 +227,10 @@ private:
   unsigned rank;
   /// How far the calc reads the carried fields below and above a point.
   ArrayRef<int64_t> radiusLow, radiusHigh;
+  /// Rows of each level per wave, and rows of each ring: a level reads
+  /// the rows of the level before from r_low below its first row to
+  /// r_high above its last.
+  int64_t rowsPerWave = 1;
   int64_t slots;
   SmallVector<Value, 3> lower, upper;
   /// The tile being emitted: its first point and its end (clipped).
@@ -360,9 +372,28 @@ void PipelinedTimeBlock::emitRow(OpBuilder &b, Value row, Value s, Level level,
 
 void PipelinedTimeBlock::emitLevel(OpBuilder &b, Value wave, Value s,
                                    Level level, unsigned stage) {
-  // Level s computes row wave - (s - 1) x r_high, so that the rows of level
-  // s - 1 it reads were computed earlier in this wave or before.
-  Value row = sub(b, wave, mul(b, sub(b, s, constant(b, 1)), radiusHigh[0]));
+  // Level s computes rows wave - (s - 1) x r_high + k, k < rowsPerWave, so
+  // that the rows of level s - 1 it reads were computed earlier in this
+  // wave or before.
+  Value first = sub(b, wave, mul(b, sub(b, s, constant(b, 1)), radiusHigh[0]));
+  if (rowsPerWave == 1) {
+    emitLevelRow(b, first, s, level, stage);
+    return;
+  }
+  // One op per statement, so that the IR does not depend on the order in
+  // which the compiler evaluates arguments.
+  Value zero = constant(b, 0);
+  Value count = constant(b, rowsPerWave);
+  Value one = constant(b, 1);
+  scf::ForOp::create(b, loc, zero, count, one, {},
+                     [&](OpBuilder &rb, Location, Value k, ValueRange) {
+                       emitLevelRow(rb, add(rb, first, k), s, level, stage);
+                       scf::YieldOp::create(rb, loc);
+                     });
+}
+
+void PipelinedTimeBlock::emitLevelRow(OpBuilder &b, Value row, Value s,
+                                      Level level, unsigned stage) {
   if (level == Level::Last) {
     auto inBand =
         scf::IfOp::create(b, loc, inRange(b, row, origin[0], tileEnd[0]));
@@ -681,7 +712,7 @@ void PipelinedTimeBlock::emit(OpBuilder &builder) {
         Value firstWave = getReadRange(b, 0, depthBefore).first;
         Value endWave = add(b, tileEnd[0], mul(b, depthBefore, radiusHigh[0]));
         scf::ForOp::create(
-            b, loc, firstWave, endWave, one, {},
+            b, loc, firstWave, endWave, constant(b, rowsPerWave), {},
             [&](OpBuilder &wb, Location, Value wave, ValueRange) {
               // Blocks have two steps or more.
               emitStep(wb, wave, one, /*first=*/true, /*last=*/false);

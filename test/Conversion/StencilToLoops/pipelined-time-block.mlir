@@ -1,9 +1,11 @@
 // RUN: stencil-opt %s --convert-stencil-to-loops -canonicalize -cse --split-input-file | FileCheck %s
 
 // A time block on a 2-D grid runs as one pipelined sweep over the rows of
-// each band: in wave w, step 1 computes row w, step s row w - (s - 1) x 1
-// (the forward radius along rows), and each step before the last keeps its
-// rows in a ring buffer of 1 + 1 + 1 = 3 rows that the next step reads.
+// each band: waves step by the two rows each level computes per wave on 2-D
+// grids (Support/PipelinedRows.h); in wave w, step 1 computes rows w and
+// w + 1, step s rows w - (s - 1) x 1 (the forward radius along rows) and
+// the one after, and each step before the last keeps its rows in a ring
+// buffer of 1 + 1 + 2 = 4 rows that the next step reads.
 // Blocks take their depth at run time, so the remaining steps, when two or
 // more, run as one shallower block instead of one sweep each.
 // CHECK-LABEL: func.func @pipelined(
@@ -38,13 +40,16 @@
 // The vector rows below read whole vectors up to 15 columns past a row's
 // last, into the next row; a spare level, depth in all, keeps that inside
 // the ring.
-// CHECK: %[[RING:.*]] = memref.alloc(%[[DEPTH]]) {alignment = 64 : i64} : memref<?x3x16xf32>
+// CHECK: %[[RING:.*]] = memref.alloc(%[[DEPTH]]) {alignment = 64 : i64} : memref<?x4x16xf32>
 // The first wave: the band start less (depth - 1) rows, or the top boundary row.
 // CHECK: %[[LO:.*]] = arith.subi %[[BAND]], %[[LEVELS]]
 // CHECK: %[[FIRST:.*]] = arith.maxsi %[[LO]], %[[C0]]
 // CHECK: %[[LAST:.*]] = arith.addi %[[BANDEND]], %[[LEVELS]]
-// CHECK: scf.for %[[W:.*]] = %[[FIRST]] to %[[LAST]] step %[[C1]] {
-// Step 1 reads the source and the read-only field, writes ring level 0.
+// CHECK: scf.for %[[W:.*]] = %[[FIRST]] to %[[LAST]] step %[[C2]] {
+// Step 1 reads the source and the read-only field, writes ring level 0,
+// row w + k for k = 0, 1.
+// CHECK: scf.for %[[K1:.*]] = %[[C0]] to %[[C2]] step %[[C1]] {
+// CHECK: %[[R1:.*]] = arith.addi %[[W]], %[[K1]]
 // The band spans the rows, which follow each other in memory: the hardware
 // prefetcher streams them, and no software prefetch is emitted.
 // CHECK: scf.if
@@ -53,7 +58,7 @@
 // Each row runs as vectors of 16 points: from ring column 0 (grid column 1)
 // a masked vector up to the first multiple of 16 (empty here), the whole
 // vectors, and a masked vector for the rest (all 10 columns here).
-// CHECK: scf.for %[[I1:.*]] = %[[W]] to
+// CHECK: scf.for %[[I1:.*]] = %[[R1]] to
 // CHECK: %[[TO1:.*]] = arith.subi %{{.*}}, %[[C1]]
 // CHECK: %[[BODY1:.*]] = arith.minsi %[[TO1]], %[[C0]]
 // CHECK: %[[HEAD1:.*]] = vector.create_mask %[[BODY1]] : vector<16xi1>
@@ -61,7 +66,7 @@
 // CHECK: vector.maskedload %[[X]][%[[N1]], %[[C1]]], %[[HEAD1]]
 // CHECK: vector.maskedload %[[K]][%[[I1]], %[[C1]]], %[[HEAD1]]
 // CHECK: arith.mulf %{{.*}} : vector<16xf32>
-// CHECK: %[[SLOT1:.*]] = arith.remui %[[I1]], %[[C3]]
+// CHECK: %[[SLOT1:.*]] = arith.remui %[[I1]], %[[C4]]
 // CHECK: vector.maskedstore %[[RING]][%[[C0]], %[[SLOT1]], %[[C0]]], %[[HEAD1]]
 // Step 1 reads the source at each access's offset.
 // CHECK: scf.for %[[J1:.*]] = %[[BODY1]] to %{{.*}} step %[[C16]] {
@@ -69,7 +74,7 @@
 // CHECK: vector.load %[[X]][%[[N1]], %[[XJ1]]] : memref<10x12xf32>, vector<16xf32>
 // CHECK: %[[EJ1:.*]] = arith.addi %[[J1]], %[[C2]]
 // CHECK: vector.load %[[X]][%[[I1]], %[[EJ1]]]
-// CHECK: vector.store %{{.*}}, %[[RING]][%[[C0]], %[[SLOT1]], %[[J1]]] : memref<?x3x16xf32>, vector<16xf32>
+// CHECK: vector.store %{{.*}}, %[[RING]][%[[C0]], %[[SLOT1]], %[[J1]]] : memref<?x4x16xf32>, vector<16xf32>
 // CHECK: }
 // CHECK: vector.create_mask
 // CHECK: vector.maskedstore %[[RING]][%[[C0]], %[[SLOT1]],
@@ -85,12 +90,14 @@
 // CHECK: scf.for %[[S:.*]] = %[[C2]] to %[[DEPTH]] step %[[C1]] {
 // CHECK: %[[OUT:.*]] = arith.subi %[[S]], %[[C1]]
 // CHECK: %[[ROW:.*]] = arith.subi %[[W]], %[[OUT]]
+// CHECK: scf.for %[[K2:.*]] = %[[C0]] to %[[C2]] step %[[C1]] {
+// CHECK: %[[ROWK:.*]] = arith.addi %[[ROW]], %[[K2]]
 // CHECK: %[[IN:.*]] = arith.subi %[[S]], %[[C2]]
-// CHECK: scf.for %[[I2:.*]] = %[[ROW]] to
-// CHECK: %[[UP:.*]] = arith.remui %{{.*}}, %[[C3]]
+// CHECK: scf.for %[[I2:.*]] = %[[ROWK]] to
+// CHECK: %[[UP:.*]] = arith.remui %{{.*}}, %[[C4]]
 // CHECK: vector.maskedload %[[RING]][%[[IN]], %[[UP]],
-// CHECK: %[[DOWN:.*]] = arith.remui %{{.*}}, %[[C3]]
-// CHECK: %[[MID:.*]] = arith.remui %[[I2]], %[[C3]]
+// CHECK: %[[DOWN:.*]] = arith.remui %{{.*}}, %[[C4]]
+// CHECK: %[[MID:.*]] = arith.remui %[[I2]], %[[C4]]
 // CHECK: vector.maskedstore %[[RING]][%[[OUT]], %[[MID]],
 // Their whole vectors load each vector of a ring row once: x[0, 1] of the
 // vector at column j is lanes 1 .. 16 of the vectors at j and j + 16, the
@@ -110,10 +117,13 @@
 // CHECK: %[[PROD:.*]] = arith.mulf %[[SUM2]], %[[KV]] : vector<16xf32>
 // CHECK: vector.store %[[PROD]], %[[RING]][%[[OUT]], %[[MID]], %[[J2]]]
 // CHECK: scf.yield %[[NEXTV]] : vector<16xf32>
-// The last step: row w - (depth - 1), in the band only, into the destination.
+// The last step: rows w - (depth - 1) and the one after, in the band only,
+// into the destination.
 // CHECK: %[[LASTROW:.*]] = arith.subi %[[W]], %[[LEVELS]]
-// CHECK: %[[GE:.*]] = arith.cmpi sge, %[[LASTROW]], %[[BAND]]
-// CHECK: %[[LT:.*]] = arith.cmpi slt, %[[LASTROW]], %[[BANDEND]]
+// CHECK: scf.for %[[K3:.*]] = %[[C0]] to %[[C2]] step %[[C1]] {
+// CHECK: %[[ROW3:.*]] = arith.addi %[[LASTROW]], %[[K3]]
+// CHECK: %[[GE:.*]] = arith.cmpi sge, %[[ROW3]], %[[BAND]]
+// CHECK: %[[LT:.*]] = arith.cmpi slt, %[[ROW3]], %[[BANDEND]]
 // CHECK: %[[INBAND:.*]] = arith.andi %[[GE]], %[[LT]]
 // CHECK: scf.if %[[INBAND]] {
 // CHECK: %[[PREV:.*]] = arith.subi %[[DEPTH]], %[[C2]]
@@ -230,13 +240,14 @@ func.func @pipelined_3d(%A: memref<5x6x8xf32>, %B: memref<5x6x8xf32>, %n: index)
 // CHECK: %[[LINES:.*]] = arith.ceildivui %[[SPAN]], %[[C16]]
 // CHECK: %[[BEFORE:.*]] = arith.muli %[[LINES]], %[[C16]]
 // CHECK: %[[ORIGIN:.*]] = arith.subi %[[C1]], %[[BEFORE]]
-// CHECK: %[[RING:.*]] = memref.alloc(%{{.*}}) {alignment = 64 : i64} : memref<?x2x80xf32>
+// CHECK: %[[RING:.*]] = memref.alloc(%{{.*}}) {alignment = 64 : i64} : memref<?x3x80xf32>
 // The middle levels read and write ring columns counted from there. Their
 // whole vectors start at multiples of 16 (from the first at or after the
 // row's first column), at line boundaries; each reads the vectors of its
 // own ring row before, at and after it, and shifts x[0, -1] and x[0, 1]
 // out of them. Each loop carries two to the next vector and loads one.
 // CHECK: scf.for %{{.*}} = %[[C2]] to %{{.*}} step %[[C1]] {
+// CHECK: scf.for %{{.*}} = %[[C0]] to %[[C2]] step %[[C1]] {
 // CHECK: scf.for %{{.*}} = %{{.*}} to %{{.*}} step %[[C1]] {
 // CHECK-NEXT: %[[FROMCOL:.*]] = arith.subi %{{.*}}, %[[ORIGIN]]
 // CHECK-NEXT: %[[TOCOL:.*]] = arith.subi %{{.*}}, %[[ORIGIN]]
@@ -375,7 +386,7 @@ func.func @scalar_rows(%A: memref<10x40xf32>, %B: memref<10x40xf32>, %n: index) 
 // CHECK: %[[DEPTH:.*]] = arith.minsi
 // CHECK: %[[LEVELS:.*]] = arith.muli %[[DEPTH]], %[[TWO:.*]] : index
 // CHECK: scf.parallel
-// CHECK: memref.alloc(%{{.*}}) {alignment = 64 : i64} : memref<?x3x24xf64>
+// CHECK: memref.alloc(%{{.*}}) {alignment = 64 : i64} : memref<?x4x24xf64>
 // CHECK: scf.for %[[WAVE:.*]] =
 // Step 1: the first sweep reads A, its ring's boundary cells are B's.
 // CHECK: vector.load %[[X]]
