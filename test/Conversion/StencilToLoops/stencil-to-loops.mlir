@@ -198,9 +198,15 @@ func.func @guarded_store(%A: memref<10xf32>, %B: memref<10xf32>, %n: index) {
 // CHECK: %[[DONE:.*]] = arith.muli %[[I]], %[[TWO]] : index
 // CHECK: %[[LEFT:.*]] = arith.subi %[[STEPS]], %[[DONE]] : index
 // CHECK: %[[DEPTH:.*]] = arith.minsi %[[TWO]], %[[LEFT]] : index
+// Both in one line-aligned allocation, half a page apart, so that a
+// level's loads from one never match the addresses of its pending stores
+// to the other modulo 4 KiB.
 // CHECK: scf.parallel
-// CHECK: %[[P0:.*]] = memref.alloc() : memref<6xf32>
-// CHECK: %[[P1:.*]] = memref.alloc() : memref<6xf32>
+// CHECK: %[[ARENA:.*]] = memref.alloc() {alignment = 64 : i64} : memref<4096xi8>
+// CHECK: %[[AT0:.*]] = arith.constant 0 : index
+// CHECK: %[[P0:.*]] = memref.view %[[ARENA]][%[[AT0]]][] : memref<4096xi8> to memref<6xf32>
+// CHECK: %[[AT1:.*]] = arith.constant 2048 : index
+// CHECK: %[[P1:.*]] = memref.view %[[ARENA]][%[[AT1]]][] : memref<4096xi8> to memref<6xf32>
 // CHECK: memref.load %[[X]]
 // The block's steps, a loop (IR does not grow with T) that reads the
 // private buffer holding the latest step (the last), writes the other and
@@ -215,8 +221,7 @@ func.func @guarded_store(%A: memref<10xf32>, %B: memref<10xf32>, %n: index) {
 // The tile's own points go to the destination.
 // CHECK: %[[V:.*]] = memref.load %[[FINAL]]#1
 // CHECK: memref.store %[[V]], %[[Y]]
-// CHECK: memref.dealloc %[[P0]]
-// CHECK: memref.dealloc %[[P1]]
+// CHECK: memref.dealloc %[[ARENA]]
 // CHECK: scf.yield %[[Y]], %[[X]]
 // CHECK: scf.for %{{.*}} to %[[SINGLE]] {{.*}} iter_args(%{{.*}} = %[[RB]]#0, %{{.*}} = %[[RB]]#1)
 func.func @time_block(%A: memref<66xf32>, %B: memref<66xf32>, %n: index) {
@@ -239,6 +244,41 @@ func.func @time_block(%A: memref<66xf32>, %B: memref<66xf32>, %n: index) {
   }
   stencil.store %r#0 to %A : !h to memref<66xf32>
   stencil.store %r#1 to %B : !h to memref<66xf32>
+  return
+}
+
+// -----
+
+// Private buffers of more than a page: 2048 + 2 points of 4 bytes, 8200
+// bytes, each starting half a page past a page from the one before: 10240
+// bytes apart.
+!w = !stencil.field<4098xf32>
+// CHECK-LABEL: func.func @wide_time_block(
+// CHECK: scf.parallel
+// CHECK: %[[ARENA:.*]] = memref.alloc() {alignment = 64 : i64} : memref<20480xi8>
+// CHECK: memref.view %[[ARENA]][%{{.*}}][] : memref<20480xi8> to memref<2050xf32>
+// CHECK: %[[AT1:.*]] = arith.constant 10240 : index
+// CHECK: memref.view %[[ARENA]][%[[AT1]]][] : memref<20480xi8> to memref<2050xf32>
+func.func @wide_time_block(%A: memref<4098xf32>, %B: memref<4098xf32>, %n: index) {
+  %a = stencil.load %A : memref<4098xf32> -> !w
+  %b = stencil.load %B : memref<4098xf32> -> !w
+  %g = stencil.grid [1] to [4097] : !stencil.grid<1>
+  %r:2 = stencil.iterate %n iter_args(%ak = %a, %bk = %b) : !w, !w
+      attributes {schedule = #stencil.schedule<wg = [2048], time_block = 2>} {
+    %calc = stencil.apply on %g ins(%x = %ak : !w) outs(%bk : !w) {
+      %l = stencil.access %x[-1] : !w
+      %c = stencil.access %x[0] : !w
+      %v = arith.addf %l, %c : f32
+      stencil.return %v : f32
+    }
+    %copy = stencil.apply on %g ins(%y = %calc : !w) outs(%ak : !w) {
+      %v = stencil.access %y[0] : !w
+      stencil.return %v : f32
+    }
+    stencil.yield %copy, %calc : !w, !w
+  }
+  stencil.store %r#0 to %A : !w to memref<4098xf32>
+  stencil.store %r#1 to %B : !w to memref<4098xf32>
   return
 }
 
@@ -268,9 +308,13 @@ func.func @time_block(%A: memref<66xf32>, %B: memref<66xf32>, %n: index) {
 // CHECK: %[[FULL:.*]] = arith.divsi %[[BLOCKED]], %[[T:.*]] : index
 // CHECK: %[[SINGLE:.*]] = arith.select
 // CHECK: %[[RB:.*]]:2 = scf.for %{{.*}} iter_args(%[[X:.*]] = %[[A]], %[[Z:.*]] = %[[SPARE]])
+// The carried pair's two buffers (one per stage) half a page apart.
 // CHECK: scf.parallel
-// CHECK: %[[P0:.*]] = memref.alloc() : memref<26xf32>
-// CHECK: %[[P1:.*]] = memref.alloc() : memref<26xf32>
+// CHECK: %[[ARENA:.*]] = memref.alloc() {alignment = 64 : i64} : memref<4096xi8>
+// CHECK: %[[P0:.*]] = memref.view %[[ARENA]][%{{.*}}][] : memref<4096xi8> to memref<26xf32>
+// CHECK: %[[AT1:.*]] = arith.constant 2048 : index
+// CHECK: %[[P1:.*]] = memref.view %[[ARENA]][%[[AT1]]][] : memref<4096xi8> to memref<26xf32>
+// CHECK-NOT: memref.view
 // CHECK: memref.load %[[B]]
 // CHECK: memref.store %{{.*}}, %[[P0]]
 // CHECK: memref.load %[[X]]
