@@ -33,6 +33,9 @@ void emitPipelinedTimeBlock(OpBuilder &builder, Location loc,
 /// The cache line that software prefetches and ring padding work in.
 constexpr int64_t kLineBytes = 64;
 
+/// Bytes of one element of `type` (at least 1).
+int64_t getElementBytes(MemRefType type);
+
 /// Elements of `type` per cache line (at least 1).
 int64_t getElementsPerLine(MemRefType type);
 

@@ -22,11 +22,6 @@ static Value getIndex(OpBuilder &builder, Location loc, int64_t value) {
   return arith::ConstantIndexOp::create(builder, loc, value);
 }
 
-static int64_t getPrivateBufferBytes(MemRefType type) {
-  return type.getNumElements() *
-         llvm::divideCeil(type.getElementTypeBitWidth(), 8);
-}
-
 /// Bytes from one private buffer to the next, for `count` buffers of at
 /// most `bytes` each: whole cache lines, and the buffers spread evenly over
 /// the addresses modulo 4 KiB. A load whose address matches an older,
@@ -81,7 +76,8 @@ void host::emitOverlappedTimeBlock(OpBuilder &builder, Location loc,
           auto type = MemRefType::get(
               shape, llvm::cast<MemRefType>(source.getType()).getElementType());
           types.push_back(type);
-          largest = std::max(largest, getPrivateBufferBytes(type));
+          largest = std::max(largest, type.getNumElements() *
+                                          host::getElementBytes(type));
         }
         // All of a tile's buffers in one allocation, at a spacing of our
         // choosing. Separate allocations landed wherever malloc put them:

@@ -23,7 +23,7 @@ using namespace mlir::stencil::host;
 /// The most streams a sweep prefetches in software; more go without.
 static constexpr size_t kMaxPrefetchedStreams = 4;
 
-static int64_t getElementBytes(MemRefType type) {
+int64_t host::getElementBytes(MemRefType type) {
   return std::max<int64_t>(1, type.getElementTypeBitWidth() / 8);
 }
 

@@ -294,7 +294,7 @@ void host::emitStreamingRow(OpBuilder &builder, Location loc, ApplyOp apply,
   };
   Value output = outputBuffers.front();
   auto type = llvm::cast<MemRefType>(output.getType());
-  int64_t elementBytes = type.getElementTypeBitWidth() / 8;
+  int64_t elementBytes = getElementBytes(type);
   int64_t lanes = getElementsPerLine(type);
   // Points before the first line boundary of the output row: the distance
   // of its first byte to the next multiple of kLineBytes, in elements.
