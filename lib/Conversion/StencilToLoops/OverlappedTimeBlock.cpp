@@ -43,6 +43,7 @@ void host::emitOverlappedTimeBlock(OpBuilder &builder, Location loc,
   const TimeBlockPlan &plan = block.plan;
   ArrayRef<int64_t> tile = plan.tile;
   unsigned rank = tile.size();
+  assert(rank == 1 && "grids of two or more axes use pipelined rows");
   SmallVector<int64_t, 3> shape = OverlappedTile::getShape(plan, tile);
   SmallVector<Value> lower, upper, steps, sizes;
   for (unsigned axis = 0; axis < rank; ++axis) {
@@ -142,23 +143,59 @@ void host::emitOverlappedTimeBlock(OpBuilder &builder, Location loc,
                 unsigned write = stage % perPair;
                 SmallVector<Value> from, to;
                 box.getLevelBox(fb, level, from, to);
-                scf::buildLoopNest(
-                    fb, fl, from, to, ones,
-                    [&](OpBuilder &nb, Location nl, ValueRange point) {
+                // Each level loads offset r_high of every pair once per
+                // point and carries the values at offsets -r_low ..
+                // r_high - 1 from the iteration before. A level reads one
+                // buffer and writes another, which LLVM cannot see through
+                // the swapped loop arguments: without the carries it
+                // loads every offset again (docs/stencilcc.md, "Neighbours
+                // carried through 1-D levels").
+                auto loadAt = [&](OpBuilder &lb, Location ll, unsigned pair,
+                                  Value at, int64_t offset) -> Value {
+                  Value shift = getIndex(lb, ll, offset);
+                  Value shifted = arith::AddIOp::create(lb, ll, at, shift);
+                  return memref::LoadOp::create(
+                      lb, ll, current[perPair * pair + read],
+                      box.toLocal(lb, ll, ValueRange{shifted}));
+                };
+                int64_t low = plan.radiusLow[0], high = plan.radiusHigh[0];
+                int64_t window = low + high;
+                unsigned pairs = privates.size();
+                SmallVector<Value> init;
+                for (unsigned pair = 0; pair < pairs; ++pair)
+                  for (int64_t offset = -low; offset < high; ++offset)
+                    init.push_back(loadAt(fb, fl, pair, from[0], offset));
+                Value one = getIndex(fb, fl, 1);
+                scf::ForOp::create(
+                    fb, fl, from[0], to[0], one, init,
+                    [&](OpBuilder &nb, Location nl, Value i,
+                        ValueRange carried) {
+                      SmallVector<Value> fresh;
+                      for (unsigned pair = 0; pair < pairs; ++pair)
+                        fresh.push_back(loadAt(nb, nl, pair, i, high));
+                      auto valueAt = [&](unsigned pair, int64_t offset) {
+                        return offset == high
+                                   ? fresh[pair]
+                                   : carried[pair * window + offset + low];
+                      };
                       emitTimeBlockPoint(
-                          nb, nl, block, stage, point,
-                          [&](OpBuilder &lb, Location ll, unsigned pair,
-                              ValueRange at, ArrayRef<int64_t>) -> Value {
-                            return memref::LoadOp::create(
-                                lb, ll, current[perPair * pair + read],
-                                box.toLocal(lb, ll, at));
+                          nb, nl, block, stage, ValueRange{i},
+                          [&](OpBuilder &, Location, unsigned pair, ValueRange,
+                              ArrayRef<int64_t> offset) -> Value {
+                            return valueAt(pair, offset[0]);
                           },
                           [&](OpBuilder &sb, Location sl, unsigned pair,
                               Value value) {
                             memref::StoreOp::create(
                                 sb, sl, value, current[perPair * pair + write],
-                                box.toLocal(sb, sl, point));
+                                box.toLocal(sb, sl, ValueRange{i}));
                           });
+                      SmallVector<Value> next;
+                      for (unsigned pair = 0; pair < pairs; ++pair)
+                        for (int64_t offset = -low + 1; offset <= high;
+                             ++offset)
+                          next.push_back(valueAt(pair, offset));
+                      scf::YieldOp::create(nb, nl, next);
                     });
               }
               SmallVector<Value> rotated;
