@@ -134,12 +134,13 @@ private:
   }
   /// What a tile may hold of the on-chip budget. Pipelined rings share the
   /// core's cache with the rows streamed in and out and the lines the
-  /// hardware prefetchers bring: filled to the brim they are evicted
-  /// (jacobi-2d, f64, 1998-point rows: rings of 20 levels, 0.96 of 1 MiB,
-  /// 7.5 GCells/s; 12 to 16 levels, 9.1-9.3), so they get three quarters.
+  /// hardware prefetchers bring, so they get half of it: on a 1 MiB L2,
+  /// heat2d's rings of 22 levels ran 6% slower on 2046-point rows (73% of
+  /// L2) than on 1023-point rows (37%), and jacobi-2d's 999-point rows 5%
+  /// slower at 22 levels (70%) than at 16 (50%) (docs/Tuning.md).
   int64_t getTileBudget(const ParameterVector &pv) const {
     if (isPipelined(pv))
-      return getOnchipBudget() / 4 * 3;
+      return getOnchipBudget() / 2;
     return getOnchipBudget();
   }
   int64_t tileBytes(const ParameterVector &pv) const {
@@ -147,13 +148,18 @@ private:
       return volume(pv, pv.timeBlock) * profile.getTileFields() *
              profile.elementBytes;
     // On chip: per step before the last, the rows the next step reads (the
-    // radius and the rows of a wave), for each field read off-centre, and
-    // the rows being streamed through. A row is the tile's extent along the
-    // inner axes plus halo.
+    // radius and the rows of a wave), for each field read off-centre; as
+    // many rows of each such field the first step reads; and the wave's
+    // rows of the fields read at the point only or written, which stream
+    // through (the rows of the read-only fields that later steps read again
+    // are getRereads' part). A row is the tile's extent along the inner
+    // axes plus halo.
     unsigned rowAxis = profile.rank - 1;
-    int64_t rows = radius[rowAxis] + getPipelinedRowsPerWave(profile.rank);
-    return getRowPoints(pv) * rows *
-           (profile.numHaloArrays * (pv.timeBlock - 1) + profile.numArrays) *
+    int64_t wave = getPipelinedRowsPerWave(profile.rank);
+    int64_t rows = radius[rowAxis] + wave;
+    return getRowPoints(pv) *
+           (profile.numHaloArrays * pv.timeBlock * rows +
+            (profile.numArrays - profile.numHaloArrays) * wave) *
            profile.elementBytes;
   }
   /// Where a pipelined step after the first finds the rows of the
@@ -384,7 +390,7 @@ std::optional<std::string> WorkGroupTuner::reject(const ParameterVector &pv,
                          tileBytes(pv), getTileBudget(pv),
                          usesL1()          ? "of L1 data cache"
                          : isPipelined(pv) ? "the rings may take of on-chip "
-                                             "memory (three quarters)"
+                                             "memory (half)"
                                            : "of on-chip memory")
         .str();
   if (direction == T && overlapsMemory() && getAlgorithmBF(pv) < systemBF)
@@ -482,18 +488,24 @@ ParameterVector WorkGroupTuner::run() {
 }
 
 void WorkGroupTuner::tradeRowsForSteps() {
-  // The growth takes y and z further while T does not pay on a thin tile,
-  // and the tile's on-chip budget may then refuse the step that would pay
-  // on the grown one. Half the tile along y or z with deeper blocks may
-  // cost less per point and step by the same model: take the best such
-  // trade (Himeno on a 1 MiB L2: (255, 16, 64, 2) -> (255, 8, 64, 3)).
+  // The growth takes each axis as far as it may while T does not pay on
+  // a thin tile, and the rings' budget may then refuse the step that would
+  // pay on the grown one. Half the tile along one axis with deeper blocks
+  // may cost less per point and step by the same model: take the best
+  // such trade (Himeno on a 1.25 MiB L2: (255, 16, 64, 2) -> (255, 8, 64,
+  // 3)). A ring's row spans the inner axes: on 2-D grids x alone, which is
+  // then halved too (heat2d on a 1 MiB L2: (2046, 256, 15) -> (1023, 256,
+  // 27)); on 3-D grids y is halved rather than x, whose long rows feed the
+  // vector units and the prefetchers (heat3d at 254 x 16 x 128, T = 5, ran
+  // 12% faster than at 127 x 16 x 128).
   if (target.kind != "cpu")
     return;
   ParameterVector best = current;
   double bestCost = getCostPerPointStep(current);
   std::optional<Direction> traded;
-  for (Direction d : {Y, Z}) {
-    if (d >= profile.rank || current.size[d] < 2)
+  for (Direction d : {X, Y, Z}) {
+    if (d >= profile.rank || current.size[d] < 2 ||
+        (d == X && profile.rank != 2))
       continue;
     ParameterVector candidate = current;
     candidate.size[d] /= 2;
