@@ -492,12 +492,12 @@ void WorkGroupTuner::tradeRowsForSteps() {
   // a thin tile, and the rings' budget may then refuse the step that would
   // pay on the grown one. Half the tile along one axis with deeper blocks
   // may cost less per point and step by the same model: take the best
-  // such trade (Himeno on a 1.25 MiB L2: (255, 16, 64, 2) -> (255, 8, 64,
-  // 3)). A ring's row spans the inner axes: on 2-D grids x alone, which is
-  // then halved too (heat2d on a 1 MiB L2: (2046, 256, 15) -> (1023, 256,
-  // 27)); on 3-D grids y is halved rather than x, whose long rows feed the
-  // vector units and the prefetchers (heat3d at 254 x 16 x 128, T = 5, ran
-  // 12% faster than at 127 x 16 x 128).
+  // such trade. A ring's row spans the inner axes: on 2-D grids x alone,
+  // which is then halved too (heat2d on a 1 MiB L2: (2046, 256, 15) ->
+  // (1023, 256, 27)); on 3-D grids y or z is halved rather than x, whose
+  // long rows feed the vector units and the prefetchers (heat3d at 254 x
+  // 16 x 128, T = 5, ran 12% faster than at 127 x 16 x 128). Himeno on
+  // 896 KiB of L2: (255, 16, 64, 2) -> (255, 8, 64, 3).
   if (target.kind != "cpu")
     return;
   ParameterVector best = current;
