@@ -291,11 +291,16 @@ void PipelinedTimeBlock::prefetchNextRow(OpBuilder &b, ValueRange buffers,
   // The first level reads rows of the sources, and the last writes rows of
   // the destinations, for the first time in the block. Tiles narrower than
   // the grid touch short pieces of rows a whole row apart, which the
-  // hardware prefetcher does not follow, so the piece the next wave touches
-  // is requested now, once per cache line.
+  // hardware prefetcher does not follow, so the piece a later wave touches
+  // first is requested now, once per cache line. Sources are asked for the
+  // row after the one the next row reads first: on 3-D grids the plane of
+  // the wave after next, which then has a whole wave more to arrive.
+  // Himeno's thirteen fields ran 5% faster (11 alternated runs, two cores)
+  // than with the next row's plane, and no faster a plane further; heat2d,
+  // jacobi-2d and heat3d did not change.
   for (Value buffer : buffers) {
     auto type = llvm::cast<MemRefType>(buffer.getType());
-    Value next = add(b, row, constant(b, isWrite ? 1 : radiusHigh[0] + 1));
+    Value next = add(b, row, constant(b, isWrite ? 1 : radiusHigh[0] + 2));
     Value rows = type.isDynamicDim(0)
                      ? memref::DimOp::create(b, loc, buffer, 0).getResult()
                      : constant(b, type.getDimSize(0));

@@ -173,14 +173,15 @@ func.func @pipelined(%A: memref<10x12xf32>, %B: memref<10x12xf32>, %K: memref<10
 // grid, its rows padded to one 64-byte line, and is indexed from the tile's
 // origin.
 // CHECK-LABEL: func.func @pipelined_3d(
+// CHECK-DAG: %[[C3:.*]] = arith.constant 3 : index
 // CHECK: scf.parallel (%[[Z:.*]], %[[Y:.*]], %[[X:.*]]) = {{.*}} step (%[[C2:.*]], %[[C2]], %{{.*}})
 // CHECK: %[[OY:.*]] = arith.maxsi %[[Y]], %[[C1:.*]] : index
 // CHECK: %[[OX:.*]] = arith.maxsi %[[X]], %[[C1]] : index
 // CHECK: %[[RING3:.*]] = memref.alloc(%{{.*}}) {alignment = 64 : i64} : memref<?x3x2x16xf32>
 // The tile spans neither inner axis: step 1 first asks for the pieces of
-// the rows of the source plane that the next wave reads first (z + 2), one
-// touch per 64-byte line, unless that plane is past the array.
-// CHECK: %[[NEXT:.*]] = arith.addi %{{.*}}, %[[C2]]
+// the rows of the source plane that the wave after next reads first
+// (z + 3), one touch per 64-byte line, unless that plane is past the array.
+// CHECK: %[[NEXT:.*]] = arith.addi %{{.*}}, %[[C3]]
 // CHECK: %[[INARRAY:.*]] = arith.cmpi slt, %[[NEXT]], %{{.*}}
 // CHECK: scf.if %[[INARRAY]] {
 // CHECK: scf.for %[[PY:.*]] = %{{.*}} to
