@@ -496,7 +496,7 @@ void WorkGroupTuner::tradeRowsForSteps() {
   // which is then halved too (heat2d on a 1 MiB L2: (2046, 256, 15) ->
   // (1023, 256, 27)); on 3-D grids y or z is halved rather than x, whose
   // long rows feed the vector units and the prefetchers (heat3d at 254 x
-  // 16 x 128, T = 5, ran 12% faster than at 127 x 16 x 128). Himeno on
+  // 16 x 128, T = 5, took 12% less time than at 127 x 16 x 128). Himeno on
   // 896 KiB of L2: (255, 16, 64, 2) -> (255, 8, 64, 3).
   if (target.kind != "cpu")
     return;
