@@ -174,10 +174,11 @@ private:
     unsigned rowAxis = profile.rank - 1;
     int64_t rows = (pv.timeBlock - 1) * radius[rowAxis] + 1;
     int64_t bytes = getRowPoints(pv) * rows * readOnly * profile.elementBytes;
-    // Half of each cache: the streamed rows of the other fields and the
-    // hardware prefetchers' lines share it (Himeno measured slower at T = 3
-    // when rings and rereads filled three quarters of L2).
-    if (tileBytes(pv) + bytes <= getOnchipBudget() / 2)
+    // The rereads share the rings' part of each cache (half: the streamed
+    // rows and the hardware prefetchers' lines take the rest; Himeno
+    // measured slower at T = 3 when rings and rereads filled three quarters
+    // of L2).
+    if (tileBytes(pv) + bytes <= getTileBudget(pv))
       return {RereadLevel::Onchip, 0.0};
     int64_t cores = std::max<int64_t>(target.computeUnits, 1);
     if (target.llcBandwidthGBps > target.bandwidthGBps &&
