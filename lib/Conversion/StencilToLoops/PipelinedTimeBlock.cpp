@@ -195,8 +195,11 @@ private:
 
   /// One ring per carried pair, of `count` levels (L - 1, or one more).
   SmallVector<Value> allocateRings(OpBuilder &b, Value count);
+  /// Prefetches of a later row than `row` (its index along the outermost
+  /// axis): the box [from, to) of the axes after those `fixed` gives.
   void prefetchNextRow(OpBuilder &b, ValueRange buffers, Value row,
-                       ValueRange from, ValueRange to, bool isWrite);
+                       ValueRange fixed, ValueRange from, ValueRange to,
+                       bool isWrite);
 
   /// Level `s` (from 1), of stage `stage`, in wave `wave`: its
   /// `rowsPerWave` rows.
@@ -286,8 +289,9 @@ void PipelinedTimeBlock::copyBoxToRing(OpBuilder &b, Value levelIndex,
 }
 
 void PipelinedTimeBlock::prefetchNextRow(OpBuilder &b, ValueRange buffers,
-                                         Value row, ValueRange from,
-                                         ValueRange to, bool isWrite) {
+                                         Value row, ValueRange fixed,
+                                         ValueRange from, ValueRange to,
+                                         bool isWrite) {
   // The first level reads rows of the sources, and the last writes rows of
   // the destinations, for the first time in the block. Tiles narrower than
   // the grid touch short pieces of rows a whole row apart, which the
@@ -308,8 +312,9 @@ void PipelinedTimeBlock::prefetchNextRow(OpBuilder &b, ValueRange buffers,
         b, loc,
         arith::CmpIOp::create(b, loc, arith::CmpIPredicate::slt, next, rows));
     OpBuilder then = inArray.getThenBodyBuilder();
-    prefetchBox(then, loc, buffer, next, from.drop_front(), to.drop_front(),
-                isWrite);
+    SmallVector<Value, 3> point{next};
+    llvm::append_range(point, fixed);
+    prefetchBox(then, loc, buffer, point, from, to, isWrite);
   }
 }
 
@@ -335,11 +340,24 @@ void PipelinedTimeBlock::emitRow(OpBuilder &b, Value row, Value s, Level level,
     to.push_back(
         arith::MinSIOp::create(b, loc, high, getGridHigh(b, axis, shrink)));
   }
-  if (level == Level::First && !spansInnerAxes)
-    prefetchNextRow(b, block.sources, row, from, to, /*isWrite=*/false);
-  else if (level == Level::Last && !spansInnerAxes)
-    prefetchNextRow(b, block.destinations, row, from, to, /*isWrite=*/true);
   SmallVector<Value> ones(rank, constant(b, 1));
+  // The first level asks for the pieces of a later row of the sources, the
+  // last for those of the destinations. Vector rows ask with each inner row
+  // (a line of a 3-D wave's plane) for its own piece: all of a plane's at
+  // once filled the core's queue of misses and stalled the level (heat3d
+  // at T = 5 ran 7% faster on two cores, 16% at T = 2 on one).
+  auto prefetchLater = [&](OpBuilder &pb, ValueRange fixed,
+                           ValueRange pieceFrom, ValueRange pieceTo) {
+    if (level == Level::First && !spansInnerAxes)
+      prefetchNextRow(pb, block.sources, row, fixed, pieceFrom, pieceTo,
+                      /*isWrite=*/false);
+    else if (level == Level::Last && !spansInnerAxes)
+      prefetchNextRow(pb, block.destinations, row, fixed, pieceFrom, pieceTo,
+                      /*isWrite=*/true);
+  };
+  if (!vectorRows)
+    prefetchLater(b, {}, ArrayRef(from).drop_front(),
+                  ArrayRef(to).drop_front());
   auto emitScalarPoint = [&](OpBuilder &nb, Location nl, ValueRange point) {
     emitTimeBlockPoint(
         nb, nl, block, stage, point,
@@ -356,13 +374,14 @@ void PipelinedTimeBlock::emitRow(OpBuilder &b, Value row, Value s, Level level,
         });
   };
   if (vectorRows)
-    scf::buildLoopNest(b, loc, ArrayRef(from).drop_back(),
-                       ArrayRef(to).drop_back(), ArrayRef(ones).drop_back(),
-                       [&](OpBuilder &nb, Location, ValueRange outer) {
-                         emitVectorRow(nb, outer, from.back(), to.back(), level,
-                                       stage, levelIndex, readIndex,
-                                       emitScalarPoint);
-                       });
+    scf::buildLoopNest(
+        b, loc, ArrayRef(from).drop_back(), ArrayRef(to).drop_back(),
+        ArrayRef(ones).drop_back(),
+        [&](OpBuilder &nb, Location, ValueRange outer) {
+          prefetchLater(nb, outer.drop_front(), from.back(), to.back());
+          emitVectorRow(nb, outer, from.back(), to.back(), level, stage,
+                        levelIndex, readIndex, emitScalarPoint);
+        });
   else
     scf::buildLoopNest(b, loc, from, to, ones, emitScalarPoint);
   if (level == Level::Last)

@@ -178,20 +178,19 @@ func.func @pipelined(%A: memref<10x12xf32>, %B: memref<10x12xf32>, %K: memref<10
 // CHECK: %[[OY:.*]] = arith.maxsi %[[Y]], %[[C1:.*]] : index
 // CHECK: %[[OX:.*]] = arith.maxsi %[[X]], %[[C1]] : index
 // CHECK: %[[RING3:.*]] = memref.alloc(%{{.*}}) {alignment = 64 : i64} : memref<?x3x2x16xf32>
-// The tile spans neither inner axis: step 1 first asks for the pieces of
-// the rows of the source plane that the wave after next reads first
-// (z + 3), one touch per 64-byte line, unless that plane is past the array.
-// CHECK: %[[NEXT:.*]] = arith.addi %{{.*}}, %[[C3]]
-// CHECK: %[[INARRAY:.*]] = arith.cmpi slt, %[[NEXT]], %{{.*}}
-// CHECK: scf.if %[[INARRAY]] {
-// CHECK: scf.for %[[PY:.*]] = %{{.*}} to
-// CHECK: scf.for %[[PX:.*]] = %{{.*}} to %{{.*}} step %{{.*}} {
-// CHECK: memref.prefetch %{{.*}}[%[[NEXT]], %[[PY]], %[[PX]]], read, locality<3>, data
-// Step 1's rows along x are vectors; a ring row's columns count from the
-// tile's first x.
-// CHECK: scf.for %{{[^ ]*}} = %{{.*}} to
+// Step 1's rows along x are vectors. The tile spans neither inner axis:
+// with each row, step 1 first asks for that row's piece of the source
+// plane that the wave after next reads first (z + 3), one touch per
+// 64-byte line, unless that plane is past the array. A ring row's columns
+// count from the tile's first x.
+// CHECK: scf.for %{{[^ ]*}} = %[[ROW:arg[0-9]+]] to
 // CHECK-NEXT: scf.for %[[RYI:[^ ]*]] = %{{.*}} to
-// CHECK-NEXT: %[[FROMCOL:.*]] = arith.subi %{{.*}}, %[[OX]]
+// CHECK-NEXT: %[[NEXT:.*]] = arith.addi %[[ROW]], %[[C3]]
+// CHECK-NEXT: %[[INARRAY:.*]] = arith.cmpi slt, %[[NEXT]], %{{.*}}
+// CHECK-NEXT: scf.if %[[INARRAY]] {
+// CHECK-NEXT: scf.for %[[PX:.*]] = %{{.*}} to %{{.*}} step %{{.*}} {
+// CHECK-NEXT: memref.prefetch %{{.*}}[%[[NEXT]], %[[RYI]], %[[PX]]], read, locality<3>, data
+// CHECK: %[[FROMCOL:.*]] = arith.subi %{{.*}}, %[[OX]]
 // CHECK: %[[RY:.*]] = arith.subi %[[RYI]], %[[OY]]
 // CHECK: vector.maskedstore %[[RING3]][%{{.*}}, %{{.*}}, %[[RY]], %[[FROMCOL]]]
 // The last step asks for the destination's, for writing.
