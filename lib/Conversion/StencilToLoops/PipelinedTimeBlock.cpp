@@ -55,6 +55,11 @@ public:
       spansInnerAxes &= extent && tile[axis] >= *extent;
     }
     planVectorRows();
+    alignsToDestination =
+        maskEnds &&
+        llvm::all_of(
+            llvm::concat<const Value>(block.sources, block.destinations),
+            [&](Value buffer) { return hasLineRows(buffer); });
     for (unsigned axis = 0; axis < rank; ++axis) {
       lower.push_back(
           getValueOrCreateConstantIndexOp(builder, loc, plan.lower[axis]));
@@ -71,6 +76,17 @@ public:
   void emit(OpBuilder &builder);
 
 private:
+  /// Whether `buffer` is a row-major array of `rowAlignment`-point lines
+  /// whose rows are whole lines: a column then begins the same place of a
+  /// line in every row.
+  bool hasLineRows(Value buffer) const {
+    auto type = llvm::cast<MemRefType>(buffer.getType());
+    return type.getLayout().isIdentity() &&
+           !type.isDynamicDim(type.getRank() - 1) &&
+           getElementsPerLine(type) == rowAlignment &&
+           type.getDimSize(type.getRank() - 1) % rowAlignment == 0;
+  }
+
   Value constant(OpBuilder &b, int64_t value) const {
     return arith::ConstantIndexOp::create(b, loc, value);
   }
@@ -241,9 +257,12 @@ private:
   /// Per inner axis: the tile's first point that a ring holds, that of the
   /// widest level (level 1).
   SmallVector<Value, 3> ringOrigin;
-  /// The ring column of the tile's first column is a multiple of this: a
-  /// cache line of every ring's elements.
+  /// Ring columns that are multiples of this begin a cache line of the
+  /// first destination (alignsToDestination), else the ring column of the
+  /// tile's first column is one: a cache line of every ring's elements.
   int64_t rowAlignment = 1;
+  /// Whether the ring columns follow the lines of the first destination.
+  bool alignsToDestination = false;
   /// Whether each tile spans the grid along every axis but the outermost:
   /// its rows then lie end to end in memory, a stream that the hardware
   /// prefetcher follows on its own.
@@ -680,10 +699,10 @@ SmallVector<Value> PipelinedTimeBlock::allocateRings(OpBuilder &b,
           grid && !grows(axis))
         extent = std::min(extent, *grid + radius);
       if (axis + 1 == rank) {
-        // Room for the alignment of the tile's first column too, when
-        // levels read before it.
+        // Room for the ring's start up to a line before the first column
+        // read (emit).
         int64_t perLine = getElementsPerLine(type);
-        if (radiusLow[axis] > 0)
+        if (radiusLow[axis] > 0 || alignsToDestination)
           extent += rowAlignment - 1;
         int64_t lines = llvm::divideCeil(extent, perLine);
         extent = (lines | 1) * perLine;
@@ -714,12 +733,32 @@ void PipelinedTimeBlock::emit(OpBuilder &builder) {
         ringOrigin.clear();
         for (unsigned axis = 1; axis < rank; ++axis)
           ringOrigin.push_back(getReadRange(b, axis, depthBefore).first);
-        // Along rows, when levels read before the tile's first column, the
+        // Along rows, the ring starts up to a line before the first column
+        // any level reads, so that its vectors, which each level's whole
+        // vectors follow, are the destination's lines: the last level then
+        // stores no vector across two lines, and the first loads the
+        // sources' centre points whole. heat3d, whose grid starts one
+        // element into a line, ran 14% faster (two cores, T = 5).
+        // Otherwise, when levels read before the tile's first column, the
         // ring starts up to a line earlier, so that this column, where
-        // every level of a tile spanning the grid starts, begins a cache
-        // line: vectors of ring rows then straddle two lines only at the
-        // stencil's offsets.
-        if (radiusLow[rank - 1] > 0) {
+        // every level of a tile spanning the grid starts, begins a line.
+        if (alignsToDestination) {
+          Value &rowOrigin = ringOrigin.back();
+          auto type = llvm::cast<MemRefType>(block.destinations[0].getType());
+          // One op per statement: the IR must not depend on the order in
+          // which the compiler evaluates arguments.
+          Value base = memref::ExtractAlignedPointerAsIndexOp::create(
+              b, loc, block.destinations[0]);
+          Value lineBytes = constant(b, kLineBytes);
+          Value baseByte = arith::RemUIOp::create(b, loc, base, lineBytes);
+          Value elementBytes = constant(b, getElementBytes(type));
+          Value baseColumn =
+              arith::DivUIOp::create(b, loc, baseByte, elementBytes);
+          Value column = add(b, baseColumn, rowOrigin);
+          Value perLine = constant(b, rowAlignment);
+          Value intoLine = arith::RemUIOp::create(b, loc, column, perLine);
+          rowOrigin = sub(b, rowOrigin, intoLine);
+        } else if (radiusLow[rank - 1] > 0) {
           Value &rowOrigin = ringOrigin.back();
           Value perLine = constant(b, rowAlignment);
           Value before = arith::CeilDivUIOp::create(

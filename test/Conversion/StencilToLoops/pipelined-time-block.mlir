@@ -299,6 +299,66 @@ func.func @aligned_rows(%A: memref<10x40xf32>, %B: memref<10x40xf32>, %n: index)
 
 // -----
 
+// Rows of whole 64-byte lines (32 floats): the ring's columns follow the
+// destination's lines, wherever its pointer lies. The ring starts at the
+// first column read (0 here), less how far into a line that column is in
+// the destination, so the last level stores whole vectors on the lines of
+// the destination (from x = 16), not from the grid's first column.
+// CHECK-LABEL: func.func @line_rows(
+// CHECK-SAME: %[[A:[^:]*]]: memref<8x32xf32>, %[[B:[^:]*]]: memref<8x32xf32>
+// CHECK-DAG: %[[C1:.*]] = arith.constant 1 : index
+// CHECK-DAG: %[[C4:.*]] = arith.constant 4 : index
+// CHECK-DAG: %[[C16:.*]] = arith.constant 16 : index
+// CHECK-DAG: %[[C64:.*]] = arith.constant 64 : index
+// CHECK: scf.for %{{.*}} iter_args(%{{[^ ]*}} = %[[A]], %[[Y:[^ ]*]] = %[[B]])
+// CHECK: scf.parallel
+// CHECK: %[[READLOW:.*]] = arith.maxsi %{{.*}}, %{{.*}} : index
+// CHECK-NEXT: %[[BASE:.*]] = memref.extract_aligned_pointer_as_index %[[Y]]
+// CHECK-NEXT: %[[BYTE:.*]] = arith.remui %[[BASE]], %[[C64]]
+// CHECK-NEXT: %[[BASECOL:.*]] = arith.divui %[[BYTE]], %[[C4]]
+// CHECK-NEXT: %[[COL:.*]] = arith.addi %[[BASECOL]], %[[READLOW]]
+// CHECK-NEXT: %[[INTO:.*]] = arith.remui %[[COL]], %[[C16]]
+// CHECK-NEXT: %[[ORIGIN:.*]] = arith.subi %[[READLOW]], %[[INTO]]
+// A ring row: 32 columns and up to 15 before them, in 3 lines.
+// CHECK-NEXT: memref.alloc(%{{.*}}) {alignment = 64 : i64} : memref<?x3x48xf32>
+// The last level: a masked vector from the grid's first column to the
+// first ring column that is a multiple of 16, then whole vectors, each
+// stored at its ring column plus the ring's origin.
+// CHECK: %[[FROMCOL:.*]] = arith.subi %[[C1]], %[[ORIGIN]]
+// CHECK-NEXT: %{{.*}} = arith.subi %{{.*}}, %[[ORIGIN]]
+// CHECK-NEXT: %[[LINES:.*]] = arith.ceildivsi %[[FROMCOL]], %[[C16]]
+// CHECK: vector.maskedstore %[[Y]]
+// CHECK: scf.for %[[COLUMN:[^ ]*]] = %{{.*}} to %{{.*}} step %[[C16]] iter_args
+// CHECK: %[[X:.*]] = arith.addi %[[COLUMN]], %[[ORIGIN]]
+// CHECK: vector.store %{{.*}}, %[[Y]][%{{.*}}, %[[X]]] : memref<8x32xf32>, vector<16xf32>
+!l = !stencil.field<8x32xf32>
+func.func @line_rows(%A: memref<8x32xf32>, %B: memref<8x32xf32>, %n: index) {
+  %a = stencil.load %A : memref<8x32xf32> -> !l
+  %b = stencil.load %B : memref<8x32xf32> -> !l
+  %g = stencil.grid [1, 1] to [7, 31] : !stencil.grid<2>
+  %r:2 = stencil.iterate %n iter_args(%ak = %a, %bk = %b) : !l, !l
+      attributes {schedule = #stencil.schedule<wg = [3, 30], time_block = 2>} {
+    %calc = stencil.apply on %g ins(%x = %ak : !l) outs(%bk : !l) {
+      %w = stencil.access %x[0, -1] : !l
+      %e = stencil.access %x[0, 1] : !l
+      %u = stencil.access %x[-1, 0] : !l
+      %s = arith.addf %w, %e : f32
+      %v = arith.addf %s, %u : f32
+      stencil.return %v : f32
+    }
+    %copy = stencil.apply on %g ins(%y = %calc : !l) outs(%ak : !l) {
+      %v = stencil.access %y[0, 0] : !l
+      stencil.return %v : f32
+    }
+    stencil.yield %copy, %calc : !l, !l
+  }
+  stencil.store %r#0 to %A : !l to memref<8x32xf32>
+  stencil.store %r#1 to %B : !l to memref<8x32xf32>
+  return
+}
+
+// -----
+
 // A body that divides integers: the partial vectors at the row ends are
 // scalar points, as masked-off lanes would divide by zero; whole vectors
 // divide vectors.
