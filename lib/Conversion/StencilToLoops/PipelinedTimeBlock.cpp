@@ -209,6 +209,9 @@ private:
                         Value levelIndex, Value readIndex,
                         ArrayRef<Value> window);
 
+  /// Where the tile's ring rows start along the innermost axis, given the
+  /// first column any level reads there (needs `origin`).
+  Value getRingRowOrigin(OpBuilder &b, Value firstRead);
   /// One ring per carried pair, of `count` levels (L - 1, or one more).
   SmallVector<Value> allocateRings(OpBuilder &b, Value count);
   /// Prefetches of a later row than `row` (its index along the outermost
@@ -716,6 +719,39 @@ SmallVector<Value> PipelinedTimeBlock::allocateRings(OpBuilder &b,
   return buffers;
 }
 
+Value PipelinedTimeBlock::getRingRowOrigin(OpBuilder &b, Value firstRead) {
+  // The ring starts up to a line before the first column any level reads,
+  // so that its vectors, which each level's whole vectors follow, are the
+  // destination's lines: the last level then stores no vector across two
+  // lines, and the first loads the sources' centre points whole. heat3d,
+  // whose grid starts one element into a line, ran 14% faster (two cores,
+  // T = 5). Otherwise, when levels read before the tile's first column, the
+  // ring starts up to a line earlier, so that this column, where every level
+  // of a tile spanning the grid starts, begins a line.
+  if (alignsToDestination) {
+    auto type = llvm::cast<MemRefType>(block.destinations[0].getType());
+    // One op per statement: the IR must not depend on the order in which
+    // the compiler evaluates arguments.
+    Value base = memref::ExtractAlignedPointerAsIndexOp::create(
+        b, loc, block.destinations[0]);
+    Value lineBytes = constant(b, kLineBytes);
+    Value baseByte = arith::RemUIOp::create(b, loc, base, lineBytes);
+    Value elementBytes = constant(b, getElementBytes(type));
+    Value baseColumn = arith::DivUIOp::create(b, loc, baseByte, elementBytes);
+    Value column = add(b, baseColumn, firstRead);
+    Value perLine = constant(b, rowAlignment);
+    Value intoLine = arith::RemUIOp::create(b, loc, column, perLine);
+    return sub(b, firstRead, intoLine);
+  }
+  if (radiusLow[rank - 1] == 0)
+    return firstRead;
+  Value first = origin[rank - 1];
+  Value perLine = constant(b, rowAlignment);
+  Value before =
+      arith::CeilDivUIOp::create(b, loc, sub(b, first, firstRead), perLine);
+  return sub(b, first, arith::MulIOp::create(b, loc, before, perLine));
+}
+
 void PipelinedTimeBlock::emit(OpBuilder &builder) {
   SmallVector<Value> steps;
   for (unsigned axis = 0; axis < rank; ++axis)
@@ -733,39 +769,7 @@ void PipelinedTimeBlock::emit(OpBuilder &builder) {
         ringOrigin.clear();
         for (unsigned axis = 1; axis < rank; ++axis)
           ringOrigin.push_back(getReadRange(b, axis, depthBefore).first);
-        // Along rows, the ring starts up to a line before the first column
-        // any level reads, so that its vectors, which each level's whole
-        // vectors follow, are the destination's lines: the last level then
-        // stores no vector across two lines, and the first loads the
-        // sources' centre points whole. heat3d, whose grid starts one
-        // element into a line, ran 14% faster (two cores, T = 5).
-        // Otherwise, when levels read before the tile's first column, the
-        // ring starts up to a line earlier, so that this column, where
-        // every level of a tile spanning the grid starts, begins a line.
-        if (alignsToDestination) {
-          Value &rowOrigin = ringOrigin.back();
-          auto type = llvm::cast<MemRefType>(block.destinations[0].getType());
-          // One op per statement: the IR must not depend on the order in
-          // which the compiler evaluates arguments.
-          Value base = memref::ExtractAlignedPointerAsIndexOp::create(
-              b, loc, block.destinations[0]);
-          Value lineBytes = constant(b, kLineBytes);
-          Value baseByte = arith::RemUIOp::create(b, loc, base, lineBytes);
-          Value elementBytes = constant(b, getElementBytes(type));
-          Value baseColumn =
-              arith::DivUIOp::create(b, loc, baseByte, elementBytes);
-          Value column = add(b, baseColumn, rowOrigin);
-          Value perLine = constant(b, rowAlignment);
-          Value intoLine = arith::RemUIOp::create(b, loc, column, perLine);
-          rowOrigin = sub(b, rowOrigin, intoLine);
-        } else if (radiusLow[rank - 1] > 0) {
-          Value &rowOrigin = ringOrigin.back();
-          Value perLine = constant(b, rowAlignment);
-          Value before = arith::CeilDivUIOp::create(
-              b, loc, sub(b, origin[rank - 1], rowOrigin), perLine);
-          rowOrigin = sub(b, origin[rank - 1],
-                          arith::MulIOp::create(b, loc, before, perLine));
-        }
+        ringOrigin.back() = getRingRowOrigin(b, ringOrigin.back());
         // Vector rows load whole vectors past the last column a level reads,
         // into the next ring row; a spare level keeps those of the last row
         // inside the allocation, where a wider row would change the layout
