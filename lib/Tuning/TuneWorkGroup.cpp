@@ -93,10 +93,18 @@ private:
   /// evolution vector is empty.
   std::optional<std::pair<Direction, ParameterVector>>
   propose(const ParameterVector &pv);
+  /// Why a candidate is not acceptable. `byCost`: the model prices it
+  /// above the schedule it grew from, which a larger tile may change.
+  struct Rejection {
+    Rejection(std::string reason, bool byCost = false)
+        : reason(std::move(reason)), byCost(byCost) {}
+    std::string reason;
+    bool byCost;
+  };
   /// Why `candidate` (grown along `direction`) is not acceptable, if it is
   /// not.
-  std::optional<std::string> reject(const ParameterVector &candidate,
-                                    Direction direction) const;
+  std::optional<Rejection> reject(const ParameterVector &candidate,
+                                  Direction direction) const;
   /// After the growth: trade half of y or z for deeper time blocks where
   /// the model says it pays.
   void tradeRowsForSteps();
@@ -113,6 +121,20 @@ private:
   /// instead: time blocks keep paying after the B/F rule calls the loop
   /// compute-bound.
   bool overlapsMemory() const { return target.kind != "cpu"; }
+  /// Whether the cost of `pv` is the slower of its memory traffic and its
+  /// computation rather than their sum: where the device overlaps them,
+  /// and for a plain sweep (T = 1) of a 2-D or 3-D grid on a CPU, whose
+  /// rows stream through the hardware prefetchers while the core computes.
+  /// A pipelined block computes most of its levels from the cache, between
+  /// the first level's reads and the last level's writes, so there the two
+  /// add. heat3d-2sweep (f64, 15 operations a point) on a 73 GB/s host:
+  /// its sweep ran 2.9-3.0 G points/s, memory-bound, and the block of T = 2
+  /// that the sum preferred 2.27 (docs/Tuning.md, "A plain sweep
+  /// overlaps").
+  bool overlapsMemory(const ParameterVector &pv) const {
+    return overlapsMemory() ||
+           (target.kind == "cpu" && profile.rank >= 2 && pv.timeBlock == 1);
+  }
   /// Whether the backend runs time blocks as pipelined rows (the CPU
   /// backend on 2-D and 3-D grids, PipelinedTimeBlock.cpp) rather than as
   /// overlapped tiles held whole on chip.
@@ -276,11 +298,12 @@ double WorkGroupTuner::getCostPerPointStep(const ParameterVector &pv) const {
     ops += double(profile.numHaloArrays) *
            (2.0 * volume(pv, pv.timeBlock) + 2.0 * volume(pv, 0));
   // Time in units of 1 / B. A GPU hides memory behind other warps'
-  // computation: max(bytes / B, ops / F). A CPU core mostly streams and
-  // computes in turn, so the two add (docs/Tuning.md, "additive CPU
-  // cost").
-  double time = overlapsMemory() ? std::max(bytes, ops * systemBF)
-                                 : bytes + ops * systemBF;
+  // computation: max(bytes / B, ops / F). A CPU core computing a time
+  // block mostly streams and computes in turn, so the two add
+  // (docs/Tuning.md, "additive CPU cost"); its plain sweeps of 2-D and 3-D
+  // grids overlap them (overlapsMemory).
+  double time = overlapsMemory(pv) ? std::max(bytes, ops * systemBF)
+                                   : bytes + ops * systemBF;
   return time / (double(pv.timeBlock) * double(volume(pv, 0)));
 }
 
@@ -373,8 +396,8 @@ WorkGroupTuner::propose(const ParameterVector &pv) {
   return std::nullopt;
 }
 
-std::optional<std::string> WorkGroupTuner::reject(const ParameterVector &pv,
-                                                  Direction direction) const {
+std::optional<WorkGroupTuner::Rejection>
+WorkGroupTuner::reject(const ParameterVector &pv, Direction direction) const {
   if (direction != T && pv.size[direction] > extent[direction])
     return llvm::formatv("{0} would exceed the grid's {1} points",
                          pv.size[direction], extent[direction])
@@ -404,21 +427,34 @@ std::optional<std::string> WorkGroupTuner::reject(const ParameterVector &pv,
     --previous.timeBlock;
     double cost = getCostPerPointStep(pv);
     double previousCost = getCostPerPointStep(previous);
+    if (cost >= previousCost && overlapsMemory(previous) && !overlapsMemory(pv))
+      return Rejection(
+          llvm::formatv("a time block would compute most of its levels "
+                        "between its streams and cost more than the sweep, "
+                        "which computes while it streams ({0:F2} vs {1:F2} "
+                        "per point and step)",
+                        cost, previousCost)
+              .str(),
+          /*byCost=*/true);
     if (cost >= previousCost)
-      return llvm::formatv("the halo and redundant work of one more step "
-                           "would cost more than it saves ({0:F2} vs {1:F2} "
-                           "per point and step)",
-                           cost, previousCost)
-          .str();
+      return Rejection(
+          llvm::formatv("the halo and redundant work of one more step "
+                        "would cost more than it saves ({0:F2} vs {1:F2} "
+                        "per point and step)",
+                        cost, previousCost)
+              .str(),
+          /*byCost=*/true);
     // Where the cost flattens out (1-D tiles, whose halo is two points),
     // deeper blocks gain less than the model's precision and lengthen the
     // steps that run unblocked or in a shallower last block.
     if (cost > (1.0 - kMinTimeBlockGain) * previousCost)
-      return llvm::formatv("the halo and redundant work of one more step "
-                           "would save less than {0:F1}% ({1:F3} vs {2:F3} per "
-                           "point and step)",
-                           100 * kMinTimeBlockGain, cost, previousCost)
-          .str();
+      return Rejection(
+          llvm::formatv("the halo and redundant work of one more step "
+                        "would save less than {0:F1}% ({1:F3} vs {2:F3} per "
+                        "point and step)",
+                        100 * kMinTimeBlockGain, cost, previousCost)
+              .str(),
+          /*byCost=*/true);
   }
   if (direction != T && workGroups(pv) < target.minWorkGroups)
     return llvm::formatv("only {0} work groups would remain, fewer than {1}",
@@ -467,14 +503,14 @@ ParameterVector WorkGroupTuner::run() {
     if (!proposal)
       break;
     auto [direction, candidate] = *proposal;
-    std::optional<std::string> why = reject(candidate, direction);
-    if (why && direction == T && StringRef(*why).starts_with("the halo")) {
+    std::optional<Rejection> why = reject(candidate, direction);
+    if (why && direction == T && why->byCost) {
       timePostponed = true;
-      postponedReason = *why;
+      postponedReason = why->reason;
       continue;
     }
     if (why) {
-      disable(direction, *why);
+      disable(direction, why->reason);
       continue;
     }
     current = candidate;
@@ -537,7 +573,8 @@ void WorkGroupTuner::tradeRowsForSteps() {
   current = best;
   ParameterVector deeper = current;
   ++deeper.timeBlock;
-  stopped[T] = reject(deeper, T).value_or("the deepest trade tried");
+  std::optional<Rejection> why = reject(deeper, T);
+  stopped[T] = why ? why->reason : "the deepest trade tried";
 }
 
 std::string WorkGroupTuner::explain() const {
