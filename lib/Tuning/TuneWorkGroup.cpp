@@ -117,9 +117,9 @@ private:
   }
   /// Whether the device overlaps memory traffic with computation well
   /// enough that the slower of the two bounds a sweep (the roofline the
-  /// seed's B/F rule assumes). On CPUs the measured times follow the sum
-  /// instead: time blocks keep paying after the B/F rule calls the loop
-  /// compute-bound.
+  /// seed's B/F rule assumes). On CPUs the measured times of time blocks
+  /// follow the sum instead: they keep paying after the B/F rule calls the
+  /// loop compute-bound.
   bool overlapsMemory() const { return target.kind != "cpu"; }
   /// Whether the cost of `pv` is the slower of its memory traffic and its
   /// computation rather than their sum: where the device overlaps them,
