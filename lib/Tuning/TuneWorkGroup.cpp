@@ -156,13 +156,16 @@ private:
   }
   /// What a tile may hold of the on-chip budget. Pipelined rings share the
   /// core's cache with the rows streamed in and out and the lines the
-  /// hardware prefetchers bring, so they get half of it: on a 1 MiB L2,
-  /// heat2d's rings of 22 levels ran 6% slower on 2046-point rows (73% of
-  /// L2) than on 1023-point rows (37%), and jacobi-2d's 999-point rows 5%
-  /// slower at 22 levels (70%) than at 16 (50%) (docs/Tuning.md).
+  /// hardware prefetchers bring, so they get three fifths of it: on a 1 MiB
+  /// L2, heat2d's rings of 22 levels ran 6% slower on 2046-point rows (73%
+  /// of L2) than on 1023-point rows (37%), and jacobi-2d's 999-point rows
+  /// 5% slower at 22 levels (70%) than at 16 (50%); but jacobi-2d ran 7%
+  /// faster at 18 levels (56%) than at 14 (44%), and heat3d 6-8% faster on
+  /// (254, 32, 128, T = 4) (52%) than on (254, 16, 128, 5) (42%), both of
+  /// which half of L2 refused (docs/Tuning.md).
   int64_t getTileBudget(const ParameterVector &pv) const {
     if (isPipelined(pv))
-      return getOnchipBudget() / 2;
+      return getOnchipBudget() * 3 / 5;
     return getOnchipBudget();
   }
   int64_t tileBytes(const ParameterVector &pv) const {
@@ -196,10 +199,10 @@ private:
     unsigned rowAxis = profile.rank - 1;
     int64_t rows = (pv.timeBlock - 1) * radius[rowAxis] + 1;
     int64_t bytes = getRowPoints(pv) * rows * readOnly * profile.elementBytes;
-    // The rereads share the rings' part of each cache (half: the streamed
-    // rows and the hardware prefetchers' lines take the rest; Himeno
-    // measured slower at T = 3 when rings and rereads filled three quarters
-    // of L2).
+    // The rereads share the rings' part of each cache (three fifths: the
+    // streamed rows and the hardware prefetchers' lines take the rest;
+    // Himeno measured slower at T = 3 when rings and rereads filled three
+    // quarters of L2).
     if (tileBytes(pv) + bytes <= getTileBudget(pv))
       return {RereadLevel::Onchip, 0.0};
     int64_t cores = std::max<int64_t>(target.computeUnits, 1);
@@ -414,7 +417,7 @@ WorkGroupTuner::reject(const ParameterVector &pv, Direction direction) const {
                          tileBytes(pv), getTileBudget(pv),
                          usesL1()          ? "of L1 data cache"
                          : isPipelined(pv) ? "the rings may take of on-chip "
-                                             "memory (half)"
+                                             "memory (three fifths)"
                                            : "of on-chip memory")
         .str();
   if (direction == T && overlapsMemory() && getAlgorithmBF(pv) < systemBF)
