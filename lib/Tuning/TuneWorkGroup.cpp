@@ -430,23 +430,25 @@ WorkGroupTuner::reject(const ParameterVector &pv, Direction direction) const {
     --previous.timeBlock;
     double cost = getCostPerPointStep(pv);
     double previousCost = getCostPerPointStep(previous);
-    if (cost >= previousCost && overlapsMemory(previous) && !overlapsMemory(pv))
-      return Rejection(
-          llvm::formatv("a time block would compute most of its levels "
-                        "between its streams and cost more than the sweep, "
-                        "which computes while it streams ({0:F2} vs {1:F2} "
-                        "per point and step)",
-                        cost, previousCost)
-              .str(),
-          /*byCost=*/true);
-    if (cost >= previousCost)
-      return Rejection(
-          llvm::formatv("the halo and redundant work of one more step "
-                        "would cost more than it saves ({0:F2} vs {1:F2} "
-                        "per point and step)",
-                        cost, previousCost)
-              .str(),
-          /*byCost=*/true);
+    if (cost >= previousCost) {
+      // From a plain sweep, which overlaps, to a block, which adds: the
+      // step costs more for the block's computation, not its halo.
+      bool fromSweep = overlapsMemory(previous) && !overlapsMemory(pv);
+      std::string reason =
+          fromSweep
+              ? llvm::formatv("a time block would compute most of its "
+                              "levels between its streams and cost more than "
+                              "the sweep, which computes while it streams "
+                              "({0:F2} vs {1:F2} per point and step)",
+                              cost, previousCost)
+                    .str()
+              : llvm::formatv("the halo and redundant work of one more step "
+                              "would cost more than it saves ({0:F2} vs "
+                              "{1:F2} per point and step)",
+                              cost, previousCost)
+                    .str();
+      return Rejection(std::move(reason), /*byCost=*/true);
+    }
     // Where the cost flattens out (1-D tiles, whose halo is two points),
     // deeper blocks gain less than the model's precision and lengthen the
     // steps that run unblocked or in a shallower last block.
