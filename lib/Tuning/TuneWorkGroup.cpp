@@ -105,8 +105,8 @@ private:
   /// not.
   std::optional<Rejection> reject(const ParameterVector &candidate,
                                   Direction direction) const;
-  /// After the growth: trade half of y or z for deeper time blocks where
-  /// the model says it pays.
+  /// After the growth: trade half of y or z for deeper time blocks, or
+  /// twice for shallower ones, where the model says it pays.
   void tradeRowsForSteps();
 
   int64_t volume(const ParameterVector &pv, int64_t haloSteps) const {
@@ -532,46 +532,69 @@ ParameterVector WorkGroupTuner::run() {
 void WorkGroupTuner::tradeRowsForSteps() {
   // The growth takes each axis as far as it may while T does not pay on
   // a thin tile, and the rings' budget may then refuse the step that would
-  // pay on the grown one. Half the tile along one axis with deeper blocks
-  // may cost less per point and step by the same model: take the best
-  // such trade. A ring's row spans the inner axes: on 2-D grids x alone,
-  // which is then halved too (heat2d on a 1 MiB L2: (2046, 256, 15) ->
-  // (1023, 256, 27)); on 3-D grids y or z is halved rather than x, whose
-  // long rows feed the vector units and the prefetchers (heat3d at 254 x
-  // 16 x 128, T = 5, took 12% less time than at 127 x 16 x 128). Himeno on
-  // 896 KiB of L2: (255, 16, 64, 2) -> (255, 8, 64, 3).
+  // pay on the grown one; or it deepens T on a thin tile until the budget
+  // refuses to double the tile. A tile of half or twice the rows along one
+  // axis, with deeper or shallower blocks, may cost less per point and step
+  // by the same model: take the best such trade. A ring's row spans the
+  // inner axes: on 2-D grids x alone, which is then traded too (heat2d on
+  // a 1 MiB L2: (2046, 256, 15) -> (1023, 256, 27)); on 3-D grids y or z
+  // rather than x, whose long rows feed the vector units and the
+  // prefetchers (heat3d at 254 x 16 x 128, T = 5, took 12% less time than
+  // at 127 x 16 x 128). Himeno on 896 KiB of L2: (255, 16, 64, 2) ->
+  // (255, 8, 64, 3); heat3d at 59 GB/s: (254, 16, 128, 6) ->
+  // (254, 32, 128, 4).
   if (target.kind != "cpu")
     return;
   ParameterVector best = current;
   double bestCost = getCostPerPointStep(current);
   std::optional<Direction> traded;
+  auto consider = [&](const ParameterVector &candidate, Direction d) {
+    double cost = getCostPerPointStep(candidate);
+    if (cost < (1.0 - kMinTimeBlockGain) * bestCost) {
+      best = candidate;
+      bestCost = cost;
+      traded = d;
+    }
+  };
   for (Direction d : {X, Y, Z}) {
-    if (d >= profile.rank || current.size[d] < 2 ||
-        (d == X && profile.rank != 2))
+    if (d >= profile.rank || (d == X && profile.rank != 2))
       continue;
-    ParameterVector candidate = current;
-    candidate.size[d] /= 2;
+    // Half the rows: deeper blocks, as long as each step still pays.
+    ParameterVector narrower = current;
+    narrower.size[d] /= 2;
     double previousCost = std::numeric_limits<double>::infinity();
-    for (candidate.timeBlock = current.timeBlock + 1;
-         candidate.timeBlock <= kMaxTimeBlock; ++candidate.timeBlock) {
-      if (tileBytes(candidate) > getTileBudget(candidate))
+    for (narrower.timeBlock = current.timeBlock + 1;
+         narrower.size[d] > 0 && narrower.timeBlock <= kMaxTimeBlock;
+         ++narrower.timeBlock) {
+      if (tileBytes(narrower) > getTileBudget(narrower))
         break;
-      double cost = getCostPerPointStep(candidate);
+      double cost = getCostPerPointStep(narrower);
       if (cost > (1.0 - kMinTimeBlockGain) * previousCost)
         break;
       previousCost = cost;
-      if (cost < (1.0 - kMinTimeBlockGain) * bestCost) {
-        best = candidate;
-        bestCost = cost;
-        traded = d;
-      }
+      consider(narrower, d);
     }
+    // Twice the rows (or the rest of the axis): the shallower blocks that
+    // still fit, pipelined.
+    ParameterVector wider = current;
+    wider.size[d] = std::min(2 * current.size[d], extent[d]);
+    if (wider.size[d] == current.size[d] ||
+        wider.size[X] * wider.size[Y] * wider.size[Z] >
+            target.maxWorkGroupSize ||
+        workGroups(wider) < target.minWorkGroups)
+      continue;
+    for (wider.timeBlock = current.timeBlock - 1; wider.timeBlock >= 2;
+         --wider.timeBlock)
+      if (tileBytes(wider) <= getTileBudget(wider))
+        consider(wider, d);
   }
   if (!traded)
     return;
   stopped[*traded] =
-      llvm::formatv("halved from {0}: with T = {1} instead of {2} the model "
-                    "costs {3:F2} instead of {4:F2} per point and step",
+      llvm::formatv("{0} from {1}: with T = {2} instead of {3} the model "
+                    "costs {4:F2} instead of {5:F2} per point and step",
+                    best.size[*traded] < current.size[*traded] ? "halved"
+                                                               : "doubled",
                     current.size[*traded], best.timeBlock, current.timeBlock,
                     bestCost, getCostPerPointStep(current))
           .str();
