@@ -52,6 +52,11 @@ if (not config.stencil_asan and os.path.exists(stencil_plugin) and
         os.path.exists(os.path.join(config.llvm_tools_dir, "mlir-opt"))):
     config.available_features.add("plugin")
 
+# Two threads pinned to one core: how the host's bandwidth probe sees
+# other processes sharing the cores (host-bandwidth-contended.test).
+if (os.cpu_count() or 1) >= 2 and shutil.which("taskset"):
+    config.available_features.add("taskset-two-cores")
+
 # groff renders the manual page (groff-base, scripts/install-deps.sh).
 if shutil.which("groff"):
     config.available_features.add("groff")

@@ -357,8 +357,8 @@ TargetDescription mlir::stencil::detectHostTarget() {
       host.llcBytes = bytes;
   }
 
-  // Memory bandwidth cannot be read from the system: measured once per
-  // machine (HostBandwidth.cpp).
+  // Memory bandwidth cannot be read from the system: measured by the first
+  // compiles on a machine and kept (HostBandwidth.cpp).
   HostBandwidth bandwidth = getHostBandwidth(host.description, cores,
                                              host.onchipBytes, host.llcBytes);
   host.bandwidthGBps = bandwidth.gbps;

@@ -99,11 +99,11 @@ struct HostBandwidth {
   std::string source;
 };
 /// STENCIL_HOST_BANDWIDTH_GBPS (and STENCIL_HOST_LLC_BANDWIDTH_GBPS, else
-/// unknown) when set; else the STREAM copy bandwidths measured once on this
-/// machine (a CPU `cpuModel` with `cores` cores, `l2Bytes` of L2 each and a
-/// last-level cache of `llcBytes`) and kept in the cache directory
-/// (host.json); else measured now (a fraction of a second, about 2 s with
-/// the cache's size) and kept.
+/// unknown) when set; else the STREAM copy bandwidths kept for this machine
+/// (a CPU `cpuModel` with `cores` cores, `l2Bytes` of L2 each and a
+/// last-level cache of `llcBytes`) in the cache directory (host.json) once
+/// enough probes were taken; else measured now (a fraction of a second,
+/// about 2 s with the cache's size), the fastest figure so far kept.
 /// STENCIL_HOST_LLC_BANDWIDTH_GBPS alone replaces the cache's figure. With
 /// `llcBytes` 0 (not known), the measurement also finds the cache's size.
 HostBandwidth getHostBandwidth(StringRef cpuModel, unsigned cores,
