@@ -221,9 +221,9 @@ static constexpr int64_t kFullProbes = 3;
 static constexpr int64_t kMaxProbes = 5;
 
 namespace {
-/// What host.json keeps: the fastest probe's figures, the share of the
-/// cores' time its copy threads had, and how many probes were taken, and
-/// how many of them had the cores.
+/// What host.json keeps: the fastest figures the probes read, the share
+/// of the cores' time the fastest memory probe's threads had, how many
+/// probes were taken, and how many of them had the cores.
 struct KeptMeasurement {
   double gbps, llcGbps;
   int64_t llcBytes;
@@ -312,15 +312,17 @@ static HostBandwidth measureOrRead(llvm::StringRef cpuModel, unsigned cores,
   std::string source =
       llvm::formatv("probed now with {0:P0} of the cores", coreShare);
   if (kept) {
+    // Each figure only reads low: the memory's and the cache's fastest,
+    // and the largest cache size found (a noisy probe may find none).
     now.probes += kept->probes;
     now.fullProbes += kept->fullProbes;
     if (kept->gbps > now.gbps) {
       now.gbps = kept->gbps;
-      now.llcGbps = kept->llcGbps;
-      now.llcBytes = kept->llcBytes;
       now.coreShare = kept->coreShare;
       source += ", an earlier probe faster";
     }
+    now.llcGbps = std::max(now.llcGbps, kept->llcGbps);
+    now.llcBytes = std::max(now.llcBytes, kept->llcBytes);
   }
   HostBandwidth result{now.gbps, now.llcGbps, now.llcBytes, source};
   if (path.empty())
