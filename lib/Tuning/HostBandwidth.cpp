@@ -221,9 +221,10 @@ static constexpr int64_t kFullProbes = 3;
 static constexpr int64_t kMaxProbes = 5;
 
 namespace {
-/// What host.json keeps: the fastest figures the probes read, the share
-/// of the cores' time the fastest memory probe's threads had, how many
-/// probes were taken, and how many of them had the cores.
+/// What host.json keeps: the fastest memory figure, a last-level cache
+/// figure with the cache size it was measured at, the share of the cores'
+/// time the fastest memory probe's threads had, how many probes were
+/// taken, and how many of them had the cores.
 struct KeptMeasurement {
   double gbps, llcGbps;
   int64_t llcBytes;
@@ -312,17 +313,28 @@ static HostBandwidth measureOrRead(llvm::StringRef cpuModel, unsigned cores,
   std::string source =
       llvm::formatv("probed now with {0:P0} of the cores", coreShare);
   if (kept) {
-    // Each figure only reads low: the memory's and the cache's fastest,
-    // and the largest cache size found (a noisy probe may find none).
     now.probes += kept->probes;
     now.fullProbes += kept->fullProbes;
+    // The memory's figure only reads low: the fastest.
     if (kept->gbps > now.gbps) {
       now.gbps = kept->gbps;
       now.coreShare = kept->coreShare;
       source += ", an earlier probe faster";
     }
-    now.llcGbps = std::max(now.llcGbps, kept->llcGbps);
-    now.llcBytes = std::max(now.llcBytes, kept->llcBytes);
+    // The cache's figure goes with the size its copy was sized by. A size
+    // found is better than none (a noisy probe may find none), the smaller
+    // of two is the safe side (findCacheCapacity: it may read twice the
+    // cache; heat3d-2sweep's 25 MiB fields took cached stores with a
+    // 32 MiB reading and ran 30% slower than with streaming ones), and of
+    // two figures for one size the faster.
+    bool keepCache = kept->llcBytes == now.llcBytes
+                         ? kept->llcGbps > now.llcGbps
+                         : now.llcBytes == 0 || (kept->llcBytes > 0 &&
+                                                 kept->llcBytes < now.llcBytes);
+    if (keepCache) {
+      now.llcGbps = kept->llcGbps;
+      now.llcBytes = kept->llcBytes;
+    }
   }
   HostBandwidth result{now.gbps, now.llcGbps, now.llcBytes, source};
   if (path.empty())
