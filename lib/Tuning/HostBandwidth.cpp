@@ -214,8 +214,9 @@ HostBandwidth mlir::stencil::getHostBandwidth(llvm::StringRef cpuModel,
 /// (a parallel build around the first compile) or the memory (neighbours
 /// on a shared machine, which this VM's bimodal figures are). So the
 /// first compiles on a machine each probe, and host.json keeps the
-/// fastest figure: until kFullProbes probes had the cores (their threads
-/// had at least kMinCoreShare of the cores' time), at most kMaxProbes.
+/// fastest memory figure (the cache's: below): until kFullProbes probes
+/// had the cores (their threads had at least kMinCoreShare of the cores'
+/// time), at most kMaxProbes.
 static constexpr double kMinCoreShare = 0.8;
 static constexpr int64_t kFullProbes = 3;
 static constexpr int64_t kMaxProbes = 5;
