@@ -53,7 +53,7 @@ if (not config.stencil_asan and os.path.exists(stencil_plugin) and
     config.available_features.add("plugin")
 
 # Two threads pinned to one core: how the host's bandwidth probe sees
-# other processes sharing the cores (host-bandwidth-contended.test).
+# other processes sharing the cores (host-bandwidth-probes.test).
 if (os.cpu_count() or 1) >= 2 and shutil.which("taskset"):
     config.available_features.add("taskset-two-cores")
 

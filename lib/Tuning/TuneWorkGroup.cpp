@@ -576,17 +576,14 @@ void WorkGroupTuner::tradeRowsForSteps() {
       consider(narrower, d);
     }
     // Twice the rows (or the rest of the axis): the shallower blocks that
-    // still fit, pipelined.
+    // the growth's rules accept, pipelined.
     ParameterVector wider = current;
     wider.size[d] = std::min(2 * current.size[d], extent[d]);
-    if (wider.size[d] == current.size[d] ||
-        wider.size[X] * wider.size[Y] * wider.size[Z] >
-            target.maxWorkGroupSize ||
-        workGroups(wider) < target.minWorkGroups)
+    if (wider.size[d] == current.size[d])
       continue;
     for (wider.timeBlock = current.timeBlock - 1; wider.timeBlock >= 2;
          --wider.timeBlock)
-      if (tileBytes(wider) <= getTileBudget(wider))
+      if (!reject(wider, d))
         consider(wider, d);
   }
   if (!traded)
