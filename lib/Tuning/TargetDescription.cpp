@@ -365,7 +365,10 @@ TargetDescription mlir::stencil::detectHostTarget() {
   host.llcBandwidthGBps = bandwidth.llcGbps;
   if (!host.llcBytes)
     host.llcBytes = bandwidth.llcBytes;
-  // Enough tasks per core for OpenMP to balance the load.
+  // The growth's floor: enough groups per core that their count divides
+  // among the cores evenly whatever it is. Fewer, larger groups are then
+  // priced with the busiest core's share (TuneWorkGroup.cpp,
+  // mergeWorkGroups).
   host.minWorkGroups = 4 * cores;
   host.maxWorkGroupSize = int64_t(1) << 30;
   host.networkLatencyUs = 1.5;

@@ -12,6 +12,9 @@
 //       grows sharply"; checked when T grows);
 //   (c) at least the device's minimum number of work groups remain
 //       (checked when the work group grows).
+// On CPUs the tile then trades rows for steps, and merges work groups
+// along the outer axes, below that minimum, where the model prices the
+// whole machine (the busiest core's share of the groups counted) lower.
 // A candidate that fails takes its direction out of the evolution vector;
 // the search ends when no direction is left. docs/Tuning.md gives the
 // reading of the paper behind each rule.
@@ -105,10 +108,22 @@ private:
   /// not.
   std::optional<Rejection> reject(const ParameterVector &candidate,
                                   Direction direction) const;
+  /// How much longer than an even share of the work the busiest core
+  /// computes: 1 where the work groups divide evenly among the cores.
+  double getLoadImbalance(const ParameterVector &pv) const;
+  /// The cost per point and step of the whole machine: a tile's, times the
+  /// busiest core's share on a CPU.
+  double getMachineCost(const ParameterVector &pv) const {
+    return getCostPerPointStep(pv) * getLoadImbalance(pv);
+  }
   /// After the growth: trade half of an axis for deeper time blocks, or
   /// twice for shallower ones, where the model says it pays; then grow the
   /// other axes as far as the work groups the trade freed allow.
   void tradeRowsForSteps();
+  /// Last on CPUs: grow the outer axes past the growth's floor on work
+  /// groups, each step twice or the rest of the axis, while the whole
+  /// machine's cost falls.
+  void mergeWorkGroups();
 
   int64_t volume(const ParameterVector &pv, int64_t haloSteps) const {
     int64_t points = 1;
@@ -327,6 +342,53 @@ double WorkGroupTuner::getAlgorithmBF(const ParameterVector &pv) const {
   return bytes / ops;
 }
 
+double WorkGroupTuner::getLoadImbalance(const ParameterVector &pv) const {
+  int64_t cores = std::max<int64_t>(target.computeUnits, 1);
+  if (target.kind != "cpu" || cores == 1)
+    return 1.0;
+  // The parallel loop over the tiles runs outermost axis first (z, y, x),
+  // and OpenMP's static schedule gives each core a contiguous run of
+  // groups / cores of them, the first groups % cores one more. A group's
+  // work is its points at each of the block's steps, halo included; the
+  // last group along an axis may be shorter. Many groups per core even out
+  // whatever their sizes: not counted past a few thousand, which keeps
+  // the tuner's time.
+  int64_t groups = workGroups(pv);
+  if (groups > 4096)
+    return 1.0;
+  int64_t along[3], lastExtent[3];
+  for (unsigned d = 0; d < 3; ++d) {
+    along[d] = llvm::divideCeil(extent[d], pv.size[d]);
+    lastExtent[d] = extent[d] - (along[d] - 1) * pv.size[d];
+  }
+  auto work = [&](int64_t index) {
+    // index = (iz x along[Y] + iy) x along[X] + ix.
+    int64_t position[3] = {index % along[X], index / along[X] % along[Y],
+                           index / (along[X] * along[Y])};
+    double points = 0;
+    for (int64_t step = 0; step < pv.timeBlock; ++step) {
+      double volume = 1;
+      for (unsigned d = 0; d < 3; ++d) {
+        int64_t size = position[d] == along[d] - 1 ? lastExtent[d] : pv.size[d];
+        volume *= double(size + radius[d] * step);
+      }
+      points += volume;
+    }
+    return points;
+  };
+  double total = 0, busiest = 0;
+  int64_t next = 0;
+  for (int64_t core = 0; core < cores; ++core) {
+    int64_t count = groups / cores + (core < groups % cores ? 1 : 0);
+    double share = 0;
+    for (int64_t i = 0; i < count; ++i)
+      share += work(next++);
+    total += share;
+    busiest = std::max(busiest, share);
+  }
+  return total > 0 ? busiest * double(cores) / total : 1.0;
+}
+
 std::optional<std::pair<Direction, ParameterVector>>
 WorkGroupTuner::propose(const ParameterVector &pv) {
   auto grow = [&](Direction d, int64_t to) {
@@ -527,6 +589,7 @@ ParameterVector WorkGroupTuner::run() {
     disable(T, postponedReason);
   if (timeBlockable)
     tradeRowsForSteps();
+  mergeWorkGroups();
   return current;
 }
 
@@ -547,10 +610,10 @@ void WorkGroupTuner::tradeRowsForSteps() {
   if (target.kind != "cpu")
     return;
   ParameterVector best = current;
-  double bestCost = getCostPerPointStep(current);
+  double bestCost = getMachineCost(current);
   std::optional<Direction> traded;
   auto consider = [&](const ParameterVector &candidate, Direction d) {
-    double cost = getCostPerPointStep(candidate);
+    double cost = getMachineCost(candidate);
     if (cost < (1.0 - kMinTimeBlockGain) * bestCost) {
       best = candidate;
       bestCost = cost;
@@ -594,7 +657,7 @@ void WorkGroupTuner::tradeRowsForSteps() {
                     best.size[*traded] < current.size[*traded] ? "halved"
                                                                : "doubled",
                     current.size[*traded], best.timeBlock, current.timeBlock,
-                    bestCost, getCostPerPointStep(current))
+                    bestCost, getMachineCost(current))
           .str();
   current = best;
   // A narrower tile leaves more work groups: the other axes may grow on
@@ -633,6 +696,55 @@ void WorkGroupTuner::tradeRowsForSteps() {
                                100 * (1 - getCostPerPointStep(deeper) /
                                               getCostPerPointStep(current)))
                      .str();
+}
+
+void WorkGroupTuner::mergeWorkGroups() {
+  // The growth keeps 4 groups per core, whose count splits evenly among
+  // the cores; but each group of a time block recomputes its halo, and a
+  // pipelined band along the outermost axis also fills and drains its
+  // levels at its two ends. Fewer, longer bands pay where that saving
+  // outweighs the busiest core's extra share (two cores, one band a core
+  // against bands of 512: jacobi-2d 2000^2 4% faster, heat2d 2048^2 6%;
+  // heat3d-2sweep 120^3 in 4 groups against 8, 10%; docs/Tuning.md). A
+  // plain sweep costs the same per point on any tile, so merging never
+  // pays for it.
+  // Across ranks each rank holds a block of the grid this pass does not
+  // see (docs/MPI.md): groups merged on the whole grid could leave a
+  // rank's cores without one, so the floor stays.
+  if (target.kind != "cpu" || (acrossRanks && profile.decomposition))
+    return;
+  int64_t cores = std::max<int64_t>(target.computeUnits, 1);
+  for (;;) {
+    double currentCost = getMachineCost(current);
+    std::optional<Direction> merged;
+    ParameterVector best = current;
+    double bestCost = (1.0 - kMinTimeBlockGain) * currentCost;
+    for (Direction d : {Y, Z}) {
+      if (d >= profile.rank || current.size[d] >= extent[d])
+        continue;
+      ParameterVector candidate = current;
+      candidate.size[d] = std::min(2 * current.size[d], extent[d]);
+      if (workGroups(candidate) < cores ||
+          tileBytes(candidate) > getTileBudget(candidate))
+        continue;
+      double cost = getMachineCost(candidate);
+      if (cost < bestCost) {
+        best = candidate;
+        bestCost = cost;
+        merged = d;
+      }
+    }
+    if (!merged)
+      return;
+    stopped[*merged] =
+        llvm::formatv("merged from {0}: {1} work groups, the busiest core "
+                      "{2:F1}% above an even share, cost {3:F2} instead of "
+                      "{4:F2} per point and step",
+                      current.size[*merged], workGroups(best),
+                      100 * (getLoadImbalance(best) - 1), bestCost, currentCost)
+            .str();
+    current = best;
+  }
 }
 
 std::string WorkGroupTuner::explain() const {
