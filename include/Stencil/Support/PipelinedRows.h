@@ -31,6 +31,16 @@ inline int64_t getPipelinedRingRows(unsigned rank, int64_t radiusLow,
   return radiusLow + radiusHigh + getPipelinedRowsPerWave(rank);
 }
 
+/// How far ahead of the rows it reads or writes a block's first level asks
+/// for a row of the sources, and its last level for one of the
+/// destinations: software prefetches, issued where a tile's rows are
+/// pieces of the grid's, which the hardware prefetcher does not follow.
+/// A source is asked for the row after the one the next wave reads first
+/// (radiusHigh + 2 past the wave's row), so the rows of the two waves ahead
+/// sit in the cache beside the rings; a destination for the next wave's
+/// row.
+inline int64_t getPipelinedRowsAhead(bool isWrite) { return isWrite ? 1 : 2; }
+
 } // namespace mlir::stencil
 
 #endif // STENCIL_SUPPORT_PIPELINEDROWS_H

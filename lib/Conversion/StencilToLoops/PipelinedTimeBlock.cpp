@@ -326,7 +326,9 @@ void PipelinedTimeBlock::prefetchNextRow(OpBuilder &b, ValueRange buffers,
   // jacobi-2d and heat3d did not change.
   for (Value buffer : buffers) {
     auto type = llvm::cast<MemRefType>(buffer.getType());
-    Value next = add(b, row, constant(b, isWrite ? 1 : radiusHigh[0] + 2));
+    int64_t reach = isWrite ? 0 : radiusHigh[0];
+    Value next =
+        add(b, row, constant(b, reach + getPipelinedRowsAhead(isWrite)));
     Value rows = type.isDynamicDim(0)
                      ? memref::DimOp::create(b, loc, buffer, 0).getResult()
                      : constant(b, type.getDimSize(0));
