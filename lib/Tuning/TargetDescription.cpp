@@ -365,8 +365,8 @@ TargetDescription mlir::stencil::detectHostTarget() {
   host.llcBandwidthGBps = bandwidth.llcGbps;
   if (!host.llcBytes)
     host.llcBytes = bandwidth.llcBytes;
-  // The growth's floor: enough groups per core that their count divides
-  // among the cores evenly whatever it is. Fewer, larger groups are then
+  // The growth's floor: with 4 groups or more a core, any number of them
+  // divides among the cores nearly evenly. Fewer, larger groups are then
   // priced with the busiest core's share (TuneWorkGroup.cpp,
   // mergeWorkGroups).
   host.minWorkGroups = 4 * cores;
