@@ -105,9 +105,11 @@ private:
     bool byCost;
   };
   /// Why `candidate` (grown along `direction`) is not acceptable, if it is
-  /// not.
-  std::optional<Rejection> reject(const ParameterVector &candidate,
-                                  Direction direction) const;
+  /// not; fewer work groups than `minWorkGroups` (the target's if not
+  /// given) are not.
+  std::optional<Rejection>
+  reject(const ParameterVector &candidate, Direction direction,
+         std::optional<int64_t> minWorkGroups = std::nullopt) const;
   /// How much longer than an even share of the work the busiest core
   /// computes: 1 where the work groups divide evenly among the cores.
   double getLoadImbalance(const ParameterVector &pv) const;
@@ -483,7 +485,8 @@ WorkGroupTuner::propose(const ParameterVector &pv) {
 }
 
 std::optional<WorkGroupTuner::Rejection>
-WorkGroupTuner::reject(const ParameterVector &pv, Direction direction) const {
+WorkGroupTuner::reject(const ParameterVector &pv, Direction direction,
+                       std::optional<int64_t> minWorkGroups) const {
   if (direction != T && pv.size[direction] > extent[direction])
     return llvm::formatv("{0} would exceed the grid's {1} points",
                          pv.size[direction], extent[direction])
@@ -544,9 +547,10 @@ WorkGroupTuner::reject(const ParameterVector &pv, Direction direction) const {
               .str(),
           /*byCost=*/true);
   }
-  if (direction != T && workGroups(pv) < target.minWorkGroups)
+  int64_t floor = minWorkGroups.value_or(target.minWorkGroups);
+  if (direction != T && workGroups(pv) < floor)
     return llvm::formatv("only {0} work groups would remain, fewer than {1}",
-                         workGroups(pv), target.minWorkGroups)
+                         workGroups(pv), floor)
         .str();
   return std::nullopt;
 }
@@ -744,8 +748,7 @@ void WorkGroupTuner::mergeWorkGroups() {
         continue;
       ParameterVector candidate = current;
       candidate.size[d] = std::min(2 * current.size[d], extent[d]);
-      if (workGroups(candidate) < cores ||
-          tileBytes(candidate) > getTileBudget(candidate))
+      if (reject(candidate, d, /*minWorkGroups=*/cores))
         continue;
       double cost = getMachineCost(candidate);
       if (cost < bestCost) {
