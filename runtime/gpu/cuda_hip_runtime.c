@@ -118,12 +118,28 @@ static const char *errorName(Result r) {
 static void check(Result result, const char *what) {
   if (result == SUCCESS)
     return;
-  fprintf(stderr, "stencil-gpu (" BACKEND "): error: %s failed: %s\n", what,
-          errorName(result));
+  fprintf(stderr, "stencil-gpu (" BACKEND "): error: %s failed: %s (%d)\n",
+          what, errorName(result), (int)result);
   exit(1);
 }
 
 static int ready;
+
+/* At exit, possibly after check() has called exit(1): report a failure
+ * without calling exit() again, which an atexit handler must not. */
+static void unloadModule(void *module) {
+  Result result = API_MODULE_UNLOAD((Module)module);
+  if (result == SUCCESS)
+    return;
+  fprintf(stderr,
+          "stencil-gpu (" BACKEND "): error: unloading a kernel module "
+          "failed: %s (%d)\n",
+          errorName(result), (int)result);
+  fflush(NULL);
+  _Exit(1);
+}
+
+#include "loaded_modules.h"
 
 static void initialize(void) {
   if (ready)
@@ -158,7 +174,7 @@ void *mgpuModuleLoad(void *data, uint64_t size) {
   initialize();
   Module module;
   check(API_MODULE_LOAD(&module, data), "loading a kernel module");
-  return module;
+  return rememberModule(module, BACKEND);
 }
 
 void *mgpuModuleLoadJIT(void *data, int optLevel) {
@@ -172,15 +188,14 @@ void *mgpuModuleLoadJIT(void *data, int optLevel) {
   Module module;
   check(cuModuleLoadDataEx(&module, data, 1, options, values),
         "compiling PTX (JIT)");
-  return module;
+  return rememberModule(module, BACKEND);
 #endif
 }
 
 void mgpuModuleUnload(void *module) {
-  /* Called at exit, also after a failed initialization ended the program. */
-  if (!ready || !module)
-    return;
-  check(API_MODULE_UNLOAD((Module)module), "unloading a kernel module");
+  /* Nothing is left after unloadModulesAtExit or a failed start. */
+  if (forgetModule(module))
+    unloadModule(module);
 }
 
 void *mgpuModuleGetFunction(void *module, const char *name) {

@@ -64,7 +64,7 @@ enum { kMaxBatch = 1024, kSetsPerPool = 256, kBindingsPerSet = 32 };
  * pointers into buffers are distinct from every host pointer. */
 typedef struct {
   char *address;
-  char *mapped; /* the host mapping, or NULL for device-local memory */
+  char *mapped;       /* the host mapping, or NULL for device-local memory */
   uint64_t size;      /* rounded up to words */
   uint64_t requested; /* what mgpuMemAlloc was asked for */
   VkBuffer buffer;
@@ -731,32 +731,9 @@ static void checkCapabilities(const uint32_t *words, uint64_t count) {
   }
 }
 
-void *mgpuModuleLoad(void *data, uint64_t size) {
-  initialize();
-  if (size % 4 != 0)
-    fail("a SPIR-V module of %llu bytes (not a multiple of 4)",
-         (unsigned long long)size);
-  checkCapabilities(data, size / 4);
-  Module *module = calloc(1, sizeof(Module));
-  VkShaderModuleCreateInfo info = {VK_STRUCTURE_TYPE_SHADER_MODULE_CREATE_INFO};
-  info.codeSize = size;
-  info.pCode = data;
-  check(vkCreateShaderModule(vk.device, &info, NULL, &module->shader),
-        "vkCreateShaderModule");
-  return module;
-}
-
-void *mgpuModuleLoadJIT(void *data, int optLevel) {
-  (void)data;
-  (void)optLevel;
-  fail("the Vulkan runtime loads SPIR-V binaries only, not PTX for JIT");
-  return NULL;
-}
-
-void mgpuModuleUnload(void *opaque) {
+/* Destroys the module's pipelines, then the module. */
+static void unloadModule(void *opaque) {
   Module *module = opaque;
-  if (!module)
-    return;
   flush();
   for (Function *f = module->functions; f;) {
     Function *next = f->next;
@@ -771,6 +748,36 @@ void mgpuModuleUnload(void *opaque) {
   }
   vkDestroyShaderModule(vk.device, module->shader, NULL);
   free(module);
+}
+
+#include "loaded_modules.h"
+
+void *mgpuModuleLoad(void *data, uint64_t size) {
+  initialize();
+  if (size % 4 != 0)
+    fail("a SPIR-V module of %llu bytes (not a multiple of 4)",
+         (unsigned long long)size);
+  checkCapabilities(data, size / 4);
+  Module *module = calloc(1, sizeof(Module));
+  VkShaderModuleCreateInfo info = {VK_STRUCTURE_TYPE_SHADER_MODULE_CREATE_INFO};
+  info.codeSize = size;
+  info.pCode = data;
+  check(vkCreateShaderModule(vk.device, &info, NULL, &module->shader),
+        "vkCreateShaderModule");
+  return rememberModule(module, "vulkan");
+}
+
+void *mgpuModuleLoadJIT(void *data, int optLevel) {
+  (void)data;
+  (void)optLevel;
+  fail("the Vulkan runtime loads SPIR-V binaries only, not PTX for JIT");
+  return NULL;
+}
+
+void mgpuModuleUnload(void *opaque) {
+  /* Nothing is left after unloadModulesAtExit or a failed start. */
+  if (forgetModule(opaque))
+    unloadModule(opaque);
 }
 
 void *mgpuModuleGetFunction(void *opaque, const char *name) {
