@@ -1168,17 +1168,26 @@ int mlir::stencil::runStencilCC(ArrayRef<const char *> args) {
     if (!lowerRegions(*imported.module, options))
       return 1;
     if (StringRef(options.emit).starts_with("device")) {
-      // The kernels' binary: PTX or cubin, AMD code object, SPIR-V.
-      std::string binary;
+      // The kernels' binary: PTX or cubin, AMD code object, SPIR-V. Vulkan
+      // programs have one SPIR-V module per kernel (stencil-to-gpu says
+      // why): several go to OUTPUT.0, OUTPUT.1, ... in the order of the IR.
+      SmallVector<std::string> binaries;
       imported.module->walk([&](gpu::BinaryOp op) {
+        std::string &binary = binaries.emplace_back();
         for (Attribute object : op.getObjects())
           binary += llvm::cast<gpu::ObjectAttr>(object).getObject().str();
       });
       if (options.output == "-") {
-        llvm::outs() << binary;
+        for (const std::string &binary : binaries)
+          llvm::outs() << binary;
         return 0;
       }
-      return writeFile(options.output, binary) ? 0 : 1;
+      if (binaries.size() == 1)
+        return writeFile(options.output, binaries.front()) ? 0 : 1;
+      for (auto [i, binary] : llvm::enumerate(binaries))
+        if (!writeFile(options.output + "." + std::to_string(i), binary))
+          return 1;
+      return 0;
     }
     std::optional<std::string> irText =
         translateRegions(*imported.module, options);

@@ -114,7 +114,11 @@ stencil::buildStencilToGPUPipeline(OpPassManager &pm,
   pm.addNestedPass<func::FuncOp>(
       createStencilStaticLaunchOperands(launchOperands));
   pm.addPass(createGpuKernelOutliningPass());
-  pm.addPass(createStencilMergeKernelModules());
+  // One binary per program; on Vulkan more where kernels with workgroup
+  // memory would together pass the largest one's (the pass says why).
+  StencilMergeKernelModulesOptions merge;
+  merge.separateWorkgroupMemory = target == "vulkan";
+  pm.addPass(createStencilMergeKernelModules(merge));
 
   GpuModuleToBinaryPassOptions binary;
   binary.toolkitPath = options.toolkit;

@@ -150,7 +150,21 @@ def StencilMergeKernelModules
     module it came from (unique names) and updating the `gpu.launch_func`
     ops. One module means one binary: one load at program start, one PTX or
     code object file for `stencilcc --emit=device`.
+
+    With `separate-workgroup-memory` (SPIR-V) the kernels go into as few
+    modules as keep each module's workgroup memory, summed over its
+    kernels, within the largest kernel's. SPIR-V 1.0 declares workgroup
+    variables at module scope and no entry point lists them, so Vulkan's
+    validation layer checks a module's sum against each kernel's limit, and
+    an NVIDIA H200 (driver 580) lost the device at the first launch from a
+    module of 49408 bytes whose largest kernel declared 49152, the limit.
   }];
+  let options = [
+    Option<"separateWorkgroupMemory", "separate-workgroup-memory", "bool",
+           /*default=*/"false",
+           "Keep each module's summed workgroup memory within the largest "
+           "kernel's">,
+  ];
 }
 
 #endif // STENCIL_DIALECT_GPU_TRANSFORMS_PASSES_TD
