@@ -14,7 +14,7 @@ config.suffixes = [".mlir", ".test", ".c"]
 config.test_source_root = os.path.dirname(__file__)
 config.test_exec_root = os.path.join(config.stencil_obj_root, "test")
 config.excludes = ["CMakeLists.txt", "lit.cfg.py", "lit.site.cfg.py", "lib", "Inputs", "README.md",
-                   "compare.sh", "mpi-compare.sh", "corpus", "crashes",
+                   "compare.sh", "compare-outputs.sh", "mpi-compare.sh", "corpus", "crashes",
                    "downstream"]
 
 llvm_config.use_default_substitutions()

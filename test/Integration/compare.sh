@@ -2,14 +2,9 @@
 # compare.sh [--rtol R | --numdiff R] [--ref REF.c] [--run CMD] PROGRAM.c "STEPS [ARGS]" [flags...] [-- stencilcc-only flags...]
 # Builds PROGRAM.c with stencilcc and with plain clang -O2 (the pragmas
 # ignored), runs both for STEPS steps (and further ARGS), and requires
-# identical output apart from the timing lines. Prints the checksum line it
-# compared.
-# With --rtol R (GPU targets, whose compilers may contract a * b + c into
-# one fused operation) checksums may differ by a relative error up to R;
-# the largest one is printed before the checksum.
-# With --numdiff R every number may differ (reductions, whose order of
-# summation is not C's): float values by R, doubles by 1e-9, integers not
-# at all (numdiff.py).
+# identical output apart from the timing lines (compare-outputs.sh, where
+# --rtol and --numdiff are explained: GPU checksums within a relative error,
+# reductions number by number). Prints the checksum line it compared.
 # With --ref REF.c the reference is that plain-C twin of the program (a
 # Physis program, which plain C cannot run), built with the same flags.
 # With --run CMD the program runs under CMD (mpirun -np N).
@@ -36,19 +31,5 @@ stencilcc "$src" "${common[@]}" "${only[@]}" -o "$out/stencil"
 clang -O2 -w "${ref:-$src}" "${common[@]}" -o "$out/ref" -lm
 $run "$out/stencil" $steps | grep -v -e '^time ' -e '/s ' > "$out/stencil.txt"
 "$out/ref" $steps | grep -v -e '^time ' -e '/s ' > "$out/ref.txt"
-if [ -n "$numdiff" ]; then
-  "$(dirname "$0")/numdiff.py" --rtol "$numdiff" "$out/ref.txt" \
-    "$out/stencil.txt"
-elif [ -z "$rtol" ]; then
-  diff "$out/ref.txt" "$out/stencil.txt"
-else
-  diff <(grep -v checksum "$out/ref.txt") <(grep -v checksum "$out/stencil.txt")
-  paste -d ' ' <(grep checksum "$out/ref.txt") <(grep checksum "$out/stencil.txt") |
-    awk -v rtol="$rtol" '
-      { d = $2 - $4; if (d < 0) d = -d; s = $2 < 0 ? -$2 : $2;
-        e = s > 0 ? d / s : d; if (e > max) max = e }
-      END { if (NR == 0) { print "no checksum line"; exit 1 }
-            if (max > rtol) { printf "relative error %.3g > %s\n", max, rtol; exit 1 }
-            printf "max relative error %.3g\n", max }'
-fi
-grep checksum "$out/stencil.txt"
+"$(dirname "$0")/compare-outputs.sh" ${rtol:+--rtol "$rtol"} \
+  ${numdiff:+--numdiff "$numdiff"} "$out/ref.txt" "$out/stencil.txt"
