@@ -14,12 +14,16 @@ using namespace mlir;
 
 namespace {
 
-/// Bytes of workgroup memory the module's kernels declare.
+/// Bytes of workgroup memory the module's kernels declare (buffers of
+/// run-time size, which no backend lowers, count none).
 int64_t getWorkgroupBytes(gpu::GPUModuleOp module) {
   int64_t bytes = 0;
   for (gpu::GPUFuncOp kernel : module.getOps<gpu::GPUFuncOp>())
     for (BlockArgument buffer : kernel.getWorkgroupAttributions()) {
-      auto type = llvm::cast<MemRefType>(buffer.getType());
+      auto type = llvm::dyn_cast<MemRefType>(buffer.getType());
+      if (!type || !type.hasStaticShape() ||
+          !type.getElementType().isIntOrFloat())
+        continue;
       bytes += type.getNumElements() *
                llvm::divideCeil(type.getElementTypeBitWidth(), 8);
     }
@@ -49,9 +53,8 @@ struct StencilMergeKernelModulesPass
         capacity = std::max(capacity, getWorkgroupBytes(source));
     for (gpu::GPUModuleOp source : kernelModules) {
       int64_t bytes = separateWorkgroupMemory ? getWorkgroupBytes(source) : 0;
-      auto *fits = llvm::find_if(groupBytes, [&](int64_t used) {
-        return used + bytes <= capacity;
-      });
+      auto *fits = llvm::find_if(
+          groupBytes, [&](int64_t used) { return used + bytes <= capacity; });
       if (fits == groupBytes.end()) {
         groups.emplace_back();
         groupBytes.push_back(0);
