@@ -33,6 +33,7 @@ typedef hipStream_t Stream;
 typedef hipEvent_t Event;
 typedef hipDeviceptr_t DevicePointer;
 #define SUCCESS hipSuccess
+#define DEINITIALIZED hipErrorDeinitialized
 #define API_INIT() hipInit(0)
 #define API_DEVICE_COUNT(n) hipGetDeviceCount(n)
 #define API_SET_DEVICE(d) hipSetDevice(d)
@@ -70,6 +71,7 @@ typedef CUstream Stream;
 typedef CUevent Event;
 typedef CUdeviceptr DevicePointer;
 #define SUCCESS CUDA_SUCCESS
+#define DEINITIALIZED CUDA_ERROR_DEINITIALIZED
 #define API_INIT() cuInit(0)
 #define API_DEVICE_COUNT(n) cuDeviceGetCount(n)
 static CUcontext context;
@@ -115,9 +117,12 @@ static const char *errorName(Result r) {
 }
 #endif
 
+#include "loaded_modules.h"
+
 static void check(Result result, const char *what) {
   if (result == SUCCESS)
     return;
+  exitingOnError = 1;
   fprintf(stderr, "stencil-gpu (" BACKEND "): error: %s failed: %s (%d)\n",
           what, errorName(result), (int)result);
   exit(1);
@@ -125,11 +130,12 @@ static void check(Result result, const char *what) {
 
 static int ready;
 
-/* At exit, possibly after check() has called exit(1): report a failure
- * without calling exit() again, which an atexit handler must not. */
+/* Also at exit, where exit() must not be called again. A driver already
+ * torn down (its atexit handler registered after ours) has unloaded the
+ * module with its context. */
 static void unloadModule(void *module) {
   Result result = API_MODULE_UNLOAD((Module)module);
-  if (result == SUCCESS)
+  if (result == SUCCESS || result == DEINITIALIZED)
     return;
   fprintf(stderr,
           "stencil-gpu (" BACKEND "): error: unloading a kernel module "
@@ -138,8 +144,6 @@ static void unloadModule(void *module) {
   fflush(NULL);
   _Exit(1);
 }
-
-#include "loaded_modules.h"
 
 static void initialize(void) {
   if (ready)
@@ -193,8 +197,9 @@ void *mgpuModuleLoadJIT(void *data, int optLevel) {
 }
 
 void mgpuModuleUnload(void *module) {
-  /* Nothing is left after unloadModulesAtExit or a failed start. */
-  if (forgetModule(module))
+  /* Nothing is left after unloadModulesAtExit or a failed start; after an
+   * error the modules are left to the process's end. */
+  if (!exitingOnError && forgetModule(module))
     unloadModule(module);
 }
 

@@ -11,8 +11,13 @@
  * and its handler registered, so ours runs before it. The destructor's
  * mgpuModuleUnload then finds nothing left to unload.
  *
- * A runtime defines `static void unloadModule(void *module)` before it
- * includes this header (one translation unit per runtime).
+ * After an error the runtime sets exitingOnError before it calls exit(1):
+ * the handler then leaves the modules to the process's end, since an
+ * unload after a lost device or a sticky CUDA error would fail again (or
+ * crash) and print a second error after the real one.
+ *
+ * A runtime includes this header once and defines
+ * `static void unloadModule(void *module)`.
  *
  *===----------------------------------------------------------------------===*/
 
@@ -28,9 +33,13 @@ enum { kMaxLoadedModules = 1024 };
 static void *loadedModules[kMaxLoadedModules];
 static int loadedModuleCount;
 
+static int exitingOnError;
+
 static void unloadModule(void *module);
 
 static void unloadModulesAtExit(void) {
+  if (exitingOnError)
+    return;
   while (loadedModuleCount > 0)
     unloadModule(loadedModules[--loadedModuleCount]);
 }

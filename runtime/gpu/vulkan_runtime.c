@@ -122,8 +122,11 @@ static struct {
 
 static int streamToken, eventToken;
 
+#include "loaded_modules.h"
+
 static void fail(const char *format, ...) {
-  vk.timing = 0; /* the error is the last line */
+  vk.timing = 0;      /* the error is the last line */
+  exitingOnError = 1; /* nor unload pipelines of a device that failed */
   va_list args;
   va_start(args, format);
   fprintf(stderr, "stencil-gpu (vulkan): error: ");
@@ -750,8 +753,6 @@ static void unloadModule(void *opaque) {
   free(module);
 }
 
-#include "loaded_modules.h"
-
 void *mgpuModuleLoad(void *data, uint64_t size) {
   initialize();
   if (size % 4 != 0)
@@ -775,8 +776,9 @@ void *mgpuModuleLoadJIT(void *data, int optLevel) {
 }
 
 void mgpuModuleUnload(void *opaque) {
-  /* Nothing is left after unloadModulesAtExit or a failed start. */
-  if (forgetModule(opaque))
+  /* Nothing is left after unloadModulesAtExit or a failed start; after an
+   * error the modules are left to the process's end. */
+  if (!exitingOnError && forgetModule(opaque))
     unloadModule(opaque);
 }
 
