@@ -1168,25 +1168,35 @@ int mlir::stencil::runStencilCC(ArrayRef<const char *> args) {
     if (!lowerRegions(*imported.module, options))
       return 1;
     if (StringRef(options.emit).starts_with("device")) {
-      // The kernels' binary: PTX or cubin, AMD code object, SPIR-V. Vulkan
-      // programs have one SPIR-V module per kernel (stencil-to-gpu says
-      // why): several go to OUTPUT.0, OUTPUT.1, ... in the order of the IR.
+      // The kernels' binary: PTX or cubin, AMD code object, SPIR-V. A
+      // Vulkan program may have several SPIR-V modules (stencil-to-gpu
+      // keeps kernels whose workgroup memory would sum past the largest
+      // one's apart): those go to OUTPUT.0, OUTPUT.1, ... in IR order.
       SmallVector<std::string> binaries;
       imported.module->walk([&](gpu::BinaryOp op) {
         std::string &binary = binaries.emplace_back();
         for (Attribute object : op.getObjects())
           binary += llvm::cast<gpu::ObjectAttr>(object).getObject().str();
       });
-      if (options.output == "-") {
-        for (const std::string &binary : binaries)
+      if (binaries.size() > 1 && options.output == "-")
+        return error("the kernels are in " + std::to_string(binaries.size()) +
+                     " modules, which one stream cannot hold; name a file "
+                     "with -o (OUTPUT.0, OUTPUT.1, ... are written)"),
+               1;
+      if (binaries.size() <= 1) {
+        std::string binary = binaries.empty() ? "" : binaries.front();
+        if (options.output == "-") {
           llvm::outs() << binary;
-        return 0;
+          return 0;
+        }
+        return writeFile(options.output, binary) ? 0 : 1;
       }
-      if (binaries.size() == 1)
-        return writeFile(options.output, binaries.front()) ? 0 : 1;
       for (auto [i, binary] : llvm::enumerate(binaries))
         if (!writeFile(options.output + "." + std::to_string(i), binary))
           return 1;
+      llvm::errs() << "stencilcc: the kernels are in " << binaries.size()
+                   << " modules: " << options.output << ".0 to "
+                   << options.output << "." << binaries.size() - 1 << "\n";
       return 0;
     }
     std::optional<std::string> irText =
