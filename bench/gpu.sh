@@ -6,7 +6,7 @@
 #
 #   bench/gpu.sh [--target=vulkan|cuda|rocm] [--device=NAME] [--size=small|large] [--runs=R]
 #   bench/gpu.sh --build-only=DIR [--target=...] [--device=...] [--size=...]
-#   DIR/gpu.sh --run=DIR [--runs=R]      # where the GPU is: bash and awk only
+#   DIR/gpu.sh --run=DIR [--runs=R]      # where the GPU is: bash, awk, coreutils
 #
 # --build-only writes the executables, a manifest, the libraries they need
 # beyond libc (libomp, libvulkan) and a copy of this script into DIR;
@@ -56,7 +56,7 @@ fi
 # run BINARY STEPS -> "seconds cells_per_step" from the program's own
 # figures (time, and GCells/s or Himeno's GFLOP/s at 34 flops per cell).
 run() {
-  "$1" "$2" | awk -v steps="$2" '
+  "$1" "$2" < /dev/null | awk -v steps="$2" '
     /^time/ {t = $2} /^GCells\/s/ {r = $2 * 1e9} /^GFLOP\/s/ {r = $2 * 1e9 / 34}
     END {printf "%.9f %.1f\n", t, r * t / steps}'
 }

@@ -4,11 +4,12 @@
 # executables and plain C's outputs here, run them there, compare here.
 #
 #   scripts/device-check.sh build DIR [--target=cuda|rocm|vulkan] [--device=NAME]
-#   DIR/run.sh OUTDIR            # on the GPU machine: bash and coreutils only
+#   DIR/run.sh OUTDIR            # on the GPU machine: bash, coreutils, grep, awk
 #   scripts/device-check.sh check DIR OUTDIR
 #
 # The cases are the compare.sh lines of the Vulkan tests
-# (test/Integration/vulkan*.test, gpu-c-semantics.test), retargeted, plus
+# (test/Integration/vulkan.test, vulkan-programs.test, gpu-c-semantics.test),
+# retargeted, plus
 # larger grids with the device's tuned schedule. `build` copies the shared
 # libraries the executables need beyond libc (libomp, libvulkan) into
 # DIR/lib; run.sh puts them on LD_LIBRARY_PATH. `check` compares each
@@ -58,6 +59,11 @@ build() {
     esac
   done
   local stencilcc="$root/build/bin/stencilcc"
+  # Only a directory this script made is emptied.
+  if [ -e "$dir" ] && [ ! -e "$dir/cases.txt" ]; then
+    echo "device-check.sh: $dir exists and is not a build of this script" >&2
+    exit 1
+  fi
   rm -rf "$dir"
   mkdir -p "$dir/lib"
   local n=0 line
@@ -83,13 +89,13 @@ build() {
     local what="${src#"$root"/} $steps ${common[*]} ${only[*]}"
     printf '%s\t%s\t%s\t%s\n' "$id" "${tol[*]:--}" "$steps" "$what" >> "$dir/cases.txt"
     if ! "$stencilcc" "$src" "${common[@]}" "${only[@]}" -o "$dir/$id" \
-        2> "$dir/$id.build.txt"; then
+        2> "$dir/$id.build.txt" < /dev/null; then
       echo "$id: build failed: $what" >&2
       continue
     fi
-    clang -O2 -w "${ref:-$src}" "${common[@]}" -o "$dir/$id.ref" -lm
+    clang -O2 -w "${ref:-$src}" "${common[@]}" -o "$dir/$id.ref" -lm < /dev/null
     # shellcheck disable=SC2086 # steps holds the program's arguments
-    "$dir/$id.ref" $steps | grep -v -e '^time ' -e '/s ' > "$dir/$id.ref.txt"
+    "$dir/$id.ref" $steps < /dev/null | grep -v -e '^time ' -e '/s ' > "$dir/$id.ref.txt"
     rm "$dir/$id.ref"
   done < <(cases)
   # The libraries beyond libc that a machine without the compiler may lack.
@@ -114,7 +120,7 @@ while IFS=$'\t' read -r id tol steps what; do
   [ -x "$here/$id" ] || continue
   start=$(date +%s.%N)
   # shellcheck disable=SC2086
-  timeout "${CASE_TIMEOUT:-120}" "$here/$id" $steps > "$out/$id.raw" 2>&1
+  timeout "${CASE_TIMEOUT:-120}" "$here/$id" $steps > "$out/$id.raw" 2>&1 < /dev/null
   rc=$?
   end=$(date +%s.%N)
   grep -v -e '^time ' -e '/s ' "$out/$id.raw" > "$out/$id.txt"
@@ -129,8 +135,12 @@ EOF
 check() {
   local out=${1:?usage: device-check.sh check DIR OUTDIR}
   local id tol steps what failed=0 passed=0 rc
+  if [ ! -e "$out/status.txt" ]; then
+    echo "device-check.sh: no $out/status.txt: run $dir/run.sh $out first" >&2
+    exit 1
+  fi
   while IFS=$'\t' read -r id tol steps what; do
-    rc=$(awk -v id="$id" '$1 == id {print $2}' "$out/status.txt" 2>/dev/null)
+    rc=$(awk -v id="$id" '$1 == id {print $2}' "$out/status.txt")
     if [ ! -e "$dir/$id.ref.txt" ]; then
       echo "FAIL $id (build): $what"; failed=$((failed + 1)); continue
     fi
