@@ -116,12 +116,7 @@ build() {
 if [ -z "$run_only" ]; then
   build
   if [ -n "$build_only" ]; then
-    mkdir -p "$out/lib"
-    for lib in $(ldd "$out"/*."$target"* | awk '/=> \// {print $3}' | sort -u); do
-      case $(basename "$lib") in
-        libomp.so* | libvulkan.so*) cp -L "$lib" "$out/lib/" ;;
-      esac
-    done
+    "$root/scripts/device-check.sh" libs "$out/lib" "$out"/*."$target"*
     cp "${BASH_SOURCE[0]}" "$out/gpu.sh"
     echo "built in $out; where the GPU is: $out/gpu.sh --run=$out [--runs=R]"
     exit 0

@@ -6,11 +6,11 @@
 #   scripts/device-check.sh build DIR [--target=cuda|rocm|vulkan] [--device=NAME]
 #   DIR/run.sh OUTDIR            # on the GPU machine: bash, coreutils, grep, awk
 #   scripts/device-check.sh check DIR OUTDIR
+#   scripts/device-check.sh libs DEST EXECUTABLE...   # their libomp, libvulkan, libmpi
 #
 # The cases are the compare.sh lines of the Vulkan tests
 # (test/Integration/vulkan.test, vulkan-programs.test, gpu-c-semantics.test),
-# retargeted, plus
-# larger grids with the device's tuned schedule. `build` copies the shared
+# retargeted, plus larger grids with the device's tuned schedule. `build` copies the shared
 # libraries the executables need beyond libc (libomp, libvulkan) into
 # DIR/lib; run.sh puts them on LD_LIBRARY_PATH. `check` compares each
 # output with plain C's as compare.sh does (compare-outputs.sh) and exits
@@ -47,6 +47,19 @@ cases() {
 --rtol 1e-5 $root/examples/jacobi2d.c 30 -DN=3000 -- --target=@TARGET@
 --rtol 1e-5 $root/examples/heat3d-2sweep.c 12 -DNX=130 -DNY=100 -DNZ=90 -- --target=@TARGET@
 EOF
+}
+
+# copy_libs DEST EXECUTABLE...: the shared libraries beyond libc that the
+# executables need and a machine without the compiler may lack.
+copy_libs() {
+  local dest=$1 lib
+  shift
+  mkdir -p "$dest"
+  for lib in $(ldd "$@" 2>/dev/null | awk '/=> \// {print $3}' | sort -u); do
+    case $(basename "$lib") in
+      libomp.so* | libvulkan.so* | libmpi*.so*) cp -L "$lib" "$dest/" ;;
+    esac
+  done
 }
 
 build() {
@@ -98,13 +111,7 @@ build() {
     "$dir/$id.ref" $steps < /dev/null | grep -v -e '^time ' -e '/s ' > "$dir/$id.ref.txt"
     rm "$dir/$id.ref"
   done < <(cases)
-  # The libraries beyond libc that a machine without the compiler may lack.
-  local lib
-  for lib in $(ldd "$dir"/case* 2>/dev/null | awk '/=> \// {print $3}' | sort -u); do
-    case $(basename "$lib") in
-      libomp.so* | libvulkan.so* | libmpi*.so*) cp -L "$lib" "$dir/lib/" ;;
-    esac
-  done
+  copy_libs "$dir/lib" "$dir"/case*
   cat > "$dir/run.sh" <<'EOF'
 #!/usr/bin/env bash
 # Runs every case; writes OUTDIR/caseN.txt (output, timing lines removed)
@@ -167,6 +174,7 @@ check() {
 
 case $mode in
   build) build "$@" ;;
+  libs) copy_libs "$dir" "$@" ;;
   check) check "$@" ;;
   *) usage ;;
 esac
