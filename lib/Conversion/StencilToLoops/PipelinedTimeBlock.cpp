@@ -214,8 +214,21 @@ private:
   Value getRingRowOrigin(OpBuilder &b, Value firstRead);
   /// One ring per carried pair, of `count` levels (L - 1, or one more).
   SmallVector<Value> allocateRings(OpBuilder &b, Value count);
-  /// Prefetches of a later row than `row` (its index along the outermost
-  /// axis): the box [from, to) of the axes after those `fixed` gives.
+  /// Whether `level` asks for a later row of the sources (the first) or of
+  /// the destinations (the last), and which buffers those are.
+  bool prefetchesRows(Level level) const {
+    return !spansInnerAxes && (level == Level::First || level == Level::Last);
+  }
+  ValueRange getPrefetchedBuffers(Level level) const {
+    return level == Level::Last ? ValueRange(block.destinations)
+                                : ValueRange(block.sources);
+  }
+  /// The row of `buffer` asked for at row `row` (along the outermost
+  /// axis): PipelinedRows.h's rows ahead, past the reach for a source, and
+  /// at most the array's last row.
+  Value getLaterRow(OpBuilder &b, Value buffer, Value row, bool isWrite) const;
+  /// Prefetches of a later row than `row`: the box [from, to) of the axes
+  /// after those `fixed` gives.
   void prefetchNextRow(OpBuilder &b, ValueRange buffers, Value row,
                        ValueRange fixed, ValueRange from, ValueRange to,
                        bool isWrite);
@@ -310,35 +323,37 @@ void PipelinedTimeBlock::copyBoxToRing(OpBuilder &b, Value levelIndex,
                      });
 }
 
-void PipelinedTimeBlock::prefetchNextRow(OpBuilder &b, ValueRange buffers,
-                                         Value row, ValueRange fixed,
-                                         ValueRange from, ValueRange to,
-                                         bool isWrite) {
+Value PipelinedTimeBlock::getLaterRow(OpBuilder &b, Value buffer, Value row,
+                                      bool isWrite) const {
   // The first level reads rows of the sources, and the last writes rows of
   // the destinations, for the first time in the block. Tiles narrower than
   // the grid touch short pieces of rows a whole row apart, which the
   // hardware prefetcher does not follow, so the piece a later wave touches
-  // first is requested now, once per cache line. Sources are asked for the
-  // row after the one the next row reads first: on 3-D grids the plane of
-  // the wave after next, which then has a whole wave more to arrive.
-  // Himeno's thirteen fields ran 5% faster (11 alternated runs, two cores)
-  // than with the next row's plane, and no faster a plane further; heat2d,
-  // jacobi-2d and heat3d did not change.
+  // first is requested in software. Sources are asked for the row after
+  // the one the next row reads first: on 3-D grids the plane of the wave
+  // after next, which then has a whole wave more to arrive. Himeno's
+  // thirteen fields ran 5% faster (11 alternated runs, two cores) than
+  // with the next row's plane, and no faster a plane further; heat2d,
+  // jacobi-2d and heat3d did not change. Past the array's end the last
+  // row is asked for again: a prefetch never faults, and a test in the
+  // loop would cost more.
+  auto type = llvm::cast<MemRefType>(buffer.getType());
+  int64_t reach = isWrite ? 0 : radiusHigh[0];
+  Value next = add(b, row, constant(b, reach + getPipelinedRowsAhead(isWrite)));
+  Value rows = type.isDynamicDim(0)
+                   ? memref::DimOp::create(b, loc, buffer, 0).getResult()
+                   : constant(b, type.getDimSize(0));
+  return arith::MinSIOp::create(b, loc, next, sub(b, rows, constant(b, 1)));
+}
+
+void PipelinedTimeBlock::prefetchNextRow(OpBuilder &b, ValueRange buffers,
+                                         Value row, ValueRange fixed,
+                                         ValueRange from, ValueRange to,
+                                         bool isWrite) {
   for (Value buffer : buffers) {
-    auto type = llvm::cast<MemRefType>(buffer.getType());
-    int64_t reach = isWrite ? 0 : radiusHigh[0];
-    Value next =
-        add(b, row, constant(b, reach + getPipelinedRowsAhead(isWrite)));
-    Value rows = type.isDynamicDim(0)
-                     ? memref::DimOp::create(b, loc, buffer, 0).getResult()
-                     : constant(b, type.getDimSize(0));
-    auto inArray = scf::IfOp::create(
-        b, loc,
-        arith::CmpIOp::create(b, loc, arith::CmpIPredicate::slt, next, rows));
-    OpBuilder then = inArray.getThenBodyBuilder();
-    SmallVector<Value, 3> point{next};
+    SmallVector<Value, 3> point{getLaterRow(b, buffer, row, isWrite)};
     llvm::append_range(point, fixed);
-    prefetchBox(then, loc, buffer, point, from, to, isWrite);
+    prefetchBox(b, loc, buffer, point, from, to, isWrite);
   }
 }
 
@@ -366,22 +381,12 @@ void PipelinedTimeBlock::emitRow(OpBuilder &b, Value row, Value s, Level level,
   }
   SmallVector<Value> ones(rank, constant(b, 1));
   // The first level asks for the pieces of a later row of the sources, the
-  // last for those of the destinations. Vector rows ask with each inner row
-  // (a line of a 3-D wave's plane) for its own piece: all of a plane's at
-  // once filled the core's queue of misses and stalled the level (heat3d
-  // at T = 5 ran 7% faster on two cores, 16% at T = 2 on one).
-  auto prefetchLater = [&](OpBuilder &pb, ValueRange fixed,
-                           ValueRange pieceFrom, ValueRange pieceTo) {
-    if (level == Level::First && !spansInnerAxes)
-      prefetchNextRow(pb, block.sources, row, fixed, pieceFrom, pieceTo,
-                      /*isWrite=*/false);
-    else if (level == Level::Last && !spansInnerAxes)
-      prefetchNextRow(pb, block.destinations, row, fixed, pieceFrom, pieceTo,
-                      /*isWrite=*/true);
-  };
-  if (!vectorRows)
-    prefetchLater(b, {}, ArrayRef(from).drop_front(),
-                  ArrayRef(to).drop_front());
+  // last for those of the destinations: scalar rows all at once here,
+  // vector rows a line with each vector (emitVectorRow).
+  if (!vectorRows && prefetchesRows(level))
+    prefetchNextRow(b, getPrefetchedBuffers(level), row, {},
+                    ArrayRef(from).drop_front(), ArrayRef(to).drop_front(),
+                    /*isWrite=*/level == Level::Last);
   auto emitScalarPoint = [&](OpBuilder &nb, Location nl, ValueRange point) {
     emitTimeBlockPoint(
         nb, nl, block, stage, point,
@@ -398,14 +403,13 @@ void PipelinedTimeBlock::emitRow(OpBuilder &b, Value row, Value s, Level level,
         });
   };
   if (vectorRows)
-    scf::buildLoopNest(
-        b, loc, ArrayRef(from).drop_back(), ArrayRef(to).drop_back(),
-        ArrayRef(ones).drop_back(),
-        [&](OpBuilder &nb, Location, ValueRange outer) {
-          prefetchLater(nb, outer.drop_front(), from.back(), to.back());
-          emitVectorRow(nb, outer, from.back(), to.back(), level, stage,
-                        levelIndex, readIndex, emitScalarPoint);
-        });
+    scf::buildLoopNest(b, loc, ArrayRef(from).drop_back(),
+                       ArrayRef(to).drop_back(), ArrayRef(ones).drop_back(),
+                       [&](OpBuilder &nb, Location, ValueRange outer) {
+                         emitVectorRow(nb, outer, from.back(), to.back(), level,
+                                       stage, levelIndex, readIndex,
+                                       emitScalarPoint);
+                       });
   else
     scf::buildLoopNest(b, loc, from, to, ones, emitScalarPoint);
   if (level == Level::Last)
@@ -633,6 +637,39 @@ void PipelinedTimeBlock::emitVectorRow(OpBuilder &b, ValueRange outer,
     Value rowTo = add(b, upper, columnOrigin);
     emitScalarRow(b, loc, outer, rowFrom, rowTo, scalarPoint);
   };
+  // The first and last levels ask for a line of a later row with each
+  // vector they compute, the partial ones included, rather than for a
+  // row's (or a 3-D plane's inner row's) lines all at once before it: a
+  // burst of prefetches fills the core's queue of misses and stalls the
+  // level until memory answers, where spread over the row they wait
+  // beside its arithmetic. Two cores, medians of 5-11 alternated runs:
+  // heat3d 256^3 +6%, heat3d-2sweep +9%, jacobi-2d +4%, heat2d +2%,
+  // Himeno within its noise (docs/Tuning.md, "Prefetches beside the
+  // arithmetic").
+  SmallVector<std::pair<Value, SmallVector<Value, 3>>> laterRows;
+  bool isWrite = level == Level::Last;
+  if (prefetchesRows(level))
+    for (Value buffer : getPrefetchedBuffers(level)) {
+      SmallVector<Value, 3> at{getLaterRow(b, buffer, outer[0], isWrite)};
+      llvm::append_range(at, outer.drop_front());
+      laterRows.push_back({buffer, at});
+    }
+  auto prefetchColumn = [&](OpBuilder &pb, Value column) {
+    for (auto &[buffer, row] : laterRows) {
+      // The vector's lines of this buffer: one, or more where its elements
+      // are wider than the sources' narrowest (which set `lanes`).
+      int64_t perLine =
+          getElementsPerLine(llvm::cast<MemRefType>(buffer.getType()));
+      for (int64_t offset = 0; offset < lanes; offset += perLine) {
+        SmallVector<Value, 3> at(row);
+        at.push_back(add(pb, column, constant(pb, offset)));
+        at.back() = add(pb, at.back(), columnOrigin);
+        memref::PrefetchOp::create(pb, loc, buffer, at, isWrite,
+                                   /*localityHint=*/3, /*isDataCache=*/true);
+      }
+    }
+  };
+  prefetchColumn(b, fromColumn);
   partialVector(fromColumn, bodyFrom);
 
   // The whole vectors. The first level reads the sources at their offsets.
@@ -679,10 +716,15 @@ void PipelinedTimeBlock::emitVectorRow(OpBuilder &b, ValueRange outer,
             next.push_back(last);
           }
         }
+        prefetchColumn(vb, column);
         emitVectorPoints(vb, outer, column, /*mask=*/Value(), level, stage,
                          levelIndex, readIndex, window);
         scf::YieldOp::create(vb, vl, next);
       });
+  if (!laterRows.empty())
+    prefetchColumn(b, arith::MaxSIOp::create(b, loc,
+                                             sub(b, toColumn, constant(b, 1)),
+                                             fromColumn));
   partialVector(bodyTo, toColumn);
 }
 

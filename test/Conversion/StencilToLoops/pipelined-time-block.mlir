@@ -174,23 +174,24 @@ func.func @pipelined(%A: memref<10x12xf32>, %B: memref<10x12xf32>, %K: memref<10
 // origin.
 // CHECK-LABEL: func.func @pipelined_3d(
 // CHECK-DAG: %[[C3:.*]] = arith.constant 3 : index
+// CHECK-DAG: %[[C4:.*]] = arith.constant 4 : index
 // CHECK: scf.parallel (%[[Z:.*]], %[[Y:.*]], %[[X:.*]]) = {{.*}} step (%[[C2:.*]], %[[C2]], %{{.*}})
 // CHECK: %[[OY:.*]] = arith.maxsi %[[Y]], %[[C1:.*]] : index
 // CHECK: %[[OX:.*]] = arith.maxsi %[[X]], %[[C1]] : index
 // CHECK: %[[RING3:.*]] = memref.alloc(%{{.*}}) {alignment = 64 : i64} : memref<?x3x2x16xf32>
 // Step 1's rows along x are vectors. The tile spans neither inner axis:
-// with each row, step 1 first asks for that row's piece of the source
-// plane that the wave after next reads first (z + 3), one touch per
-// 64-byte line, unless that plane is past the array. A ring row's columns
-// count from the tile's first x.
-// CHECK: scf.for %{{[^ ]*}} = %[[ROW:arg[0-9]+]] to
+// with each vector, step 1 asks for its line of the source plane that the
+// wave after next reads first (z + 3, at most the last plane, 4); here
+// the row is one partial vector. A ring row's columns count from the
+// tile's first x.
+// CHECK: scf.for %[[WAVE:[^ ]*]] = %{{.*}} to
+// CHECK: scf.for %[[ROW:[^ ]*]] = %[[WAVE]] to
 // CHECK-NEXT: scf.for %[[RYI:[^ ]*]] = %{{.*}} to
-// CHECK-NEXT: %[[NEXT:.*]] = arith.addi %[[ROW]], %[[C3]]
-// CHECK-NEXT: %[[INARRAY:.*]] = arith.cmpi slt, %[[NEXT]], %{{.*}}
-// CHECK-NEXT: scf.if %[[INARRAY]] {
-// CHECK-NEXT: scf.for %[[PX:.*]] = %{{.*}} to %{{.*}} step %{{.*}} {
-// CHECK-NEXT: memref.prefetch %{{.*}}[%[[NEXT]], %[[RYI]], %[[PX]]], read, locality<3>, data
-// CHECK: %[[FROMCOL:.*]] = arith.subi %{{.*}}, %[[OX]]
+// CHECK-NEXT: %[[FROMCOL:.*]] = arith.subi %[[FROM:.*]], %[[OX]]
+// CHECK: %[[NEXT:.*]] = arith.addi %[[ROW]], %[[C3]]
+// CHECK-NEXT: %[[LATER:.*]] = arith.minsi %[[NEXT]], %[[C4]]
+// CHECK-NEXT: memref.prefetch %{{.*}}[%[[LATER]], %[[RYI]], %[[FROM]]], read, locality<3>, data
+// CHECK-NOT: memref.prefetch
 // CHECK: %[[RY:.*]] = arith.subi %[[RYI]], %[[OY]]
 // CHECK: vector.maskedstore %[[RING3]][%{{.*}}, %{{.*}}, %[[RY]], %[[FROMCOL]]]
 // The last step asks for the destination's, for writing.
@@ -488,5 +489,61 @@ func.func @pipelined_chain(%A: memref<10x12xf64>, %B: memref<10x12xf64>, %n: ind
   }
   stencil.store %r#0 to %A : !f to memref<10x12xf64>
   stencil.store %r#1 to %B : !f to memref<10x12xf64>
+  return
+}
+
+// -----
+
+// Rows of whole vectors in tiles narrower than the grid: the first level
+// asks for a line of the source's row two past its reach (row + 1 + 2, at
+// most the last row, 7) with each vector it computes, the partial vectors
+// at both ends included, and the last level for a line of the
+// destination's next row, for writing: spread over the row, not all at
+// once before it.
+// CHECK-LABEL: func.func @pipelined_prefetch(
+// CHECK-DAG: %[[C3:.*]] = arith.constant 3 : index
+// CHECK-DAG: %[[C7:.*]] = arith.constant 7 : index
+// CHECK-DAG: %[[C16:.*]] = arith.constant 16 : index
+// CHECK: %[[NEXT:.*]] = arith.addi %{{.*}}, %[[C3]]
+// CHECK-NEXT: %[[LATER:.*]] = arith.minsi %[[NEXT]], %[[C7]]
+// CHECK-NEXT: memref.prefetch %[[SRC:arg[0-9]+]][%[[LATER]], %{{.*}}], read, locality<3>, data
+// CHECK: vector.maskedstore
+// CHECK-NEXT: scf.for %[[COL:[^ ]*]] = %{{.*}} to %{{.*}} step %[[C16]] {
+// CHECK-NEXT: %[[X:.*]] = arith.addi %[[COL]], %{{.*}}
+// CHECK-NEXT: memref.prefetch %[[SRC]][%[[LATER]], %[[X]]], read, locality<3>, data
+// CHECK-NEXT: vector.load %[[SRC]]
+// CHECK: vector.store
+// CHECK-NEXT: }
+// CHECK: memref.prefetch %[[SRC]][%[[LATER]], %{{.*}}], read, locality<3>, data
+// CHECK: vector.maskedstore
+// The last level.
+// CHECK: memref.prefetch %[[DST:arg[0-9]+]][%[[WROW:[^,]*]], %{{.*}}], write, locality<3>, data
+// CHECK: scf.for %{{[^ ]*}} = %{{.*}} to %{{.*}} step %[[C16]] iter_args
+// CHECK: memref.prefetch %[[DST]][%[[WROW]], %{{.*}}], write, locality<3>, data
+// CHECK: vector.store %{{.*}}, %[[DST]]
+// CHECK: memref.prefetch %[[DST]][%[[WROW]], %{{.*}}], write, locality<3>, data
+!w = !stencil.field<8x70xf32>
+func.func @pipelined_prefetch(%A: memref<8x70xf32>, %B: memref<8x70xf32>, %n: index) {
+  %a = stencil.load %A : memref<8x70xf32> -> !w
+  %b = stencil.load %B : memref<8x70xf32> -> !w
+  %g = stencil.grid [1, 1] to [7, 69] : !stencil.grid<2>
+  %r:2 = stencil.iterate %n iter_args(%ak = %a, %bk = %b) : !w, !w
+      attributes {schedule = #stencil.schedule<wg = [8, 48], time_block = 2>} {
+    %calc = stencil.apply on %g ins(%x = %ak : !w) outs(%bk : !w) {
+      %u = stencil.access %x[-1, 0] : !w
+      %d = stencil.access %x[1, 0] : !w
+      %e = stencil.access %x[0, 1] : !w
+      %v = arith.addf %u, %d : f32
+      %t = arith.addf %v, %e : f32
+      stencil.return %t : f32
+    }
+    %copy = stencil.apply on %g ins(%y = %calc : !w) outs(%ak : !w) {
+      %v = stencil.access %y[0, 0] : !w
+      stencil.return %v : f32
+    }
+    stencil.yield %copy, %calc : !w, !w
+  }
+  stencil.store %r#0 to %A : !w to memref<8x70xf32>
+  stencil.store %r#1 to %B : !w to memref<8x70xf32>
   return
 }
