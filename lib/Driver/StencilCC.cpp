@@ -108,6 +108,7 @@ const char *const usage =
     "[--print-schedule]\n"
     "                 [--emit=mlir|llvm|obj|device|device-isa|exe] "
     "[--save-temps] [-v]\n"
+    "                 [-ffp-contract=fast|on|off]\n"
     "                 [-I dir] [-D name[=value]] [-U name] [-std=...] "
     "[-O<n>] [other clang flags]\n"
     "                 prog.c [more.c lib.o lib.a ...] [-o prog]\n";
@@ -156,6 +157,9 @@ struct Options {
   std::vector<std::string> preprocessorArgs;
   /// Everything else for the host compile and link.
   std::vector<std::string> hostArgs;
+  /// -ffp-contract=fast (or -ffast-math, -Ofast), the last such flag
+  /// winning as in clang: the regions may fuse multiplies and adds.
+  bool allowContraction = false;
 };
 
 bool error(const llvm::Twine &message) {
@@ -367,6 +371,19 @@ bool parseArgs(ArrayRef<const char *> args, Options &options, bool &help,
     } else if (arg.starts_with("--")) {
       return usageError("unknown option '" + arg + "'");
     } else if (arg.starts_with("-")) {
+      // Contraction flags go to the host compile as they are, and decide
+      // whether the regions may contract too.
+      if (StringRef mode = arg; mode.consume_front("-ffp-contract=")) {
+        if (mode != "fast" && mode != "fast-honor-pragmas" && mode != "on" &&
+            mode != "off")
+          return usageError(arg + ": expected fast, on, off or "
+                                  "fast-honor-pragmas");
+        options.allowContraction = mode.starts_with("fast");
+      } else if (arg == "-ffast-math" || arg == "-Ofast") {
+        options.allowContraction = true;
+      } else if (arg == "-fno-fast-math") {
+        options.allowContraction = false;
+      }
       options.hostArgs.push_back(arg.str());
     } else if (options.input.empty() && arg.ends_with(".c")) {
       options.input = arg.str();
@@ -680,6 +697,8 @@ std::optional<std::string> getPreferredVectorWidth(const Options &options) {
 /// after a diagnostic.
 bool lowerRegions(ModuleOp module, const Options &options) {
   PassManager pm(module.getContext());
+  if (options.allowContraction)
+    pm.addPass(createStencilAllowContraction());
   if (options.mpi)
     pm.addPass(createStencilDistribute());
   if (options.target != "cpu") {
