@@ -654,19 +654,15 @@ void PipelinedTimeBlock::emitVectorRow(OpBuilder &b, ValueRange outer,
       llvm::append_range(at, outer.drop_front());
       laterRows.push_back({buffer, at});
     }
+  // A vector is at most a line of every field: `lanes` follows the
+  // sources' widest element, and a field of narrower ones is asked for
+  // some of its lines twice.
   auto prefetchColumn = [&](OpBuilder &pb, Value column) {
     for (auto &[buffer, row] : laterRows) {
-      // The vector's lines of this buffer: one, or more where its elements
-      // are wider than the sources' narrowest (which set `lanes`).
-      int64_t perLine =
-          getElementsPerLine(llvm::cast<MemRefType>(buffer.getType()));
-      for (int64_t offset = 0; offset < lanes; offset += perLine) {
-        SmallVector<Value, 3> at(row);
-        at.push_back(add(pb, column, constant(pb, offset)));
-        at.back() = add(pb, at.back(), columnOrigin);
-        memref::PrefetchOp::create(pb, loc, buffer, at, isWrite,
-                                   /*localityHint=*/3, /*isDataCache=*/true);
-      }
+      SmallVector<Value, 3> at(row);
+      at.push_back(add(pb, column, columnOrigin));
+      memref::PrefetchOp::create(pb, loc, buffer, at, isWrite,
+                                 /*localityHint=*/3, /*isDataCache=*/true);
     }
   };
   prefetchColumn(b, fromColumn);

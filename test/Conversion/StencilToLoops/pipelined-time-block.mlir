@@ -509,18 +509,23 @@ func.func @pipelined_chain(%A: memref<10x12xf64>, %B: memref<10x12xf64>, %n: ind
 // CHECK-NEXT: memref.prefetch %[[SRC:arg[0-9]+]][%[[LATER]], %{{.*}}], read, locality<3>, data
 // CHECK: vector.maskedstore
 // CHECK-NEXT: scf.for %[[COL:[^ ]*]] = %{{.*}} to %{{.*}} step %[[C16]] {
-// CHECK-NEXT: %[[X:.*]] = arith.addi %[[COL]], %{{.*}}
+// CHECK-NEXT: %[[X:.*]] = arith.addi %[[COL]], %[[ORIGIN:.*]] : index
 // CHECK-NEXT: memref.prefetch %[[SRC]][%[[LATER]], %[[X]]], read, locality<3>, data
 // CHECK-NEXT: vector.load %[[SRC]]
 // CHECK: vector.store
 // CHECK-NEXT: }
-// CHECK: memref.prefetch %[[SRC]][%[[LATER]], %{{.*}}], read, locality<3>, data
+// The row's last column, or its first where the row is empty.
+// CHECK-NEXT: %[[LASTCOL:.*]] = arith.subi %{{.*}}, %[[C1:.*]] : index
+// CHECK-NEXT: %[[TAILCOL:.*]] = arith.maxsi %[[LASTCOL]], %{{.*}} : index
+// CHECK-NEXT: %[[TAIL:.*]] = arith.addi %[[TAILCOL]], %[[ORIGIN]]
+// CHECK-NEXT: memref.prefetch %[[SRC]][%[[LATER]], %[[TAIL]]], read, locality<3>, data
 // CHECK: vector.maskedstore
-// The last level.
-// CHECK: memref.prefetch %[[DST:arg[0-9]+]][%[[WROW:[^,]*]], %{{.*}}], write, locality<3>, data
+// The last level: the destination's next row, at most the last (7).
+// CHECK: %[[WROW:.*]] = arith.minsi %{{.*}}, %[[C7]] : index
+// CHECK-NEXT: memref.prefetch %[[DST:arg[0-9]+]][%[[WROW]], %{{.*}}], write, locality<3>, data
 // CHECK: scf.for %{{[^ ]*}} = %{{.*}} to %{{.*}} step %[[C16]] iter_args
 // CHECK: memref.prefetch %[[DST]][%[[WROW]], %{{.*}}], write, locality<3>, data
-// CHECK: vector.store %{{.*}}, %[[DST]]
+// CHECK: vector.store %{{.*}}, %[[DST]][%{{arg[0-9]+}}, %{{.*}}]
 // CHECK: memref.prefetch %[[DST]][%[[WROW]], %{{.*}}], write, locality<3>, data
 !w = !stencil.field<8x70xf32>
 func.func @pipelined_prefetch(%A: memref<8x70xf32>, %B: memref<8x70xf32>, %n: index) {
