@@ -157,8 +157,8 @@ struct Options {
   std::vector<std::string> preprocessorArgs;
   /// Everything else for the host compile and link.
   std::vector<std::string> hostArgs;
-  /// -ffp-contract=fast (or -ffast-math, -Ofast), the last such flag
-  /// winning as in clang: the regions may fuse multiplies and adds.
+  /// Whether the regions may fuse multiplies and adds: the host compile
+  /// contracts as -ffp-contract=fast does (getRegionContraction).
   bool allowContraction = false;
 };
 
@@ -371,19 +371,6 @@ bool parseArgs(ArrayRef<const char *> args, Options &options, bool &help,
     } else if (arg.starts_with("--")) {
       return usageError("unknown option '" + arg + "'");
     } else if (arg.starts_with("-")) {
-      // Contraction flags go to the host compile as they are, and decide
-      // whether the regions may contract too.
-      if (StringRef mode = arg; mode.consume_front("-ffp-contract=")) {
-        if (mode != "fast" && mode != "fast-honor-pragmas" && mode != "on" &&
-            mode != "off")
-          return usageError(arg + ": expected fast, on, off or "
-                                  "fast-honor-pragmas");
-        options.allowContraction = mode.starts_with("fast");
-      } else if (arg == "-ffast-math" || arg == "-Ofast") {
-        options.allowContraction = true;
-      } else if (arg == "-fno-fast-math") {
-        options.allowContraction = false;
-      }
       options.hostArgs.push_back(arg.str());
     } else if (options.input.empty() && arg.ends_with(".c")) {
       options.input = arg.str();
@@ -697,8 +684,6 @@ std::optional<std::string> getPreferredVectorWidth(const Options &options) {
 /// after a diagnostic.
 bool lowerRegions(ModuleOp module, const Options &options) {
   PassManager pm(module.getContext());
-  if (options.allowContraction)
-    pm.addPass(createStencilAllowContraction());
   if (options.mpi)
     pm.addPass(createStencilDistribute());
   if (options.target != "cpu") {
@@ -707,6 +692,7 @@ bool lowerRegions(ModuleOp module, const Options &options) {
     gpuOptions.chip = options.chip.empty()
                           ? getDefaultChip(options.target, options.device)
                           : options.chip;
+    gpuOptions.allowContraction = options.allowContraction;
     gpuOptions.toolkit =
         resolveInstallPath(getGPUBackend(options.target).toolkit);
     // PTX or AMD assembly instead of the binary the executable embeds.
@@ -714,7 +700,9 @@ bool lowerRegions(ModuleOp module, const Options &options) {
       gpuOptions.format = "isa";
     (void)buildStencilToGPUPipeline(pm, gpuOptions);
   } else {
-    buildStencilToCPUPipeline(pm, StencilToCPUPipelineOptions());
+    StencilToCPUPipelineOptions cpuOptions;
+    cpuOptions.allowContraction = options.allowContraction;
+    buildStencilToCPUPipeline(pm, cpuOptions);
   }
   return succeeded(pm.run(module));
 }
@@ -792,6 +780,59 @@ std::vector<std::string> getHostCompileCommand(const Options &options) {
   llvm::append_range(command, options.preprocessorArgs);
   llvm::append_range(command, options.hostArgs);
   return command;
+}
+
+/// Whether the regions may contract: whether clang compiles the host
+/// program with -ffp-contract=fast (or fast-honor-pragmas). Its driver
+/// reads that from -ffp-contract=, -ffast-math, -Ofast, -ffp-model=,
+/// -funsafe-math-optimizations and their order; `clang -###` prints the
+/// value it passes its front end, so the regions follow clang's own reading
+/// of the flags. Without a -f or -O flag nothing can ask for it and clang
+/// is not asked. nullopt after clang rejected the flags (its message is
+/// printed); `errorsPath` takes clang's output.
+std::optional<bool> getRegionContraction(const Options &options,
+                                         StringRef errorsPath) {
+  if (llvm::none_of(options.hostArgs, [](StringRef arg) {
+        return arg.starts_with("-f") || arg.starts_with("-O");
+      }))
+    return false;
+  std::vector<std::string> command = getHostCompileCommand(options);
+  command.insert(command.end(),
+                 {"-###", "-fsyntax-only", "-x", "c", "/dev/null"});
+  if (options.verbose)
+    llvm::errs() << llvm::join(command, " ") << "\n";
+  SmallVector<StringRef> argv(command.begin(), command.end());
+  std::optional<StringRef> redirects[] = {std::nullopt, std::nullopt,
+                                          errorsPath};
+  std::string message;
+  int status = llvm::sys::ExecuteAndWait(command.front(), argv, std::nullopt,
+                                         redirects, 0, 0, &message);
+  llvm::ErrorOr<std::unique_ptr<llvm::MemoryBuffer>> output =
+      llvm::MemoryBuffer::getFile(errorsPath);
+  if (status != 0 || !output) {
+    bool printed = false;
+    if (output) {
+      SmallVector<StringRef> lines;
+      (*output)->getBuffer().split(lines, '\n');
+      for (StringRef line : lines)
+        if (line.contains("error:")) {
+          llvm::errs() << line << "\n";
+          printed = true;
+        }
+    }
+    if (!printed)
+      error(command.front() + ": " +
+            (message.empty() ? "cannot read the compile flags" : message));
+    return std::nullopt;
+  }
+  StringRef text = (*output)->getBuffer();
+  StringRef key = "\"-ffp-contract=";
+  size_t at = text.find(key);
+  if (at == StringRef::npos)
+    return false;
+  StringRef mode =
+      text.substr(at + key.size()).take_until([](char c) { return c == '"'; });
+  return mode == "fast" || mode == "fast-honor-pragmas";
 }
 
 /// Compiles the host program to an object once for --autotune's
@@ -1160,6 +1201,11 @@ int mlir::stencil::runStencilCC(ArrayRef<const char *> args) {
     llvm::sys::path::append(path, name);
     return std::string(path);
   };
+  std::optional<bool> contraction =
+      getRegionContraction(options, tempPath("clang-flags.txt"));
+  if (!contraction)
+    return 1;
+  options.allowContraction = *contraction;
   // The host program: the C file with each region replaced by a call, with
   // `#line` so diagnostics name the original file (line numbers are kept).
   std::string hostPath = tempPath("host.c");

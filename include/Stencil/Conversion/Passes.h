@@ -30,6 +30,13 @@ struct StencilToCPUPipelineOptions
                      "without time blocking (convert-stencil-to-loops); 0 "
                      "turns it off"),
       llvm::cl::init(8192)};
+  Option<bool> allowContraction{
+      *this, "allow-contraction",
+      llvm::cl::desc("Let floating-point multiplies and adds fuse "
+                     "(-ffp-contract=fast): stencil-allow-contraction right "
+                     "after the lowering, so that the operations it creates, "
+                     "a reduction's accumulation among them, get it too"),
+      llvm::cl::init(false)};
 };
 
 /// stencil dialect -> LLVM dialect for the host CPU: loops, OpenMP, and the
@@ -71,6 +78,13 @@ struct StencilToGPUPipelineOptions
       llvm::cl::desc("Bytes of workgroup memory per kernel; 0: from the "
                      "device"),
       llvm::cl::init(0)};
+  Option<bool> allowContraction{
+      *this, "allow-contraction",
+      llvm::cl::desc("Let floating-point multiplies and adds fuse "
+                     "(-ffp-contract=fast): stencil-allow-contraction right "
+                     "after the lowering, so that the operations it creates, "
+                     "a reduction's accumulation among them, get it too"),
+      llvm::cl::init(false)};
 };
 
 /// stencil dialect -> host code in the LLVM dialect that calls the GPU

@@ -2,6 +2,7 @@
 
 #include "Stencil/Conversion/Passes.h"
 #include "Stencil/Dialect/GPU/Transforms/Passes.h"
+#include "Stencil/Dialect/Stencil/Transforms/Passes.h"
 
 #include "mlir/Conversion/GPUToSPIRV/GPUToSPIRVPass.h"
 #include "mlir/Conversion/Passes.h"
@@ -47,6 +48,8 @@ void stencil::buildStencilToCPUPipeline(
   ConvertStencilToLoopsOptions loops;
   loops.prefetchDistance = options.prefetchDistance;
   pm.addPass(createConvertStencilToLoops(loops));
+  if (options.allowContraction)
+    pm.addPass(createStencilAllowContraction());
   pm.addPass(createCanonicalizerPass());
   pm.addPass(createCSEPass());
   if (options.openmp) {
@@ -100,6 +103,8 @@ stencil::buildStencilToGPUPipeline(OpPassManager &pm,
                                    options.defaultWorkGroup.end());
   lowering.workgroupMemoryLimit = options.workgroupMemoryLimit;
   pm.addPass(createConvertStencilToGPU(lowering));
+  if (options.allowContraction)
+    pm.addPass(createStencilAllowContraction());
   pm.addPass(createCanonicalizerPass());
   pm.addPass(createCSEPass());
   // Canonicalization hoists the kernels' constants out of the launches;

@@ -56,22 +56,25 @@ def StencilDistribute : Pass<"stencil-distribute", "ModuleOp"> {
 }
 
 def StencilAllowContraction : Pass<"stencil-allow-contraction"> {
-  let summary = "Let floating-point multiplies and adds fuse (-ffp-contract=fast)";
+  let summary = "Let float multiplies and adds fuse (-ffp-contract=fast)";
   let description = [{
     Adds the `contract` fast-math flag to every `arith` operation that takes
     fast-math flags (`addf`, `subf`, `mulf`, `divf`, `negf`, ...) in the
     operation it runs on, apply bodies and the code around them alike:
-    what `clang -ffp-contract=fast` does to a translation unit. LLVM may
-    then fuse a multiply and the add or subtract that uses it into one
-    fused multiply-add, rounded once, on every backend that lowers through
-    LLVM (CPU, CUDA, ROCm). Results then differ from C compiled without
-    contraction in the last bits; without this pass the regions compute
-    exactly what C does. SPIR-V has no such permission: Vulkan kernels
-    keep `NoContraction` on every float operation
-    (`stencil-spirv-no-contraction`). `stencilcc -ffp-contract=fast` runs
-    it (docs/stencilcc.md, "Floating-point contraction").
+    what `clang -ffp-contract=fast` does to a translation unit; flags an
+    operation has stay. LLVM may then fuse a multiply and the add or
+    subtract that uses it into one fused multiply-add, rounded once, on
+    every backend that lowers through LLVM (CPU, CUDA, ROCm). Results then
+    differ from C compiled without contraction in the last bits; without
+    this pass the regions compute exactly what C does. SPIR-V has no such
+    permission: Vulkan kernels keep `NoContraction` on every float
+    operation (`stencil-spirv-no-contraction`). The `stencil-to-cpu` and
+    `stencil-to-gpu` pipelines run it right after the stencil lowering
+    with `allow-contraction`, so that the operations the lowering creates
+    (a reduction's accumulation) are covered; `stencilcc` sets that where
+    clang compiles the host code with `-ffp-contract=fast`
+    (docs/stencilcc.md, "Floating-point contraction").
   }];
-  let dependentDialects = ["::mlir::arith::ArithDialect"];
 }
 
 #endif // STENCIL_DIALECT_STENCIL_TRANSFORMS_PASSES_TD
