@@ -53,10 +53,13 @@ llvm::StringMap<std::string> mlir::stencil::hashRegions(ModuleOp module) {
 }
 
 std::string mlir::stencil::getAutotuneDeviceKey(StringRef target,
-                                                StringRef device) {
+                                                StringRef device,
+                                                bool contracted) {
+  // Contracted regions compute, and may run, differently.
+  std::string suffix = contracted ? "/contract" : "";
   std::string key = (target + "/" + device).str();
   if (target != "cpu" || device != "host")
-    return key;
+    return key + suffix;
   // The best tile depends on the core count the program runs with.
   unsigned threads = std::max(1u, std::thread::hardware_concurrency());
   if (std::optional<std::string> env =
@@ -67,7 +70,7 @@ std::string mlir::stencil::getAutotuneDeviceKey(StringRef target,
       threads = given;
   }
   return key + "/" + llvm::sys::getHostCPUName().str() + "/" +
-         std::to_string(threads) + "t";
+         std::to_string(threads) + "t" + suffix;
 }
 
 //===----------------------------------------------------------------------===//

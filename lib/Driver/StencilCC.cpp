@@ -36,6 +36,7 @@
 #include "llvm/IR/LLVMContext.h"
 #include "llvm/IR/Module.h"
 #include "llvm/Support/FileSystem.h"
+#include "llvm/Support/FileUtilities.h"
 #include "llvm/Support/Format.h"
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/Path.h"
@@ -609,7 +610,8 @@ bool attachSchedules(ModuleOp module, const Options &options,
                    "XDG_CACHE_HOME or STENCIL_CACHE_DIR)");
     if (failed(cache.load(path, message)))
       return error("--schedule=cache: " + message);
-    std::string device = getAutotuneDeviceKey(options.target, options.device);
+    std::string device = getAutotuneDeviceKey(options.target, options.device,
+                                              options.allowContraction);
     for (const RegionSchedule &region : getRegionSchedules(module)) {
       const ScheduleCache::Entry *entry =
           cache.lookup(hashes.lookup(region.region), device);
@@ -789,13 +791,19 @@ std::vector<std::string> getHostCompileCommand(const Options &options) {
 /// value it passes its front end, so the regions follow clang's own reading
 /// of the flags. Without a -f or -O flag nothing can ask for it and clang
 /// is not asked. nullopt after clang rejected the flags (its message is
-/// printed); `errorsPath` takes clang's output.
-std::optional<bool> getRegionContraction(const Options &options,
-                                         StringRef errorsPath) {
+/// printed).
+std::optional<bool> getRegionContraction(const Options &options) {
   if (llvm::none_of(options.hostArgs, [](StringRef arg) {
         return arg.starts_with("-f") || arg.starts_with("-O");
       }))
     return false;
+  SmallString<128> errorsPath;
+  if (std::error_code ec = llvm::sys::fs::createTemporaryFile(
+          "stencilcc-flags", "txt", errorsPath)) {
+    error("cannot create a temporary file: " + ec.message());
+    return std::nullopt;
+  }
+  llvm::FileRemover removeErrors(errorsPath);
   std::vector<std::string> command = getHostCompileCommand(options);
   command.insert(command.end(),
                  {"-###", "-fsyntax-only", "-x", "c", "/dev/null"});
@@ -803,7 +811,7 @@ std::optional<bool> getRegionContraction(const Options &options,
     llvm::errs() << llvm::join(command, " ") << "\n";
   SmallVector<StringRef> argv(command.begin(), command.end());
   std::optional<StringRef> redirects[] = {std::nullopt, std::nullopt,
-                                          errorsPath};
+                                          StringRef(errorsPath)};
   std::string message;
   int status = llvm::sys::ExecuteAndWait(command.front(), argv, std::nullopt,
                                          redirects, 0, 0, &message);
@@ -983,7 +991,8 @@ bool autotuneSchedules(ModuleOp module, const Options &options,
       std::chrono::duration<double>(std::chrono::steady_clock::now() - start)
           .count();
 
-  std::string device = getAutotuneDeviceKey(options.target, options.device);
+  std::string device = getAutotuneDeviceKey(options.target, options.device,
+                                            options.allowContraction);
   std::string cachePath = ScheduleCache::getDefaultPath();
   ScheduleCache cache;
   if (!cachePath.empty() && failed(cache.load(cachePath, message))) {
@@ -1123,6 +1132,14 @@ int mlir::stencil::runStencilCC(ArrayRef<const char *> args) {
     }
   }
 
+  // Decided before the schedules: the autotuner's cache keeps contracted
+  // and exact regions apart.
+  std::optional<bool> contraction = getRegionContraction(options);
+  if (!contraction)
+    return 1;
+  // SPIR-V has no such permission: Vulkan kernels stay exact.
+  options.allowContraction = *contraction && options.target != "vulkan";
+
   PragmaCImportOptions importOptions;
   importOptions.clangArgs = options.preprocessorArgs;
   importOptions.residentBlocks = options.mpi;
@@ -1201,11 +1218,6 @@ int mlir::stencil::runStencilCC(ArrayRef<const char *> args) {
     llvm::sys::path::append(path, name);
     return std::string(path);
   };
-  std::optional<bool> contraction =
-      getRegionContraction(options, tempPath("clang-flags.txt"));
-  if (!contraction)
-    return 1;
-  options.allowContraction = *contraction;
   // The host program: the C file with each region replaced by a call, with
   // `#line` so diagnostics name the original file (line numbers are kept).
   std::string hostPath = tempPath("host.c");

@@ -37,8 +37,10 @@ llvm::StringMap<std::string> hashRegions(ModuleOp module);
 
 /// What the cache calls the machine a schedule was measured on: the
 /// target, the device description and, for this CPU, its model and the
-/// thread count OpenMP will use.
-std::string getAutotuneDeviceKey(StringRef target, StringRef device);
+/// thread count OpenMP will use; `/contract` after it for regions compiled
+/// with contraction (-ffp-contract=fast).
+std::string getAutotuneDeviceKey(StringRef target, StringRef device,
+                                 bool contracted = false);
 
 /// The candidate schedules of one search stage around `base`, best guesses
 /// first, without `base` itself. `maxWorkGroupSize` bounds GPU work groups
