@@ -18,6 +18,13 @@ namespace mlir::stencil {
 #define GEN_PASS_REGISTRATION
 #include "Stencil/Conversion/Passes.h.inc"
 
+/// Both pipelines' `allow-contraction`.
+inline constexpr const char *kAllowContractionHelp =
+    "Let floating-point multiplies and adds fuse (-ffp-contract=fast): "
+    "stencil-allow-contraction right after the lowering, so that the "
+    "operations it creates, a reduction's accumulation among them, get it "
+    "too";
+
 /// Options of the `stencil-to-cpu` pipeline.
 struct StencilToCPUPipelineOptions
     : public PassPipelineOptions<StencilToCPUPipelineOptions> {
@@ -30,13 +37,9 @@ struct StencilToCPUPipelineOptions
                      "without time blocking (convert-stencil-to-loops); 0 "
                      "turns it off"),
       llvm::cl::init(8192)};
-  Option<bool> allowContraction{
-      *this, "allow-contraction",
-      llvm::cl::desc("Let floating-point multiplies and adds fuse "
-                     "(-ffp-contract=fast): stencil-allow-contraction right "
-                     "after the lowering, so that the operations it creates, "
-                     "a reduction's accumulation among them, get it too"),
-      llvm::cl::init(false)};
+  Option<bool> allowContraction{*this, "allow-contraction",
+                                llvm::cl::desc(kAllowContractionHelp),
+                                llvm::cl::init(false)};
 };
 
 /// stencil dialect -> LLVM dialect for the host CPU: loops, OpenMP, and the
@@ -78,13 +81,9 @@ struct StencilToGPUPipelineOptions
       llvm::cl::desc("Bytes of workgroup memory per kernel; 0: from the "
                      "device"),
       llvm::cl::init(0)};
-  Option<bool> allowContraction{
-      *this, "allow-contraction",
-      llvm::cl::desc("Let floating-point multiplies and adds fuse "
-                     "(-ffp-contract=fast): stencil-allow-contraction right "
-                     "after the lowering, so that the operations it creates, "
-                     "a reduction's accumulation among them, get it too"),
-      llvm::cl::init(false)};
+  Option<bool> allowContraction{*this, "allow-contraction",
+                                llvm::cl::desc(kAllowContractionHelp),
+                                llvm::cl::init(false)};
 };
 
 /// stencil dialect -> host code in the LLVM dialect that calls the GPU

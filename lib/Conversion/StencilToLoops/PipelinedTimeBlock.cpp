@@ -227,11 +227,10 @@ private:
   /// axis): PipelinedRows.h's rows ahead, past the reach for a source, and
   /// at most the array's last row.
   Value getLaterRow(OpBuilder &b, Value buffer, Value row, bool isWrite) const;
-  /// Prefetches of a later row than `row`: the box [from, to) of the axes
-  /// after those `fixed` gives.
+  /// Prefetches of a later row than `row`: the box [from, to) of the inner
+  /// axes.
   void prefetchNextRow(OpBuilder &b, ValueRange buffers, Value row,
-                       ValueRange fixed, ValueRange from, ValueRange to,
-                       bool isWrite);
+                       ValueRange from, ValueRange to, bool isWrite);
 
   /// Level `s` (from 1), of stage `stage`, in wave `wave`: its
   /// `rowsPerWave` rows.
@@ -347,13 +346,11 @@ Value PipelinedTimeBlock::getLaterRow(OpBuilder &b, Value buffer, Value row,
 }
 
 void PipelinedTimeBlock::prefetchNextRow(OpBuilder &b, ValueRange buffers,
-                                         Value row, ValueRange fixed,
-                                         ValueRange from, ValueRange to,
-                                         bool isWrite) {
+                                         Value row, ValueRange from,
+                                         ValueRange to, bool isWrite) {
   for (Value buffer : buffers) {
-    SmallVector<Value, 3> point{getLaterRow(b, buffer, row, isWrite)};
-    llvm::append_range(point, fixed);
-    prefetchBox(b, loc, buffer, point, from, to, isWrite);
+    Value later = getLaterRow(b, buffer, row, isWrite);
+    prefetchBox(b, loc, buffer, later, from, to, isWrite);
   }
 }
 
@@ -384,7 +381,7 @@ void PipelinedTimeBlock::emitRow(OpBuilder &b, Value row, Value s, Level level,
   // last for those of the destinations: scalar rows all at once here,
   // vector rows a line with each vector (emitVectorRow).
   if (!vectorRows && prefetchesRows(level))
-    prefetchNextRow(b, getPrefetchedBuffers(level), row, {},
+    prefetchNextRow(b, getPrefetchedBuffers(level), row,
                     ArrayRef(from).drop_front(), ArrayRef(to).drop_front(),
                     /*isWrite=*/level == Level::Last);
   auto emitScalarPoint = [&](OpBuilder &nb, Location nl, ValueRange point) {
