@@ -64,13 +64,18 @@
 // CHECK: %[[HEAD1:.*]] = vector.create_mask %[[BODY1]] : vector<16xi1>
 // CHECK: %[[N1:.*]] = arith.addi %[[I1]], %[[CM1]]
 // CHECK: vector.maskedload %[[X]][%[[N1]], %[[C1]]], %[[HEAD1]]
+// CHECK: %[[S1:.*]] = arith.addi %[[I1]], %[[C1]]
 // CHECK: vector.maskedload %[[K]][%[[I1]], %[[C1]]], %[[HEAD1]]
 // CHECK: arith.mulf %{{.*}} : vector<16xf32>
 // CHECK: %[[SLOT1:.*]] = arith.remui %[[I1]], %[[C4]]
 // CHECK: vector.maskedstore %[[RING]][%[[C0]], %[[SLOT1]], %[[C0]]], %[[HEAD1]]
-// Step 1 reads the source at each access's offset.
+// Step 1 reads the source at each access's offset. Each whole vector asks
+// for its line of the read-only field's next row, i + 1, at most its last
+// row, 9.
 // CHECK: scf.for %[[J1:.*]] = %[[BODY1]] to %{{.*}} step %[[C16]] {
+// CHECK: %[[KNEXT1:.*]] = arith.minsi %[[S1]], %[[C9]]
 // CHECK: %[[XJ1:.*]] = arith.addi %[[J1]], %[[C1]]
+// CHECK: memref.prefetch %[[K]][%[[KNEXT1]], %[[XJ1]]], read, locality<3>, data
 // CHECK: vector.load %[[X]][%[[N1]], %[[XJ1]]] : memref<10x12xf32>, vector<16xf32>
 // CHECK: %[[EJ1:.*]] = arith.addi %[[J1]], %[[C2]]
 // CHECK: vector.load %[[X]][%[[I1]], %[[EJ1]]]
@@ -96,7 +101,8 @@
 // CHECK: scf.for %[[I2:.*]] = %[[ROWK]] to
 // CHECK: %[[UP:.*]] = arith.remui %{{.*}}, %[[C4]]
 // CHECK: vector.maskedload %[[RING]][%[[IN]], %[[UP]],
-// CHECK: %[[DOWN:.*]] = arith.remui %{{.*}}, %[[C4]]
+// CHECK: %[[BELOW2:.*]] = arith.addi %[[I2]], %[[C1]]
+// CHECK: %[[DOWN:.*]] = arith.remui %[[BELOW2]], %[[C4]]
 // CHECK: %[[MID:.*]] = arith.remui %[[I2]], %[[C4]]
 // CHECK: vector.maskedstore %[[RING]][%[[OUT]], %[[MID]],
 // Their whole vectors load each vector of a ring row once: x[0, 1] of the
@@ -110,8 +116,12 @@
 // CHECK: %[[SV:.*]] = vector.load %[[RING]][%[[IN]], %[[DOWN]], %[[J2]]]
 // CHECK: %[[NEXTCOL:.*]] = arith.addi %[[J2]], %[[C16]]
 // CHECK: %[[NEXTV:.*]] = vector.load %[[RING]][%[[IN]], %[[MID]], %[[NEXTCOL]]]
+// The steps between ask for the read-only field's next row as step 1 does.
+// CHECK: %[[KNEXT2:.*]] = arith.minsi %[[BELOW2]], %[[C9]]
+// CHECK: %[[KJ2:.*]] = arith.addi %[[J2]], %[[C1]]
+// CHECK: memref.prefetch %[[K]][%[[KNEXT2]], %[[KJ2]]], read, locality<3>, data
 // CHECK: %[[EV:.*]] = vector.shuffle %[[CARRIED]], %[[NEXTV]] [1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16]
-// CHECK: %[[KV:.*]] = vector.load %[[K]][%[[I2]],
+// CHECK: %[[KV:.*]] = vector.load %[[K]][%[[I2]], %[[KJ2]]]
 // CHECK: %[[SUM:.*]] = arith.addf %[[NV]], %[[SV]] : vector<16xf32>
 // CHECK: %[[SUM2:.*]] = arith.addf %[[SUM]], %[[EV]] : vector<16xf32>
 // CHECK: %[[PROD:.*]] = arith.mulf %[[SUM2]], %[[KV]] : vector<16xf32>
@@ -217,6 +227,73 @@ func.func @pipelined_3d(%A: memref<5x6x8xf32>, %B: memref<5x6x8xf32>, %n: index)
   }
   stencil.store %r#0 to %A : !g to memref<5x6x8xf32>
   stencil.store %r#1 to %B : !g to memref<5x6x8xf32>
+  return
+}
+
+// -----
+
+// A read-only field's rows on a 3-D grid: each whole vector of every level
+// asks for its line of the row of the field that the level reads first in
+// the plane's next row, one prefetch per row of the field the calc reads
+// (per offset along z, the largest offset along y): k[z, y + 1 + 1] for
+// k[0, -1, 0] and k[0, 1, 0], k[z + 1, y + 0 + 1] for k[1, 0, 0], each at
+// most the field's last row along y, 7.
+// CHECK-LABEL: func.func @pipelined_input_rows(
+// CHECK-SAME: %{{[^:]*}}: memref<6x8x40xf32>, %{{[^:]*}}: memref<6x8x40xf32>, %[[K:[^:]*]]: memref<6x8x40xf32>
+// CHECK-DAG: %[[C2:.*]] = arith.constant 2 : index
+// CHECK-DAG: %[[C7:.*]] = arith.constant 7 : index
+// CHECK-DAG: %[[C16:.*]] = arith.constant 16 : index
+// Step 1, its rows in wave w.
+// CHECK: memref.alloc(%{{.*}}) {alignment = 64 : i64} : memref<?x3x6x48xf32>
+// CHECK: scf.for %[[W:.*]] = %{{.*}} to
+// CHECK: scf.for %[[Z1:.*]] = %[[W]] to
+// CHECK-NEXT: scf.for %[[Y1:.*]] = %{{.*}} to
+// CHECK-NEXT: scf.for %[[J1:.*]] = %{{.*}} to %{{.*}} step %[[C16]] {
+// CHECK-NEXT: %[[YY1:.*]] = arith.addi %[[Y1]], %[[C2]]
+// CHECK-NEXT: %[[ROW1:.*]] = arith.minsi %[[YY1]], %[[C7]]
+// CHECK-NEXT: %[[COL1:.*]] = arith.addi %[[J1]], %{{.*}}
+// CHECK-NEXT: memref.prefetch %[[K]][%[[Z1]], %[[ROW1]], %[[COL1]]], read, locality<3>, data
+// CHECK-NEXT: %[[ZD1:.*]] = arith.addi %[[Z1]], %{{.*}}
+// CHECK-NEXT: %[[YD1:.*]] = arith.addi %[[Y1]], %{{.*}}
+// CHECK-NEXT: %[[ROWD1:.*]] = arith.minsi %[[YD1]], %[[C7]]
+// CHECK-NEXT: memref.prefetch %[[K]][%[[ZD1]], %[[ROWD1]], %[[COL1]]], read, locality<3>, data
+// CHECK-NOT: memref.prefetch
+// CHECK: vector.load %[[K]]
+// The last step (T = 2) reads the ring and asks for the same rows.
+// CHECK: scf.for %[[J2:.*]] = %{{.*}} to %{{.*}} step %[[C16]] {
+// CHECK: vector.load
+// CHECK: memref.prefetch %[[K]][%{{.*}}], read, locality<3>, data
+// CHECK-NEXT: arith.addi
+// CHECK-NEXT: arith.minsi %{{.*}}, %[[C7]]
+// CHECK-NEXT: memref.prefetch %[[K]][%{{.*}}], read, locality<3>, data
+!h = !stencil.field<6x8x40xf32>
+func.func @pipelined_input_rows(%A: memref<6x8x40xf32>, %B: memref<6x8x40xf32>, %K: memref<6x8x40xf32>, %n: index) {
+  %a = stencil.load %A : memref<6x8x40xf32> -> !h
+  %b = stencil.load %B : memref<6x8x40xf32> -> !h
+  %k = stencil.load %K : memref<6x8x40xf32> -> !h
+  %g = stencil.grid [1, 1, 1] to [5, 7, 39] : !stencil.grid<3>
+  %r:2 = stencil.iterate %n iter_args(%ak = %a, %bk = %b) : !h, !h
+      attributes {schedule = #stencil.schedule<wg = [4, 6, 38], time_block = 2>} {
+    %calc = stencil.apply on %g ins(%x = %ak : !h, %w = %k : !h) outs(%bk : !h) {
+      %u = stencil.access %x[-1, 0, 0] : !h
+      %d = stencil.access %x[1, 0, 0] : !h
+      %kn = stencil.access %w[0, -1, 0] : !h
+      %ks = stencil.access %w[0, 1, 0] : !h
+      %kd = stencil.access %w[1, 0, 0] : !h
+      %s = arith.addf %u, %d : f32
+      %t = arith.mulf %s, %kn : f32
+      %v = arith.addf %t, %ks : f32
+      %q = arith.addf %v, %kd : f32
+      stencil.return %q : f32
+    }
+    %copy = stencil.apply on %g ins(%y = %calc : !h) outs(%ak : !h) {
+      %v = stencil.access %y[0, 0, 0] : !h
+      stencil.return %v : f32
+    }
+    stencil.yield %copy, %calc : !h, !h
+  }
+  stencil.store %r#0 to %A : !h to memref<6x8x40xf32>
+  stencil.store %r#1 to %B : !h to memref<6x8x40xf32>
   return
 }
 
