@@ -231,6 +231,11 @@ private:
   /// axes.
   void prefetchNextRow(OpBuilder &b, ValueRange buffers, Value row,
                        ValueRange from, ValueRange to, bool isWrite);
+  /// Prefetches, with the whole vector at ring column `column` of the row
+  /// `outer`, its line of the row each of the stage's read-only streams
+  /// reads next (inputStreams).
+  void prefetchInputRows(OpBuilder &b, ValueRange outer, Value column,
+                         unsigned stage) const;
 
   /// Level `s` (from 1), of stage `stage`, in wave `wave`: its
   /// `rowsPerWave` rows.
@@ -304,18 +309,15 @@ private:
   SmallVector<SmallVector<RingStream>> streams;
   /// The rows of a read-only field that the accesses of a level read: one
   /// per offset along the outer axes but the last of them, where
-  /// `outerOffset` holds the largest offset along that one.
+  /// `outerOffset` holds the largest offset along that one, and `column`
+  /// the smallest along the innermost axis.
   struct InputStream {
     unsigned input;
     SmallVector<int64_t, 2> outerOffset;
+    int64_t column;
   };
   /// Per stage.
   SmallVector<SmallVector<InputStream>> inputStreams;
-  /// Prefetches, with the whole vector at ring column `column` of the row
-  /// `outer`, the same column of the next row of every read-only field the
-  /// stage reads.
-  void prefetchInputRows(OpBuilder &b, ValueRange outer, Value column,
-                         unsigned stage) const;
 };
 
 } // namespace
@@ -553,7 +555,7 @@ void PipelinedTimeBlock::planVectorRows() {
           {static_cast<unsigned>(pair), outerOffset, first, last});
     });
   }
-  // The read-only fields of the grid's rank (smaller ones, coefficient
+  // The read-only fields of the grid's rank (lower-rank ones, coefficient
   // tables, stay in the cache) and the rows of them each stage reads.
   for (auto [index, stage] : llvm::enumerate(plan.stages)) {
     SmallVector<InputStream> &stageInputs = inputStreams.emplace_back();
@@ -563,21 +565,22 @@ void PipelinedTimeBlock::planVectorRows() {
       unsigned input = argument.getArgNumber();
       if (stage.carriedInput[input] >= 0)
         return;
-      Value buffer = block.inputBuffer(index, input);
       auto type =
-          buffer ? llvm::dyn_cast<MemRefType>(buffer.getType()) : MemRefType();
+          llvm::dyn_cast<MemRefType>(block.inputBuffer(index, input).getType());
       if (!type || type.getRank() != static_cast<int64_t>(rank))
         return;
-      SmallVector<int64_t, 2> outerOffset(access.getOffset().drop_back());
+      ArrayRef<int64_t> offset = access.getOffset();
+      SmallVector<int64_t, 2> outerOffset(offset.drop_back());
       for (InputStream &stream : stageInputs) {
         if (stream.input != input || ArrayRef(stream.outerOffset).drop_back() !=
                                          ArrayRef(outerOffset).drop_back())
           continue;
         stream.outerOffset.back() =
             std::max(stream.outerOffset.back(), outerOffset.back());
+        stream.column = std::min(stream.column, offset.back());
         return;
       }
-      stageInputs.push_back({input, outerOffset});
+      stageInputs.push_back({input, outerOffset, offset.back()});
     });
   }
 }
@@ -589,13 +592,13 @@ void PipelinedTimeBlock::prefetchInputRows(OpBuilder &b, ValueRange outer,
   // than the hardware prefetchers follow, each row's lines came too late.
   // So each whole vector asks for its column's line of the row the level
   // reads next (along the last outer axis: the plane's next row in 3-D; in
-  // 2-D the level's next row, in this wave or the next). Himeno, 12 such
-  // fields, T = 3, two cores, medians of 7-11 alternated runs in four
-  // sets: 27.4-28.4 GFLOP/s without, 31.6-32.1 with. Lines 6 to 16 vectors
-  // further along the rows ran alike. The same prefetches of the carried
-  // fields' next rows in the first level changed nothing measurable on
-  // heat2d, heat3d, jacobi-2d and heat3d-2sweep. Past the field's last row
-  // the last is asked for again: a prefetch never faults.
+  // 2-D the level's next row, in this wave or the next), at the stream's
+  // first column, which the field holds. Himeno, 12 such fields: 13-15%
+  // faster; the row after next, 24% slower (docs/Tuning.md, "The
+  // read-only fields' next rows"). Past the field's last row the last is
+  // asked for again: a prefetch never faults. A vector is a line of the
+  // sources' widest element, so a field of wider elements is asked for
+  // every other line.
   for (const InputStream &stream : inputStreams[stage]) {
     Value buffer = block.inputBuffer(stage, stream.input);
     auto type = llvm::cast<MemRefType>(buffer.getType());
@@ -613,7 +616,9 @@ void PipelinedTimeBlock::prefetchInputRows(OpBuilder &b, ValueRange outer,
       at.push_back(
           arith::MinSIOp::create(b, loc, next, sub(b, rows, constant(b, 1))));
     }
-    at.push_back(add(b, column, ringOrigin.back()));
+    Value point = add(b, column, ringOrigin.back());
+    at.push_back(
+        stream.column == 0 ? point : add(b, point, constant(b, stream.column)));
     memref::PrefetchOp::create(b, loc, buffer, at, /*isWrite=*/false,
                                /*localityHint=*/3, /*isDataCache=*/true);
   }

@@ -233,39 +233,57 @@ func.func @pipelined_3d(%A: memref<5x6x8xf32>, %B: memref<5x6x8xf32>, %n: index)
 // -----
 
 // A read-only field's rows on a 3-D grid: each whole vector of every level
-// asks for its line of the row of the field that the level reads first in
-// the plane's next row, one prefetch per row of the field the calc reads
-// (per offset along z, the largest offset along y): k[z, y + 1 + 1] for
-// k[0, -1, 0] and k[0, 1, 0], k[z + 1, y + 0 + 1] for k[1, 0, 0], each at
-// most the field's last row along y, 7.
+// asks for its line of the row of the field that the level reads for the
+// first time at the plane's next row, one prefetch per row of the field the
+// calc reads (per offset along z, the largest offset along y, and the
+// smallest along x, a column the field holds): k[z, y + 2, x - 1] for
+// k[0, -1, 0] and k[0, 1, -1], k[z + 1, y + 1, x] for k[1, 0, 0], each row
+// at most the field's last along y, 7.
 // CHECK-LABEL: func.func @pipelined_input_rows(
 // CHECK-SAME: %{{[^:]*}}: memref<6x8x40xf32>, %{{[^:]*}}: memref<6x8x40xf32>, %[[K:[^:]*]]: memref<6x8x40xf32>
+// CHECK-DAG: %[[C1:.*]] = arith.constant 1 : index
 // CHECK-DAG: %[[C2:.*]] = arith.constant 2 : index
 // CHECK-DAG: %[[C7:.*]] = arith.constant 7 : index
 // CHECK-DAG: %[[C16:.*]] = arith.constant 16 : index
-// Step 1, its rows in wave w.
+// Step 1, its rows in wave w. Ring column j is grid column j + 1.
+// CHECK: %[[DEPTH:.*]] = arith.minsi %{{.*}}, %[[C2]]
 // CHECK: memref.alloc(%{{.*}}) {alignment = 64 : i64} : memref<?x3x6x48xf32>
 // CHECK: scf.for %[[W:.*]] = %{{.*}} to
 // CHECK: scf.for %[[Z1:.*]] = %[[W]] to
-// CHECK-NEXT: scf.for %[[Y1:.*]] = %{{.*}} to
+// CHECK-NEXT: scf.for %[[Y1:.*]] = %[[C1]] to %[[C7]]
 // CHECK-NEXT: scf.for %[[J1:.*]] = %{{.*}} to %{{.*}} step %[[C16]] {
 // CHECK-NEXT: %[[YY1:.*]] = arith.addi %[[Y1]], %[[C2]]
 // CHECK-NEXT: %[[ROW1:.*]] = arith.minsi %[[YY1]], %[[C7]]
-// CHECK-NEXT: %[[COL1:.*]] = arith.addi %[[J1]], %{{.*}}
-// CHECK-NEXT: memref.prefetch %[[K]][%[[Z1]], %[[ROW1]], %[[COL1]]], read, locality<3>, data
-// CHECK-NEXT: %[[ZD1:.*]] = arith.addi %[[Z1]], %{{.*}}
-// CHECK-NEXT: %[[YD1:.*]] = arith.addi %[[Y1]], %{{.*}}
+// CHECK-NEXT: memref.prefetch %[[K]][%[[Z1]], %[[ROW1]], %[[J1]]], read, locality<3>, data
+// CHECK-NEXT: %[[ZD1:.*]] = arith.addi %[[Z1]], %[[C1]]
+// CHECK-NEXT: %[[YD1:.*]] = arith.addi %[[Y1]], %[[C1]]
 // CHECK-NEXT: %[[ROWD1:.*]] = arith.minsi %[[YD1]], %[[C7]]
+// CHECK-NEXT: %[[COL1:.*]] = arith.addi %[[J1]], %[[C1]]
 // CHECK-NEXT: memref.prefetch %[[K]][%[[ZD1]], %[[ROWD1]], %[[COL1]]], read, locality<3>, data
 // CHECK-NOT: memref.prefetch
 // CHECK: vector.load %[[K]]
-// The last step (T = 2) reads the ring and asks for the same rows.
+// Steps 2 .. depth - 1 (none at T = 2, but blocks take their depth at run
+// time) ask for the same rows.
+// CHECK: scf.for %{{.*}} = %[[C2]] to
 // CHECK: scf.for %[[J2:.*]] = %{{.*}} to %{{.*}} step %[[C16]] {
-// CHECK: vector.load
-// CHECK: memref.prefetch %[[K]][%{{.*}}], read, locality<3>, data
-// CHECK-NEXT: arith.addi
-// CHECK-NEXT: arith.minsi %{{.*}}, %[[C7]]
-// CHECK-NEXT: memref.prefetch %[[K]][%{{.*}}], read, locality<3>, data
+// CHECK: memref.prefetch %[[K]]
+// CHECK: memref.prefetch %[[K]]
+// CHECK: vector.store %{{.*}} : memref<?x3x6x48xf32>, vector<16xf32>
+// The last step reads ring level depth - 2, writes the destination and
+// asks for them too.
+// CHECK: arith.subi %[[DEPTH]], %[[C2]]
+// CHECK: scf.for %[[Z3:.*]] = %{{.*}} to
+// CHECK-NEXT: scf.for %[[Y3:.*]] = %[[C1]] to %[[C7]]
+// CHECK: %[[ZD3:.*]] = arith.addi %[[Z3]], %[[C1]]
+// CHECK-NEXT: scf.for %[[J3:.*]] = %{{.*}} to %{{.*}} step %[[C16]] {
+// CHECK: %[[YY3:.*]] = arith.addi %[[Y3]], %[[C2]]
+// CHECK-NEXT: %[[ROW3:.*]] = arith.minsi %[[YY3]], %[[C7]]
+// CHECK-NEXT: memref.prefetch %[[K]][%[[Z3]], %[[ROW3]], %[[J3]]], read, locality<3>, data
+// CHECK-NEXT: %[[YD3:.*]] = arith.addi %[[Y3]], %[[C1]]
+// CHECK-NEXT: %[[ROWD3:.*]] = arith.minsi %[[YD3]], %[[C7]]
+// CHECK-NEXT: %[[COL3:.*]] = arith.addi %[[J3]], %[[C1]]
+// CHECK-NEXT: memref.prefetch %[[K]][%[[ZD3]], %[[ROWD3]], %[[COL3]]], read, locality<3>, data
+// CHECK: vector.store %{{.*}}, %{{.*}}[%[[Z3]], %[[Y3]], %[[COL3]]] : memref<6x8x40xf32>, vector<16xf32>
 !h = !stencil.field<6x8x40xf32>
 func.func @pipelined_input_rows(%A: memref<6x8x40xf32>, %B: memref<6x8x40xf32>, %K: memref<6x8x40xf32>, %n: index) {
   %a = stencil.load %A : memref<6x8x40xf32> -> !h
@@ -278,7 +296,7 @@ func.func @pipelined_input_rows(%A: memref<6x8x40xf32>, %B: memref<6x8x40xf32>, 
       %u = stencil.access %x[-1, 0, 0] : !h
       %d = stencil.access %x[1, 0, 0] : !h
       %kn = stencil.access %w[0, -1, 0] : !h
-      %ks = stencil.access %w[0, 1, 0] : !h
+      %ks = stencil.access %w[0, 1, -1] : !h
       %kd = stencil.access %w[1, 0, 0] : !h
       %s = arith.addf %u, %d : f32
       %t = arith.mulf %s, %kn : f32
