@@ -647,3 +647,52 @@ func.func @pipelined_prefetch(%A: memref<8x70xf32>, %B: memref<8x70xf32>, %n: in
   stencil.store %r#1 to %B : !w to memref<8x70xf32>
   return
 }
+
+// -----
+
+// A read-only field of a run-time extent: the next row a level asks for is
+// clamped to the field's own last row, dim - 1.
+// CHECK-LABEL: func.func @dynamic_input(
+// CHECK-SAME: %{{[^:]*}}: memref<10x40xf32>, %{{[^:]*}}: memref<10x40xf32>, %[[K:[^:]*]]: memref<?x40xf32>
+// CHECK-DAG: %[[C0:.*]] = arith.constant 0 : index
+// CHECK-DAG: %[[C1:.*]] = arith.constant 1 : index
+// CHECK-DAG: %[[C2:.*]] = arith.constant 2 : index
+// CHECK-DAG: %[[C16:.*]] = arith.constant 16 : index
+// CHECK: memref.alloc(%{{.*}}) {alignment = 64 : i64} : memref<?x4x48xf32>
+// CHECK: scf.for %{{.*}} = %{{.*}} to %{{.*}} step %[[C2]] {
+// CHECK-NEXT: scf.for %{{.*}} = %[[C0]] to %[[C2]] step %[[C1]] {
+// CHECK: scf.for %[[I:.*]] = %{{.*}} to %{{.*}} step %[[C1]] {
+// CHECK-NEXT: scf.for %[[J:.*]] = %{{.*}} to %{{.*}} step %[[C16]] {
+// CHECK-NEXT: %[[NEXT:.*]] = arith.addi %[[I]], %[[C1]]
+// CHECK-NEXT: %[[DIM:.*]] = memref.dim %[[K]], %[[C0]]
+// CHECK-NEXT: %[[LAST:.*]] = arith.subi %[[DIM]], %[[C1]]
+// CHECK-NEXT: %[[ROW:.*]] = arith.minsi %[[NEXT]], %[[LAST]]
+// CHECK-NEXT: %[[COL:.*]] = arith.addi %[[J]], %[[C1]]
+// CHECK-NEXT: memref.prefetch %[[K]][%[[ROW]], %[[COL]]], read, locality<3>, data
+!f = !stencil.field<10x40xf32>
+!d = !stencil.field<?x40xf32>
+func.func @dynamic_input(%A: memref<10x40xf32>, %B: memref<10x40xf32>, %K: memref<?x40xf32>, %n: index) {
+  %a = stencil.load %A : memref<10x40xf32> -> !f
+  %b = stencil.load %B : memref<10x40xf32> -> !f
+  %k = stencil.load %K : memref<?x40xf32> -> !d
+  %g = stencil.grid [1, 1] to [9, 39] : !stencil.grid<2>
+  %r:2 = stencil.iterate %n iter_args(%ak = %a, %bk = %b) : !f, !f
+      attributes {schedule = #stencil.schedule<wg = [8, 38], time_block = 3>} {
+    %calc = stencil.apply on %g ins(%x = %ak : !f, %w = %k : !d) outs(%bk : !f) {
+      %n0 = stencil.access %x[-1, 0] : !f
+      %s0 = stencil.access %x[1, 0] : !f
+      %c0 = stencil.access %w[0, 0] : !d
+      %t = arith.addf %n0, %s0 : f32
+      %v = arith.mulf %t, %c0 : f32
+      stencil.return %v : f32
+    }
+    %copy = stencil.apply on %g ins(%y = %calc : !f) outs(%ak : !f) {
+      %v = stencil.access %y[0, 0] : !f
+      stencil.return %v : f32
+    }
+    stencil.yield %copy, %calc : !f, !f
+  }
+  stencil.store %r#0 to %A : !f to memref<10x40xf32>
+  stencil.store %r#1 to %B : !f to memref<10x40xf32>
+  return
+}
