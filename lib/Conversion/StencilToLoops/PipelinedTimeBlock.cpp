@@ -231,11 +231,18 @@ private:
   /// axes.
   void prefetchNextRow(OpBuilder &b, ValueRange buffers, Value row,
                        ValueRange from, ValueRange to, bool isWrite);
-  /// Prefetches, with the whole vector at ring column `column` of the row
-  /// `outer`, its line of the row each of the stage's read-only streams
-  /// reads next (inputStreams).
-  void prefetchInputRows(OpBuilder &b, ValueRange outer, Value column,
-                         unsigned stage) const;
+  /// A row that a vector row asks for a line of with each vector: the
+  /// buffer, the row's indices but the innermost, and the offset from the
+  /// vector's first column.
+  struct PrefetchedRow {
+    Value buffer;
+    SmallVector<Value, 3> row;
+    int64_t columnOffset;
+  };
+  /// The rows each of the stage's read-only streams (inputStreams) reads
+  /// next, for the vector row `outer`.
+  SmallVector<PrefetchedRow> getNextInputRows(OpBuilder &b, ValueRange outer,
+                                              unsigned stage) const;
 
   /// Level `s` (from 1), of stage `stage`, in wave `wave`: its
   /// `rowsPerWave` rows.
@@ -585,8 +592,9 @@ void PipelinedTimeBlock::planVectorRows() {
   }
 }
 
-void PipelinedTimeBlock::prefetchInputRows(OpBuilder &b, ValueRange outer,
-                                           Value column, unsigned stage) const {
+SmallVector<PipelinedTimeBlock::PrefetchedRow>
+PipelinedTimeBlock::getNextInputRows(OpBuilder &b, ValueRange outer,
+                                     unsigned stage) const {
   // Every level reads its read-only fields afresh, row by row: the first
   // from memory, the others from L2. With a stream per field and row, more
   // than the hardware prefetchers follow, each row's lines came too late.
@@ -599,10 +607,11 @@ void PipelinedTimeBlock::prefetchInputRows(OpBuilder &b, ValueRange outer,
   // asked for again: a prefetch never faults. A vector is a line of the
   // sources' widest element, so a field of wider elements is asked for
   // every other line.
+  SmallVector<PrefetchedRow> rows;
   for (const InputStream &stream : inputStreams[stage]) {
     Value buffer = block.inputBuffer(stage, stream.input);
     auto type = llvm::cast<MemRefType>(buffer.getType());
-    SmallVector<Value, 4> at;
+    SmallVector<Value, 3> at;
     for (auto [axis, offset] : llvm::enumerate(stream.outerOffset)) {
       if (axis + 1 < stream.outerOffset.size()) {
         at.push_back(offset == 0 ? outer[axis]
@@ -616,12 +625,9 @@ void PipelinedTimeBlock::prefetchInputRows(OpBuilder &b, ValueRange outer,
       at.push_back(
           arith::MinSIOp::create(b, loc, next, sub(b, rows, constant(b, 1))));
     }
-    Value point = add(b, column, ringOrigin.back());
-    at.push_back(
-        stream.column == 0 ? point : add(b, point, constant(b, stream.column)));
-    memref::PrefetchOp::create(b, loc, buffer, at, /*isWrite=*/false,
-                               /*localityHint=*/3, /*isDataCache=*/true);
+    rows.push_back({buffer, std::move(at), stream.column});
   }
+  return rows;
 }
 
 void PipelinedTimeBlock::emitVectorPoints(OpBuilder &b, ValueRange outer,
@@ -726,26 +732,32 @@ void PipelinedTimeBlock::emitVectorRow(OpBuilder &b, ValueRange outer,
   // heat3d 256^3 +6%, heat3d-2sweep +9%, jacobi-2d +4%, heat2d +2%,
   // Himeno within its noise (docs/Tuning.md, "Prefetches beside the
   // arithmetic").
-  SmallVector<std::pair<Value, SmallVector<Value, 3>>> laterRows;
+  SmallVector<PrefetchedRow> laterRows;
   bool isWrite = level == Level::Last;
   if (prefetchesRows(level))
     for (Value buffer : getPrefetchedBuffers(level)) {
       SmallVector<Value, 3> at{getLaterRow(b, buffer, outer[0], isWrite)};
       llvm::append_range(at, outer.drop_front());
-      laterRows.push_back({buffer, at});
+      laterRows.push_back({buffer, at, /*columnOffset=*/0});
     }
+  // Only the whole vectors ask for the read-only fields' next rows.
+  SmallVector<PrefetchedRow> inputRows = getNextInputRows(b, outer, stage);
   // A vector is at most a line of every field: `lanes` follows the
   // sources' widest element, and a field of narrower ones is asked for
   // some of its lines twice.
-  auto prefetchColumn = [&](OpBuilder &pb, Value column) {
-    for (auto &[buffer, row] : laterRows) {
-      SmallVector<Value, 3> at(row);
-      at.push_back(add(pb, column, columnOrigin));
-      memref::PrefetchOp::create(pb, loc, buffer, at, isWrite,
+  auto prefetchColumn = [&](OpBuilder &pb, Value column,
+                            ArrayRef<PrefetchedRow> rows, bool forWrite) {
+    for (const PrefetchedRow &prefetched : rows) {
+      SmallVector<Value, 3> at(prefetched.row);
+      Value point = add(pb, column, columnOrigin);
+      at.push_back(prefetched.columnOffset == 0
+                       ? point
+                       : add(pb, point, constant(pb, prefetched.columnOffset)));
+      memref::PrefetchOp::create(pb, loc, prefetched.buffer, at, forWrite,
                                  /*localityHint=*/3, /*isDataCache=*/true);
     }
   };
-  prefetchColumn(b, fromColumn);
+  prefetchColumn(b, fromColumn, laterRows, isWrite);
   partialVector(fromColumn, bodyFrom);
 
   // The whole vectors. The first level reads the sources at their offsets.
@@ -792,16 +804,17 @@ void PipelinedTimeBlock::emitVectorRow(OpBuilder &b, ValueRange outer,
             next.push_back(last);
           }
         }
-        prefetchColumn(vb, column);
-        prefetchInputRows(vb, outer, column, stage);
+        prefetchColumn(vb, column, laterRows, isWrite);
+        prefetchColumn(vb, column, inputRows, /*forWrite=*/false);
         emitVectorPoints(vb, outer, column, /*mask=*/Value(), level, stage,
                          levelIndex, readIndex, window);
         scf::YieldOp::create(vb, vl, next);
       });
   if (!laterRows.empty())
-    prefetchColumn(b, arith::MaxSIOp::create(b, loc,
-                                             sub(b, toColumn, constant(b, 1)),
-                                             fromColumn));
+    prefetchColumn(b,
+                   arith::MaxSIOp::create(
+                       b, loc, sub(b, toColumn, constant(b, 1)), fromColumn),
+                   laterRows, isWrite);
   partialVector(bodyTo, toColumn);
 }
 

@@ -61,19 +61,19 @@
 // CHECK: scf.for %[[I1:.*]] = %[[R1]] to
 // CHECK: %[[TO1:.*]] = arith.subi %{{.*}}, %[[C1]]
 // CHECK: %[[BODY1:.*]] = arith.minsi %[[TO1]], %[[C0]]
+// The read-only field's next row, i + 1, at most its last row, 9.
+// CHECK: %[[S1:.*]] = arith.addi %[[I1]], %[[C1]]
+// CHECK: %[[KNEXT1:.*]] = arith.minsi %[[S1]], %[[C9]]
 // CHECK: %[[HEAD1:.*]] = vector.create_mask %[[BODY1]] : vector<16xi1>
 // CHECK: %[[N1:.*]] = arith.addi %[[I1]], %[[CM1]]
 // CHECK: vector.maskedload %[[X]][%[[N1]], %[[C1]]], %[[HEAD1]]
-// CHECK: %[[S1:.*]] = arith.addi %[[I1]], %[[C1]]
 // CHECK: vector.maskedload %[[K]][%[[I1]], %[[C1]]], %[[HEAD1]]
 // CHECK: arith.mulf %{{.*}} : vector<16xf32>
 // CHECK: %[[SLOT1:.*]] = arith.remui %[[I1]], %[[C4]]
 // CHECK: vector.maskedstore %[[RING]][%[[C0]], %[[SLOT1]], %[[C0]]], %[[HEAD1]]
 // Step 1 reads the source at each access's offset. Each whole vector asks
-// for its line of the read-only field's next row, i + 1, at most its last
-// row, 9.
+// for its line of the read-only field's next row.
 // CHECK: scf.for %[[J1:.*]] = %[[BODY1]] to %{{.*}} step %[[C16]] {
-// CHECK: %[[KNEXT1:.*]] = arith.minsi %[[S1]], %[[C9]]
 // CHECK: %[[XJ1:.*]] = arith.addi %[[J1]], %[[C1]]
 // CHECK: memref.prefetch %[[K]][%[[KNEXT1]], %[[XJ1]]], read, locality<3>, data
 // CHECK: vector.load %[[X]][%[[N1]], %[[XJ1]]] : memref<10x12xf32>, vector<16xf32>
@@ -99,9 +99,10 @@
 // CHECK: %[[ROWK:.*]] = arith.addi %[[ROW]], %[[K2]]
 // CHECK: %[[IN:.*]] = arith.subi %[[S]], %[[C2]]
 // CHECK: scf.for %[[I2:.*]] = %[[ROWK]] to
+// CHECK: %[[BELOW2:.*]] = arith.addi %[[I2]], %[[C1]]
+// CHECK: %[[KNEXT2:.*]] = arith.minsi %[[BELOW2]], %[[C9]]
 // CHECK: %[[UP:.*]] = arith.remui %{{.*}}, %[[C4]]
 // CHECK: vector.maskedload %[[RING]][%[[IN]], %[[UP]],
-// CHECK: %[[BELOW2:.*]] = arith.addi %[[I2]], %[[C1]]
 // CHECK: %[[DOWN:.*]] = arith.remui %[[BELOW2]], %[[C4]]
 // CHECK: %[[MID:.*]] = arith.remui %[[I2]], %[[C4]]
 // CHECK: vector.maskedstore %[[RING]][%[[OUT]], %[[MID]],
@@ -117,7 +118,6 @@
 // CHECK: %[[NEXTCOL:.*]] = arith.addi %[[J2]], %[[C16]]
 // CHECK: %[[NEXTV:.*]] = vector.load %[[RING]][%[[IN]], %[[MID]], %[[NEXTCOL]]]
 // The steps between ask for the read-only field's next row as step 1 does.
-// CHECK: %[[KNEXT2:.*]] = arith.minsi %[[BELOW2]], %[[C9]]
 // CHECK: %[[KJ2:.*]] = arith.addi %[[J2]], %[[C1]]
 // CHECK: memref.prefetch %[[K]][%[[KNEXT2]], %[[KJ2]]], read, locality<3>, data
 // CHECK: %[[EV:.*]] = vector.shuffle %[[CARRIED]], %[[NEXTV]] [1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16]
@@ -251,13 +251,15 @@ func.func @pipelined_3d(%A: memref<5x6x8xf32>, %B: memref<5x6x8xf32>, %n: index)
 // CHECK: scf.for %[[W:.*]] = %{{.*}} to
 // CHECK: scf.for %[[Z1:.*]] = %[[W]] to
 // CHECK-NEXT: scf.for %[[Y1:.*]] = %[[C1]] to %[[C7]]
-// CHECK-NEXT: scf.for %[[J1:.*]] = %{{.*}} to %{{.*}} step %[[C16]] {
+// The rows, once per row of vectors.
 // CHECK-NEXT: %[[YY1:.*]] = arith.addi %[[Y1]], %[[C2]]
 // CHECK-NEXT: %[[ROW1:.*]] = arith.minsi %[[YY1]], %[[C7]]
-// CHECK-NEXT: memref.prefetch %[[K]][%[[Z1]], %[[ROW1]], %[[J1]]], read, locality<3>, data
 // CHECK-NEXT: %[[ZD1:.*]] = arith.addi %[[Z1]], %[[C1]]
 // CHECK-NEXT: %[[YD1:.*]] = arith.addi %[[Y1]], %[[C1]]
 // CHECK-NEXT: %[[ROWD1:.*]] = arith.minsi %[[YD1]], %[[C7]]
+// A line of each with every vector.
+// CHECK-NEXT: scf.for %[[J1:.*]] = %{{.*}} to %{{.*}} step %[[C16]] {
+// CHECK-NEXT: memref.prefetch %[[K]][%[[Z1]], %[[ROW1]], %[[J1]]], read, locality<3>, data
 // CHECK-NEXT: %[[COL1:.*]] = arith.addi %[[J1]], %[[C1]]
 // CHECK-NEXT: memref.prefetch %[[K]][%[[ZD1]], %[[ROWD1]], %[[COL1]]], read, locality<3>, data
 // CHECK-NOT: memref.prefetch
@@ -274,13 +276,13 @@ func.func @pipelined_3d(%A: memref<5x6x8xf32>, %B: memref<5x6x8xf32>, %n: index)
 // CHECK: arith.subi %[[DEPTH]], %[[C2]]
 // CHECK: scf.for %[[Z3:.*]] = %{{.*}} to
 // CHECK-NEXT: scf.for %[[Y3:.*]] = %[[C1]] to %[[C7]]
-// CHECK: %[[ZD3:.*]] = arith.addi %[[Z3]], %[[C1]]
-// CHECK-NEXT: scf.for %[[J3:.*]] = %{{.*}} to %{{.*}} step %[[C16]] {
-// CHECK: %[[YY3:.*]] = arith.addi %[[Y3]], %[[C2]]
+// CHECK-NEXT: %[[YY3:.*]] = arith.addi %[[Y3]], %[[C2]]
 // CHECK-NEXT: %[[ROW3:.*]] = arith.minsi %[[YY3]], %[[C7]]
-// CHECK-NEXT: memref.prefetch %[[K]][%[[Z3]], %[[ROW3]], %[[J3]]], read, locality<3>, data
+// CHECK-NEXT: %[[ZD3:.*]] = arith.addi %[[Z3]], %[[C1]]
 // CHECK-NEXT: %[[YD3:.*]] = arith.addi %[[Y3]], %[[C1]]
 // CHECK-NEXT: %[[ROWD3:.*]] = arith.minsi %[[YD3]], %[[C7]]
+// CHECK: scf.for %[[J3:.*]] = %{{.*}} to %{{.*}} step %[[C16]] {
+// CHECK: memref.prefetch %[[K]][%[[Z3]], %[[ROW3]], %[[J3]]], read, locality<3>, data
 // CHECK-NEXT: %[[COL3:.*]] = arith.addi %[[J3]], %[[C1]]
 // CHECK-NEXT: memref.prefetch %[[K]][%[[ZD3]], %[[ROWD3]], %[[COL3]]], read, locality<3>, data
 // CHECK: vector.store %{{.*}}, %{{.*}}[%[[Z3]], %[[Y3]], %[[COL3]]] : memref<6x8x40xf32>, vector<16xf32>
@@ -662,11 +664,11 @@ func.func @pipelined_prefetch(%A: memref<8x70xf32>, %B: memref<8x70xf32>, %n: in
 // CHECK: scf.for %{{.*}} = %{{.*}} to %{{.*}} step %[[C2]] {
 // CHECK-NEXT: scf.for %{{.*}} = %[[C0]] to %[[C2]] step %[[C1]] {
 // CHECK: scf.for %[[I:.*]] = %{{.*}} to %{{.*}} step %[[C1]] {
-// CHECK-NEXT: scf.for %[[J:.*]] = %{{.*}} to %{{.*}} step %[[C16]] {
 // CHECK-NEXT: %[[NEXT:.*]] = arith.addi %[[I]], %[[C1]]
 // CHECK-NEXT: %[[DIM:.*]] = memref.dim %[[K]], %[[C0]]
 // CHECK-NEXT: %[[LAST:.*]] = arith.subi %[[DIM]], %[[C1]]
 // CHECK-NEXT: %[[ROW:.*]] = arith.minsi %[[NEXT]], %[[LAST]]
+// CHECK-NEXT: scf.for %[[J:.*]] = %{{.*}} to %{{.*}} step %[[C16]] {
 // CHECK-NEXT: %[[COL:.*]] = arith.addi %[[J]], %[[C1]]
 // CHECK-NEXT: memref.prefetch %[[K]][%[[ROW]], %[[COL]]], read, locality<3>, data
 !f = !stencil.field<10x40xf32>
