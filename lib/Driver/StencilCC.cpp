@@ -483,8 +483,11 @@ void printDiagnostic(const Diagnostic &diag) {
     print(note.getLocation(), note.getSeverity(), note.str());
 }
 
-/// Runs a program; prints the command with -v.
-bool run(const Options &options, ArrayRef<std::string> command) {
+/// Runs a program; prints the command with -v. Its standard error goes to
+/// `options.commandErrors` when set. Why it could not be started at all is
+/// printed, unless that file is set, or given in `launchFailure` if asked.
+bool run(const Options &options, ArrayRef<std::string> command,
+         std::string *launchFailure = nullptr) {
   if (options.verbose)
     llvm::errs() << llvm::join(command, " ") << "\n";
   SmallVector<StringRef> argv(command.begin(), command.end());
@@ -495,11 +498,22 @@ bool run(const Options &options, ArrayRef<std::string> command) {
   int status = llvm::sys::ExecuteAndWait(command.front(), argv, std::nullopt,
                                          redirects, 0, 0, &message);
   if (status != 0) {
-    if (!message.empty() && options.commandErrors.empty())
+    if (launchFailure)
+      *launchFailure = message;
+    else if (!message.empty() && options.commandErrors.empty())
       error(command.front() + ": " + message);
     return false;
   }
   return true;
+}
+
+/// The lines of a command's standard error that report an error.
+SmallVector<StringRef> getErrorLines(StringRef errors) {
+  SmallVector<StringRef> lines;
+  errors.split(lines, '\n');
+  llvm::erase_if(lines,
+                 [](StringRef line) { return !line.contains("error:"); });
+  return lines;
 }
 
 bool writeFile(StringRef path, StringRef text) {
@@ -807,28 +821,20 @@ std::optional<bool> getRegionContraction(const Options &options) {
   std::vector<std::string> command = getHostCompileCommand(options);
   command.insert(command.end(),
                  {"-###", "-fsyntax-only", "-x", "c", "/dev/null"});
-  if (options.verbose)
-    llvm::errs() << llvm::join(command, " ") << "\n";
-  SmallVector<StringRef> argv(command.begin(), command.end());
-  std::optional<StringRef> redirects[] = {std::nullopt, std::nullopt,
-                                          StringRef(errorsPath)};
+  // -### prints to standard error.
+  Options probe = options;
+  probe.commandErrors = std::string(errorsPath);
   std::string message;
-  int status = llvm::sys::ExecuteAndWait(command.front(), argv, std::nullopt,
-                                         redirects, 0, 0, &message);
+  bool ran = run(probe, command, &message);
   llvm::ErrorOr<std::unique_ptr<llvm::MemoryBuffer>> output =
       llvm::MemoryBuffer::getFile(errorsPath);
-  if (status != 0 || !output) {
-    bool printed = false;
-    if (output) {
-      SmallVector<StringRef> lines;
-      (*output)->getBuffer().split(lines, '\n');
-      for (StringRef line : lines)
-        if (line.contains("error:")) {
-          llvm::errs() << line << "\n";
-          printed = true;
-        }
-    }
-    if (!printed)
+  if (!ran || !output) {
+    SmallVector<StringRef> errors;
+    if (output)
+      errors = getErrorLines((*output)->getBuffer());
+    for (StringRef line : errors)
+      llvm::errs() << line << "\n";
+    if (errors.empty())
       error(command.front() + ": " +
             (message.empty() ? "cannot read the compile flags" : message));
     return std::nullopt;
@@ -953,13 +959,9 @@ bool autotuneSchedules(ModuleOp module, const Options &options,
       // clang's first error says why.
       failure = "clang failed";
       if (auto text = llvm::MemoryBuffer::getFile(commandErrors)) {
-        SmallVector<StringRef> lines;
-        (*text)->getBuffer().split(lines, '\n');
-        for (StringRef line : lines)
-          if (line.contains("error:")) {
-            failure = "clang: " + line.trim().str();
-            break;
-          }
+        SmallVector<StringRef> errors = getErrorLines((*text)->getBuffer());
+        if (!errors.empty())
+          failure = "clang: " + errors.front().trim().str();
       }
       return false;
     }
