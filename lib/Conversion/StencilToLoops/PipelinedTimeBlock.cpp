@@ -227,6 +227,9 @@ private:
   /// axis): PipelinedRows.h's rows ahead, past the reach for a source, and
   /// at most the array's last row.
   Value getLaterRow(OpBuilder &b, Value buffer, Value row, bool isWrite) const;
+  /// `row` along `axis`, at most the last index `buffer` holds there.
+  Value clampToLastRow(OpBuilder &b, Value buffer, unsigned axis,
+                       Value row) const;
   /// Prefetches of a later row than `row`: the box [from, to) of the inner
   /// axes.
   void prefetchNextRow(OpBuilder &b, ValueRange buffers, Value row,
@@ -359,13 +362,18 @@ Value PipelinedTimeBlock::getLaterRow(OpBuilder &b, Value buffer, Value row,
   // jacobi-2d and heat3d did not change. Past the array's end the last
   // row is asked for again: a prefetch never faults, and a test in the
   // loop would cost more.
-  auto type = llvm::cast<MemRefType>(buffer.getType());
   int64_t reach = isWrite ? 0 : radiusHigh[0];
   Value next = add(b, row, constant(b, reach + getPipelinedRowsAhead(isWrite)));
-  Value rows = type.isDynamicDim(0)
-                   ? memref::DimOp::create(b, loc, buffer, 0).getResult()
-                   : constant(b, type.getDimSize(0));
-  return arith::MinSIOp::create(b, loc, next, sub(b, rows, constant(b, 1)));
+  return clampToLastRow(b, buffer, 0, next);
+}
+
+Value PipelinedTimeBlock::clampToLastRow(OpBuilder &b, Value buffer,
+                                         unsigned axis, Value row) const {
+  auto type = llvm::cast<MemRefType>(buffer.getType());
+  Value extent = type.isDynamicDim(axis)
+                     ? memref::DimOp::create(b, loc, buffer, axis).getResult()
+                     : constant(b, type.getDimSize(axis));
+  return arith::MinSIOp::create(b, loc, row, sub(b, extent, constant(b, 1)));
 }
 
 void PipelinedTimeBlock::prefetchNextRow(OpBuilder &b, ValueRange buffers,
@@ -610,7 +618,6 @@ PipelinedTimeBlock::getNextInputRows(OpBuilder &b, ValueRange outer,
   SmallVector<PrefetchedRow> rows;
   for (const InputStream &stream : inputStreams[stage]) {
     Value buffer = block.inputBuffer(stage, stream.input);
-    auto type = llvm::cast<MemRefType>(buffer.getType());
     SmallVector<Value, 3> at;
     for (auto [axis, offset] : llvm::enumerate(stream.outerOffset)) {
       if (axis + 1 < stream.outerOffset.size()) {
@@ -619,11 +626,7 @@ PipelinedTimeBlock::getNextInputRows(OpBuilder &b, ValueRange outer,
         continue;
       }
       Value next = add(b, outer[axis], constant(b, offset + 1));
-      Value rows = type.isDynamicDim(axis)
-                       ? memref::DimOp::create(b, loc, buffer, axis).getResult()
-                       : constant(b, type.getDimSize(axis));
-      at.push_back(
-          arith::MinSIOp::create(b, loc, next, sub(b, rows, constant(b, 1))));
+      at.push_back(clampToLastRow(b, buffer, axis, next));
     }
     rows.push_back({buffer, std::move(at), stream.column});
   }
