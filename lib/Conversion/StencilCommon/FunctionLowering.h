@@ -42,17 +42,28 @@ private:
   /// The sweep chain `iterate` with time blocks: the blocks, then the
   /// rotating loop for the steps they leave.
   void lowerChainLoop(IterateOp iterate, const TimeLoopPlan &loop);
+  /// What lowerTimeBlocks emitted: the buffers the blocks leave, how many
+  /// single steps remain, and an i1 that holds where the blocks ran the
+  /// loop's last step and left its values in both fields of every pair
+  /// (TimeBlock::finalStore; null where they never do).
+  struct LoweredTimeBlocks {
+    SmallVector<Value> buffers;
+    Value singleSteps;
+    Value storedFinalState;
+  };
   /// The whole blocks of T steps of a swap loop or a sweep chain before its
-  /// single steps; returns the buffers they leave and how many single steps
-  /// remain. `buffersIn` holds the buffers the first level reads, then
+  /// single steps. `buffersIn` holds the buffers the first level reads, then
   /// those the last level writes, which each block swaps. `ringHolder`
   /// gives a chain's buffers of each stage but the last (TimeBlock). `zero`
-  /// and `one` are index constants.
-  std::pair<SmallVector<Value>, Value> lowerTimeBlocks(
-      OpBuilder &builder, IterateOp iterate, const TimeLoopPlan &loop,
-      ArrayRef<Value> buffersIn, Value steps, Value zero, Value one,
-      StepPartition *partition,
-      function_ref<Value(unsigned stage, unsigned pair)> ringHolder);
+  /// and `one` are index constants. With `storeFinalState` (the copy form),
+  /// the last block writes the last step's values into both buffers of each
+  /// pair where the backend can.
+  LoweredTimeBlocks
+  lowerTimeBlocks(OpBuilder &builder, IterateOp iterate,
+                  const TimeLoopPlan &loop, ArrayRef<Value> buffersIn,
+                  Value steps, Value zero, Value one, StepPartition *partition,
+                  function_ref<Value(unsigned stage, unsigned pair)> ringHolder,
+                  bool storeFinalState = false);
   /// A rotating loop of `steps` steps from `initBuffers` (the iter_args'
   /// buffers and scalars); returns the loop.
   scf::ForOp emitRotatingLoop(IterateOp iterate, ArrayRef<Value> initBuffers,

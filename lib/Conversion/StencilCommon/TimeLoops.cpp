@@ -6,8 +6,10 @@
 // boundary ring equals its source's, so before the loop each destination's
 // ring is saved and given the source's; after it both arrays get the last
 // interior (the C program ends with source == destination on the grid) and
-// the destination its own ring back. Zero steps leave both arrays as they
-// were.
+// the destination its own ring back. Where a time block runs the last step,
+// the backend may write the last interior into both arrays itself
+// (TimeBlock::finalStore), sparing that copy's pass over the grid. Zero
+// steps leave both arrays as they were.
 //
 // With a schedule's time_block T > 1 the loop first runs whole blocks of T
 // steps, which the backend emits; the remaining steps run one at a time. In
@@ -82,14 +84,15 @@ void FunctionLowering::copyRingSlabs(OpBuilder &builder, Location loc,
                     });
 }
 
-std::pair<SmallVector<Value>, Value> FunctionLowering::lowerTimeBlocks(
+FunctionLowering::LoweredTimeBlocks FunctionLowering::lowerTimeBlocks(
     OpBuilder &builder, IterateOp iterate, const TimeLoopPlan &loop,
     ArrayRef<Value> buffersIn, Value steps, Value zero, Value one,
     StepPartition *partition,
-    function_ref<Value(unsigned stage, unsigned pair)> ringHolder) {
+    function_ref<Value(unsigned stage, unsigned pair)> ringHolder,
+    bool storeFinalState) {
   const TimeBlockPlan &blocks = loop.blocks;
   if (blocks.timeBlock <= 1)
-    return {SmallVector<Value>(buffersIn), steps};
+    return {SmallVector<Value>(buffersIn), steps, Value()};
   Location loc = iterate.getLoc();
   unsigned count = blocks.elementTypes.size();
   auto constant = [&](int64_t value) -> Value {
@@ -125,6 +128,18 @@ std::pair<SmallVector<Value>, Value> FunctionLowering::lowerTimeBlocks(
     singleSteps =
         arith::SelectOp::create(builder, loc, deepRemainder,
                                 blocks.lastStepAlone ? one : zero, singleSteps);
+  }
+  // The blocks run the loop's last step when at least one runs and no
+  // single step follows (never with a reduction's last step alone).
+  Value storedFinalState;
+  if (storeFinalState && !partition && !blocks.lastStepAlone &&
+      backend.storesFinalState(blocks)) {
+    Value noSingleStep = arith::CmpIOp::create(
+        builder, loc, arith::CmpIPredicate::eq, singleSteps, zero);
+    Value someBlock = arith::CmpIOp::create(
+        builder, loc, arith::CmpIPredicate::sgt, blockCount, zero);
+    storedFinalState =
+        arith::AndIOp::create(builder, loc, noSingleStep, someBlock);
   }
   auto blockLoop =
       scf::ForOp::create(builder, loc, zero, blockCount, one, buffersIn);
@@ -166,11 +181,20 @@ std::pair<SmallVector<Value>, Value> FunctionLowering::lowerTimeBlocks(
   } else if (runtimeDepth) {
     depth = blockSize;
   }
+  if (storedFinalState) {
+    Value lastIndex = arith::SubIOp::create(inBlock, loc, blockCount, one);
+    Value isLast =
+        arith::CmpIOp::create(inBlock, loc, arith::CmpIPredicate::eq,
+                              blockLoop.getInductionVar(), lastIndex);
+    block.finalStore =
+        arith::AndIOp::create(inBlock, loc, isLast, storedFinalState);
+  }
   backend.emitTimeBlock(inBlock, loc, block, depth);
   SmallVector<Value> swapped(iterArgs.drop_front(count));
   llvm::append_range(swapped, iterArgs.take_front(count));
   scf::YieldOp::create(inBlock, loc, swapped);
-  return {SmallVector<Value>(blockLoop.getResults()), singleSteps};
+  return {SmallVector<Value>(blockLoop.getResults()), singleSteps,
+          storedFinalState};
 }
 
 void FunctionLowering::lowerChainLoop(IterateOp iterate,
@@ -209,15 +233,15 @@ void FunctionLowering::lowerChainLoop(IterateOp iterate,
   Value zero = arith::ConstantIndexOp::create(builder, loc, 0);
   Value one = arith::ConstantIndexOp::create(builder, loc, 1);
   Value steps = arith::MaxSIOp::create(builder, loc, iterate.getSteps(), zero);
-  auto [afterBlocks, singleSteps] = lowerTimeBlocks(
+  LoweredTimeBlocks blocks = lowerTimeBlocks(
       builder, iterate, loop, blockBuffers, steps, zero, one,
       /*partition=*/nullptr, [&](unsigned stage, unsigned pair) {
         return initBuffers[chain.stages[stage].carried[pair]];
       });
   SmallVector<Value> loopInits(initBuffers);
   for (auto [pair, position] : llvm::enumerate(state))
-    loopInits[position] = afterBlocks[pair];
-  scf::ForOp forOp = emitRotatingLoop(iterate, loopInits, singleSteps);
+    loopInits[position] = blocks.buffers[pair];
+  scf::ForOp forOp = emitRotatingLoop(iterate, loopInits, blocks.singleSteps);
   // The loop yields in place: its results are the fields' own buffers.
   builder.setInsertionPointAfter(forOp);
   for (unsigned pair = 0; pair < state.size(); ++pair) {
@@ -273,17 +297,17 @@ void FunctionLowering::lowerSwapLoop(IterateOp iterate,
   std::unique_ptr<StepPartition> partition;
   if (!section.exchanges.empty())
     partition = exchanges->planSteps(builder, iterate, loop);
-  SmallVector<Value> loopInits;
-  Value singleSteps;
-  std::tie(loopInits, singleSteps) =
+  LoweredTimeBlocks blocks =
       lowerTimeBlocks(builder, iterate, loop, all, steps, zero, one,
-                      partition.get(), /*ringHolder=*/nullptr);
+                      partition.get(), /*ringHolder=*/nullptr,
+                      /*storeFinalState=*/true);
   // The scalars the loop carries follow the buffers; the blocks leave them
   // as they were (their reductions run in the last step).
+  SmallVector<Value> loopInits(blocks.buffers);
   for (unsigned index : section.scalars)
     loopInits.push_back(iterate.getInits()[index]);
-  auto forOp =
-      scf::ForOp::create(builder, loc, zero, singleSteps, one, loopInits);
+  auto forOp = scf::ForOp::create(builder, loc, zero, blocks.singleSteps, one,
+                                  loopInits);
   Block *forBody = forOp.getBody();
   if (!forBody->empty())
     forBody->getTerminator()->erase();
@@ -331,11 +355,20 @@ void FunctionLowering::lowerSwapLoop(IterateOp iterate,
   builder.setInsertionPointAfter(forOp);
   Value ranSteps = arith::CmpIOp::create(
       builder, loc, arith::CmpIPredicate::sgt, steps, zero);
+  // Unless the last block left the last interior in both arrays already.
+  Value copiesInterior;
+  if (blocks.storedFinalState) {
+    Value yes = arith::ConstantIntOp::create(builder, loc, 1, 1);
+    copiesInterior =
+        arith::XOrIOp::create(builder, loc, blocks.storedFinalState, yes);
+    ranSteps = arith::AndIOp::create(builder, loc, ranSteps, copiesInterior);
+  }
   for (unsigned k = 0; k < count; ++k) {
     Value latest = forOp.getResult(k);
-    ifDifferent(builder, loc, latest, sources[k], {}, [&](OpBuilder &b) {
-      backend.copyBox(b, loc, latest, sources[k], lower, upper, {}, {});
-    });
+    ifDifferent(
+        builder, loc, latest, sources[k], copiesInterior, [&](OpBuilder &b) {
+          backend.copyBox(b, loc, latest, sources[k], lower, upper, {}, {});
+        });
     ifDifferent(builder, loc, latest, destinations[k], ranSteps,
                 [&](OpBuilder &b) {
                   backend.copyBox(b, loc, latest, destinations[k], lower, upper,

@@ -110,6 +110,22 @@ SmallVector<Value> shiftPoint(OpBuilder &builder, Location loc,
   return shifted;
 }
 
+} // namespace
+
+void host::copyBox(OpBuilder &builder, Location loc, Value source, Value target,
+                   ValueRange lower, ValueRange upper, ValueRange sourceShift,
+                   ValueRange targetShift) {
+  emitBoxLoop(builder, loc, lower, upper, isLargeBox(lower, upper),
+              [&](OpBuilder &b, Location l, ValueRange point) {
+                Value value = memref::LoadOp::create(
+                    b, l, source, shiftPoint(b, l, point, sourceShift));
+                memref::StoreOp::create(b, l, value, target,
+                                        shiftPoint(b, l, point, targetShift));
+              });
+}
+
+namespace {
+
 class HostBackend : public LoweringBackend {
 public:
   explicit HostBackend(const HostLoweringOptions &options) : options(options) {}
@@ -158,13 +174,8 @@ public:
   void copyBox(OpBuilder &builder, Location loc, Value source, Value target,
                ValueRange lower, ValueRange upper, ValueRange sourceShift,
                ValueRange targetShift) override {
-    emitBoxLoop(builder, loc, lower, upper, isLargeBox(lower, upper),
-                [&](OpBuilder &b, Location l, ValueRange point) {
-                  Value value = memref::LoadOp::create(
-                      b, l, source, shiftPoint(b, l, point, sourceShift));
-                  memref::StoreOp::create(b, l, value, target,
-                                          shiftPoint(b, l, point, targetShift));
-                });
+    host::copyBox(builder, loc, source, target, lower, upper, sourceShift,
+                  targetShift);
   }
 
   Value ringsDiffer(OpBuilder &builder, Location loc, Value a, Value b,
@@ -204,6 +215,9 @@ public:
       emitPipelinedTimeBlock(builder, loc, block, depth);
     else
       emitOverlappedTimeBlock(builder, loc, block, depth);
+  }
+  bool storesFinalState(const TimeBlockPlan &plan) const override {
+    return pipelinedBlockStoresFinalState(plan);
   }
 
   void finishFunction(func::FuncOp) override {}

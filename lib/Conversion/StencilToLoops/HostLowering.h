@@ -30,6 +30,19 @@ void emitOverlappedTimeBlock(OpBuilder &builder, Location loc,
 void emitPipelinedTimeBlock(OpBuilder &builder, Location loc,
                             const TimeBlock &block, Value depth);
 
+/// Whether emitPipelinedTimeBlock can write a block's last step into its
+/// sources too (TimeBlock::finalStore): its levels must not read the
+/// sources again behind the last level's rows.
+bool pipelinedBlockStoresFinalState(const TimeBlockPlan &plan);
+
+/// Copies the box [lower, upper) of `source` into the same points of
+/// `target`, shifted by `sourceShift` and `targetShift` where given (the
+/// point minus the shift): in a parallel loop when the box is large or of
+/// run-time size, in one thread otherwise.
+void copyBox(OpBuilder &builder, Location loc, Value source, Value target,
+             ValueRange lower, ValueRange upper, ValueRange sourceShift = {},
+             ValueRange targetShift = {});
+
 /// The cache line that software prefetches and ring padding work in.
 constexpr int64_t kLineBytes = 64;
 

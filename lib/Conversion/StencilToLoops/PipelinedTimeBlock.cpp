@@ -262,6 +262,15 @@ private:
   /// into the rings at `levelIndex`.
   void copyBoxToRing(OpBuilder &b, Value levelIndex, unsigned stage,
                      ValueRange from, ValueRange to);
+  /// The last step's row `row`, which the last level has just written into
+  /// the destinations: into the sources too, within the box that no other
+  /// tile reads (finalLow, finalHigh), when the block stores the final
+  /// state.
+  void storeFinalRow(OpBuilder &b, Value row);
+  /// After all tiles, when the block stores the final state: the points
+  /// that other tiles' first levels read, the slabs around the tiles'
+  /// inner boundaries, copied from the destinations into the sources.
+  void copyFinalSlabs(OpBuilder &b);
 
   Location loc;
   const TimeBlock &block;
@@ -287,6 +296,9 @@ private:
   /// Per inner axis: the tile's first point that a ring holds, that of the
   /// widest level (level 1).
   SmallVector<Value, 3> ringOrigin;
+  /// Per axis, where the block stores the final state: the tile's points
+  /// that no other tile's first level reads, [finalLow, finalHigh).
+  SmallVector<Value, 3> finalLow, finalHigh;
   /// Ring columns that are multiples of this begin a cache line of the
   /// first destination (alignsToDestination), else the ring column of the
   /// tile's first column is one: a cache line of every ring's elements.
@@ -479,6 +491,8 @@ void PipelinedTimeBlock::emitLevelRow(OpBuilder &b, Value row, Value s,
         scf::IfOp::create(b, loc, inRange(b, row, origin[0], tileEnd[0]));
     OpBuilder then = inBand.getThenBodyBuilder();
     emitRow(then, row, s, level, stage);
+    if (block.finalStore)
+      storeFinalRow(then, row);
     return;
   }
   Value levelShrink = sub(b, levels, s);
@@ -503,6 +517,58 @@ void PipelinedTimeBlock::emitLevelRow(OpBuilder &b, Value row, Value s,
     to.push_back(readHigh);
   }
   copyBoxToRing(copy, sub(copy, s, constant(copy, 1)), stage, from, to);
+}
+
+void PipelinedTimeBlock::storeFinalRow(OpBuilder &b, Value row) {
+  // The first level read this row's sources for the last time a wave ago
+  // or more (pipelinedBlockStoresFinalState); other tiles' first levels
+  // read them only within finalLow and finalHigh's margins. The row's
+  // values are still in the cache.
+  Value inside = arith::AndIOp::create(
+      b, loc, block.finalStore, inRange(b, row, finalLow[0], finalHigh[0]));
+  auto ifInside = scf::IfOp::create(b, loc, inside);
+  OpBuilder then = ifInside.getThenBodyBuilder();
+  SmallVector<Value> from{row}, to{add(then, row, constant(then, 1))};
+  for (unsigned axis = 1; axis < rank; ++axis) {
+    from.push_back(finalLow[axis]);
+    to.push_back(finalHigh[axis]);
+  }
+  SmallVector<Value> ones(rank, constant(then, 1));
+  scf::buildLoopNest(then, loc, from, to, ones,
+                     [&](OpBuilder &nb, Location nl, ValueRange point) {
+                       for (auto [source, destination] : llvm::zip_equal(
+                                block.sources, block.destinations)) {
+                         Value v =
+                             memref::LoadOp::create(nb, nl, destination, point);
+                         memref::StoreOp::create(nb, nl, v, source, point);
+                       }
+                     });
+}
+
+void PipelinedTimeBlock::copyFinalSlabs(OpBuilder &b) {
+  auto ifFinal = scf::IfOp::create(b, loc, block.finalStore);
+  OpBuilder then = ifFinal.getThenBodyBuilder();
+  for (unsigned axis = 0; axis < rank; ++axis) {
+    std::optional<int64_t> extent = plan.getStaticExtent(axis);
+    if (extent && tile[axis] >= *extent)
+      continue;
+    // The tiles' boundaries c along `axis`; the tiles on either side read
+    // [c - L x r_low, c + L x r_high) of each other's sources.
+    Value first = add(then, lower[axis], constant(then, tile[axis]));
+    scf::ForOp::create(
+        then, loc, first, upper[axis], constant(then, tile[axis]), {},
+        [&](OpBuilder &sb, Location, Value boundary, ValueRange) {
+          SmallVector<Value, 3> from(lower), to(upper);
+          Value below = sub(sb, boundary, mul(sb, levels, radiusLow[axis]));
+          from[axis] = arith::MaxSIOp::create(sb, loc, below, lower[axis]);
+          Value above = add(sb, boundary, mul(sb, levels, radiusHigh[axis]));
+          to[axis] = arith::MinSIOp::create(sb, loc, above, upper[axis]);
+          for (auto [source, destination] :
+               llvm::zip_equal(block.sources, block.destinations))
+            copyBox(sb, loc, destination, source, from, to);
+          scf::YieldOp::create(sb, loc);
+        });
+  }
 }
 
 void PipelinedTimeBlock::emitStep(OpBuilder &b, Value wave, Value step,
@@ -907,6 +973,25 @@ void PipelinedTimeBlock::emit(OpBuilder &builder) {
         for (unsigned axis = 1; axis < rank; ++axis)
           ringOrigin.push_back(getReadRange(b, axis, depthBefore).first);
         ringOrigin.back() = getRingRowOrigin(b, ringOrigin.back());
+        finalLow.clear();
+        finalHigh.clear();
+        if (block.finalStore)
+          for (unsigned axis = 0; axis < rank; ++axis) {
+            // A tile below reads up to L x r_high into this one, a tile
+            // above down to L x r_low.
+            Value hasBelow = arith::CmpIOp::create(
+                b, loc, arith::CmpIPredicate::sgt, origin[axis], lower[axis]);
+            Value above =
+                add(b, origin[axis], mul(b, levels, radiusHigh[axis]));
+            finalLow.push_back(
+                arith::SelectOp::create(b, loc, hasBelow, above, origin[axis]));
+            Value hasAbove = arith::CmpIOp::create(
+                b, loc, arith::CmpIPredicate::slt, tileEnd[axis], upper[axis]);
+            Value below =
+                sub(b, tileEnd[axis], mul(b, levels, radiusLow[axis]));
+            finalHigh.push_back(arith::SelectOp::create(b, loc, hasAbove, below,
+                                                        tileEnd[axis]));
+          }
         // Vector rows load whole vectors past the last column a level reads,
         // into the next ring row; a spare level keeps those of the last row
         // inside the allocation, where a wider row would change the layout
@@ -933,9 +1018,24 @@ void PipelinedTimeBlock::emit(OpBuilder &builder) {
           memref::DeallocOp::create(b, loc, ring);
         scf::ReduceOp::create(b, loc);
       });
+  if (block.finalStore)
+    copyFinalSlabs(builder);
+}
+
+bool host::pipelinedBlockStoresFinalState(const TimeBlockPlan &plan) {
+  // The last level writes rows (L - 1) x r_high behind the first level's,
+  // which reads no row again that lies more than r_low behind its next
+  // wave's first: the rows written are past reading when r_low <=
+  // (L - 1) x r_high, for every L >= 2. A chain's earlier stages keep
+  // fields of their own, which a block does not write.
+  return plan.lower.size() >= 2 && plan.getNumStages() == 1 &&
+         plan.radiusLow[0] <= plan.radiusHigh[0];
 }
 
 void host::emitPipelinedTimeBlock(OpBuilder &builder, Location loc,
                                   const TimeBlock &block, Value depth) {
+  assert((!block.finalStore || (block.ringLow.empty() &&
+                                pipelinedBlockStoresFinalState(block.plan))) &&
+         "the final state is stored by undistributed copy-form blocks");
   PipelinedTimeBlock(builder, loc, block, depth).emit(builder);
 }

@@ -698,3 +698,148 @@ func.func @dynamic_input(%A: memref<10x40xf32>, %B: memref<10x40xf32>, %K: memre
   stencil.store %r#1 to %B : !f to memref<10x40xf32>
   return
 }
+
+// -----
+
+// The block that runs the loop's last step also leaves its values in the
+// block's source, so that both arrays hold them as C's last copy leaves
+// them, and the loop copies no interior after it. It is the last block
+// (index blocks - 1) when no single step follows. In each tile its last
+// level copies each row it wrote into the source where no other tile's
+// first level reads the source: a tile below reads depth x r_high = depth
+// rows into this one, a tile above depth x r_low = depth rows (rows: radius
+// 1 both ways); along x only a tile to the right reads, depth columns
+// (x[0, -1]: r_low 1, r_high 0). After all tiles, the slabs around the
+// tiles' boundaries (row 5, column 6) go from the destination to the
+// source.
+// CHECK-LABEL: func.func @final_state(
+// CHECK-SAME: %[[A:[^:]*]]: memref<10x12xf32>, %[[B:[^:]*]]: memref<10x12xf32>, %{{.*}}: index)
+// CHECK: %[[TRUE:.*]] = arith.constant true
+// CHECK: %[[BLOCKS:.*]] = arith.addi
+// CHECK: %[[SINGLE:.*]] = arith.select
+// CHECK: %[[NOSINGLE:.*]] = arith.cmpi eq, %[[SINGLE]], %[[C0:.*]] : index
+// CHECK: %[[SOME:.*]] = arith.cmpi sgt, %[[BLOCKS]], %[[C0]] : index
+// CHECK: %[[STORED:.*]] = arith.andi %[[NOSINGLE]], %[[SOME]] : i1
+// CHECK: %[[RESULT:.*]]:2 = scf.for %[[BLOCK:.*]] = %[[C0]] to %[[BLOCKS]] step %[[C1:.*]] iter_args(%[[X:.*]] = %[[A]], %[[Y:.*]] = %[[B]])
+// CHECK: %[[DEPTH:.*]] = arith.minsi
+// CHECK: %[[LASTBLOCK:.*]] = arith.subi %[[BLOCKS]], %[[C1]]
+// CHECK: %[[ISLAST:.*]] = arith.cmpi eq, %[[BLOCK]], %[[LASTBLOCK]]
+// CHECK: %[[FINAL:.*]] = arith.andi %[[ISLAST]], %[[STORED]] : i1
+// CHECK: scf.parallel (%[[ROW0:.*]], %[[COL0:.*]]) = (%[[C1]], %[[C1]]) to (%[[C9:.*]], %[[C11:.*]]) step (%[[C4:.*]], %[[C5:.*]])
+// CHECK: %[[ROWEND:.*]] = arith.minsi %{{.*}}, %[[C9]]
+// CHECK: %[[COLEND:.*]] = arith.minsi %{{.*}}, %[[C11]]
+// CHECK: %[[HASBELOW:.*]] = arith.cmpi sgt, %[[ROW0]], %[[C1]]
+// CHECK: %[[PASTBELOW:.*]] = arith.addi %[[ROW0]], %[[DEPTH]]
+// CHECK: %[[LOW0:.*]] = arith.select %[[HASBELOW]], %[[PASTBELOW]], %[[ROW0]]
+// CHECK: %[[HASABOVE:.*]] = arith.cmpi slt, %[[ROWEND]], %[[C9]]
+// CHECK: %[[BEFOREABOVE:.*]] = arith.subi %[[ROWEND]], %[[DEPTH]]
+// CHECK: %[[HIGH0:.*]] = arith.select %[[HASABOVE]], %[[BEFOREABOVE]], %[[ROWEND]]
+// CHECK: %[[HASRIGHT:.*]] = arith.cmpi slt, %[[COLEND]], %[[C11]]
+// CHECK: %[[BEFORERIGHT:.*]] = arith.subi %[[COLEND]], %[[DEPTH]]
+// CHECK: %[[HIGH1:.*]] = arith.select %[[HASRIGHT]], %[[BEFORERIGHT]], %[[COLEND]]
+// The last level: its row into the destination, then into the source.
+// CHECK: vector.maskedstore %[[Y]][%{{.*}}, %[[COL0]]]
+// CHECK: %[[GE:.*]] = arith.cmpi sge, %[[ROW:.*]], %[[LOW0]]
+// CHECK: %[[LT:.*]] = arith.cmpi slt, %[[ROW]], %[[HIGH0]]
+// CHECK: %[[INROWS:.*]] = arith.andi %[[GE]], %[[LT]]
+// CHECK: %[[STORE:.*]] = arith.andi %[[FINAL]], %[[INROWS]]
+// CHECK: scf.if %[[STORE]] {
+// CHECK: scf.for %[[R:.*]] = %[[ROW]] to
+// CHECK: scf.for %[[COL:.*]] = %[[COL0]] to %[[HIGH1]] step %[[C1]] {
+// CHECK-NEXT: %[[V:.*]] = memref.load %[[Y]][%[[R]], %[[COL]]]
+// CHECK-NEXT: memref.store %[[V]], %[[X]][%[[R]], %[[COL]]]
+// CHECK: scf.reduce
+// The slabs: rows [5 - depth, 5 + depth) of every column, then columns
+// [6 - depth, 6) of every row.
+// CHECK: scf.if %[[FINAL]] {
+// CHECK: %[[R5:.*]] = arith.subi %[[C5]], %[[DEPTH]]
+// CHECK: %[[RFROM:.*]] = arith.maxsi %[[R5]], %[[C1]]
+// CHECK: %[[R5UP:.*]] = arith.addi %[[DEPTH]], %[[C5]]
+// CHECK: %[[RTO:.*]] = arith.minsi %[[R5UP]], %[[C9]]
+// CHECK: scf.parallel (%[[SR:.*]]) = (%[[RFROM]]) to (%[[RTO]])
+// CHECK-NEXT: scf.for %[[SC:.*]] = %[[C1]] to %[[C11]]
+// CHECK-NEXT: %[[SV:.*]] = memref.load %[[Y]][%[[SR]], %[[SC]]]
+// CHECK-NEXT: memref.store %[[SV]], %[[X]][%[[SR]], %[[SC]]]
+// CHECK: %[[C6M:.*]] = arith.subi %[[C6:.*]], %[[DEPTH]]
+// CHECK: %[[CFROM:.*]] = arith.maxsi %[[C6M]], %[[C1]]
+// CHECK: scf.parallel (%[[SR2:.*]]) = (%[[C1]]) to (%[[C9]])
+// CHECK-NEXT: scf.for %[[SC2:.*]] = %[[CFROM]] to %[[C6]]
+// CHECK-NEXT: %[[SV2:.*]] = memref.load %[[Y]][%[[SR2]], %[[SC2]]]
+// CHECK-NEXT: memref.store %[[SV2]], %[[X]][%[[SR2]], %[[SC2]]]
+// CHECK: scf.yield %[[Y]], %[[X]]
+// After the loop, each copy of the last interior runs only when the blocks
+// did not store it.
+// CHECK: %[[RAN:.*]] = arith.cmpi sgt
+// CHECK: %[[COPIES:.*]] = arith.xori %[[STORED]], %[[TRUE]] : i1
+// CHECK: %[[RANCOPIES:.*]] = arith.andi %[[RAN]], %[[COPIES]]
+// CHECK: %[[DIFFER:.*]] = arith.cmpi ne
+// CHECK: %[[TOA:.*]] = arith.andi %[[DIFFER]], %[[COPIES]]
+// CHECK: scf.if %[[TOA]] {
+// CHECK: memref.store %{{.*}}, %[[A]]
+// CHECK: %[[DIFFERB:.*]] = arith.cmpi ne
+// CHECK: %[[TOB:.*]] = arith.andi %[[DIFFERB]], %[[RANCOPIES]]
+// CHECK: scf.if %[[TOB]] {
+// CHECK: memref.store %{{.*}}, %[[B]]
+!q = !stencil.field<10x12xf32>
+func.func @final_state(%A: memref<10x12xf32>, %B: memref<10x12xf32>, %n: index) {
+  %a = stencil.load %A : memref<10x12xf32> -> !q
+  %b = stencil.load %B : memref<10x12xf32> -> !q
+  %g = stencil.grid [1, 1] to [9, 11] : !stencil.grid<2>
+  %r:2 = stencil.iterate %n iter_args(%ak = %a, %bk = %b) : !q, !q
+      attributes {schedule = #stencil.schedule<wg = [4, 5], time_block = 3>} {
+    %calc = stencil.apply on %g ins(%x = %ak : !q) outs(%bk : !q) {
+      %n0 = stencil.access %x[-1, 0] : !q
+      %s0 = stencil.access %x[1, 0] : !q
+      %w0 = stencil.access %x[0, -1] : !q
+      %t = arith.addf %n0, %s0 : f32
+      %v = arith.addf %t, %w0 : f32
+      stencil.return %v : f32
+    }
+    %copy = stencil.apply on %g ins(%y = %calc : !q) outs(%ak : !q) {
+      %v = stencil.access %y[0, 0] : !q
+      stencil.return %v : f32
+    }
+    stencil.yield %copy, %calc : !q, !q
+  }
+  stencil.store %r#0 to %A : !q to memref<10x12xf32>
+  stencil.store %r#1 to %B : !q to memref<10x12xf32>
+  return
+}
+
+// -----
+
+// A calc that reads only the row below (r_low 1, r_high 0 along rows): the
+// last level writes rows in the same wave as the first level reads the
+// row below them, so the block keeps the source as it is, and the loop
+// copies the last interior after it.
+// CHECK-LABEL: func.func @final_state_upwind(
+// CHECK-NOT: arith.xori
+// CHECK: scf.parallel
+// CHECK: scf.yield
+// CHECK-NOT: arith.xori
+// CHECK: scf.if
+// CHECK: memref.store
+// CHECK: return
+!u = !stencil.field<10x12xf32>
+func.func @final_state_upwind(%A: memref<10x12xf32>, %B: memref<10x12xf32>, %n: index) {
+  %a = stencil.load %A : memref<10x12xf32> -> !u
+  %b = stencil.load %B : memref<10x12xf32> -> !u
+  %g = stencil.grid [1, 1] to [9, 11] : !stencil.grid<2>
+  %r:2 = stencil.iterate %n iter_args(%ak = %a, %bk = %b) : !u, !u
+      attributes {schedule = #stencil.schedule<wg = [4, 5], time_block = 3>} {
+    %calc = stencil.apply on %g ins(%x = %ak : !u) outs(%bk : !u) {
+      %n0 = stencil.access %x[-1, 0] : !u
+      %c0 = stencil.access %x[0, 0] : !u
+      %v = arith.addf %n0, %c0 : f32
+      stencil.return %v : f32
+    }
+    %copy = stencil.apply on %g ins(%y = %calc : !u) outs(%ak : !u) {
+      %v = stencil.access %y[0, 0] : !u
+      stencil.return %v : f32
+    }
+    stencil.yield %copy, %calc : !u, !u
+  }
+  stencil.store %r#0 to %A : !u to memref<10x12xf32>
+  stencil.store %r#1 to %B : !u to memref<10x12xf32>
+  return
+}

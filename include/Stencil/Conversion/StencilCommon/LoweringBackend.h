@@ -135,6 +135,11 @@ public:
   /// itself where every block is full).
   virtual void emitTimeBlock(OpBuilder &builder, Location loc,
                              const TimeBlock &block, Value depth) = 0;
+  /// Whether emitTimeBlock honours TimeBlock::finalStore for `plan`'s
+  /// blocks of the copy form.
+  virtual bool storesFinalState(const TimeBlockPlan &plan) const {
+    return false;
+  }
 
   /// Called after the function is lowered, after the buffers of its loads
   /// are freed at its returns: frees what else lives until it returns.

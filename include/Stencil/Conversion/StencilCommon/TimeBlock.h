@@ -44,6 +44,12 @@ struct TimeBlock {
   /// find the neighbours' values they read; the halo exchanged before the
   /// block is at least T x radius deep.
   ValueRange ringLow, ringHigh;
+  /// An i1 that holds where this block runs the time loop's last step, on a
+  /// backend that storesFinalState (the copy form only): the block then
+  /// also writes its last step's values into `sources`, leaving both fields
+  /// of every pair as the C program's last copy leaves them, and the loop
+  /// copies nothing after it. Null elsewhere.
+  Value finalStore;
 };
 
 /// The lower grid bound `lower` of a distributed time block grown by
