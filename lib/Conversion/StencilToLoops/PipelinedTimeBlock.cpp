@@ -520,9 +520,9 @@ void PipelinedTimeBlock::emitLevelRow(OpBuilder &b, Value row, Value s,
 }
 
 void PipelinedTimeBlock::storeFinalRow(OpBuilder &b, Value row) {
-  // The first level read this row's sources for the last time a wave ago
-  // or more (pipelinedBlockStoresFinalState); other tiles' first levels
-  // read them only within finalLow and finalHigh's margins. The row's
+  // The first level read this row's sources for the last time earlier in
+  // this wave or before (pipelinedBlockStoresFinalState); other tiles' first
+  // levels read them only within finalLow and finalHigh's margins. The row's
   // values are still in the cache.
   Value inside = arith::AndIOp::create(
       b, loc, block.finalStore, inRange(b, row, finalLow[0], finalHigh[0]));
@@ -553,14 +553,23 @@ void PipelinedTimeBlock::copyFinalSlabs(OpBuilder &b) {
     if (extent && tile[axis] >= *extent)
       continue;
     // The tiles' boundaries c along `axis`; the tiles on either side read
-    // [c - L x r_low, c + L x r_high) of each other's sources.
+    // [c - L x r_low, c + L x r_high) of each other's sources. Tiles
+    // narrower than that have their slabs overlap: each starts where the
+    // one at the boundary before ended.
     Value first = add(then, lower[axis], constant(then, tile[axis]));
     scf::ForOp::create(
         then, loc, first, upper[axis], constant(then, tile[axis]), {},
         [&](OpBuilder &sb, Location, Value boundary, ValueRange) {
           SmallVector<Value, 3> from(lower), to(upper);
+          Value previous = sub(sb, boundary, constant(sb, tile[axis]));
+          Value hasPrevious = arith::CmpIOp::create(
+              sb, loc, arith::CmpIPredicate::sgt, previous, lower[axis]);
+          Value previousEnd =
+              add(sb, previous, mul(sb, levels, radiusHigh[axis]));
+          Value uncopied = arith::SelectOp::create(sb, loc, hasPrevious,
+                                                   previousEnd, lower[axis]);
           Value below = sub(sb, boundary, mul(sb, levels, radiusLow[axis]));
-          from[axis] = arith::MaxSIOp::create(sb, loc, below, lower[axis]);
+          from[axis] = arith::MaxSIOp::create(sb, loc, below, uncopied);
           Value above = add(sb, boundary, mul(sb, levels, radiusHigh[axis]));
           to[axis] = arith::MinSIOp::create(sb, loc, above, upper[axis]);
           for (auto [source, destination] :

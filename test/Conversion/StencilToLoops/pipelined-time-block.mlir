@@ -808,10 +808,10 @@ func.func @final_state(%A: memref<10x12xf32>, %B: memref<10x12xf32>, %n: index) 
 
 // -----
 
-// A calc that reads only the row below (r_low 1, r_high 0 along rows): the
-// last level writes rows in the same wave as the first level reads the
-// row below them, so the block keeps the source as it is, and the loop
-// copies the last interior after it.
+// A calc that reads only the row below (r_low 1, r_high 0 along rows): in
+// wave w the last level writes rows w and w + 1, and the next wave's first
+// level reads row w + 1 again, so the block keeps the source as it is, and
+// the loop copies the last interior after it.
 // CHECK-LABEL: func.func @final_state_upwind(
 // CHECK-NOT: arith.xori
 // CHECK: scf.parallel
