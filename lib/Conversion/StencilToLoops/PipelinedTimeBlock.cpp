@@ -1035,7 +1035,8 @@ bool host::pipelinedBlockStoresFinalState(const TimeBlockPlan &plan) {
   // The last level writes rows (L - 1) x r_high behind the first level's,
   // which reads no row again that lies more than r_low behind its next
   // wave's first: the rows written are past reading when r_low <=
-  // (L - 1) x r_high, for every L >= 2. A chain's earlier stages keep
+  // (L - 1) x r_high. The depth L is known at run time only; r_low <=
+  // r_high meets that for every L >= 2. A chain's earlier stages keep
   // fields of their own, which a block does not write.
   return plan.lower.size() >= 2 && plan.getNumStages() == 1 &&
          plan.radiusLow[0] <= plan.radiusHigh[0];
