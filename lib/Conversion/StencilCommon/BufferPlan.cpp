@@ -417,8 +417,7 @@ void BufferPlanner::planTimeBlocks(IterateOp iterate, TimeLoopPlan &loop) {
   blocks.timeBlock = timeBlock;
   if (timeBlock == 1)
     return;
-  blocks.lastStepAlone = calc.getNumReductions() > 0;
-  blocks.shallowRemainder = !blocks.lastStepAlone;
+  blocks.reduces = calc.getNumReductions() > 0;
   TimeBlockStage stage{calc, {}, {}};
   for (Value input : calc.getInputs()) {
     // A distributed loop's calc reads its sources through their exchanges.
@@ -500,7 +499,6 @@ void BufferPlanner::planChainTimeBlocks(IterateOp iterate, TimeLoopPlan &loop) {
   // The blocks keep what the earlier stages write in rings; the last step
   // writes their fields.
   blocks.lastStepAlone = true;
-  blocks.shallowRemainder = true;
   fillTimeBlockShape(blocks, grid, loop.schedule);
   for (unsigned position : loop.chain->stages.back().carried)
     blocks.elementTypes.push_back(

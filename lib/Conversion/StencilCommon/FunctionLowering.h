@@ -42,12 +42,15 @@ private:
   /// The sweep chain `iterate` with time blocks: the blocks, then the
   /// rotating loop for the steps they leave.
   void lowerChainLoop(IterateOp iterate, const TimeLoopPlan &loop);
-  /// What lowerTimeBlocks emitted: the buffers the blocks leave, how many
-  /// single steps remain, and an i1 that holds where the blocks ran the
-  /// loop's last step and left its values in both fields of every pair
+  /// What lowerTimeBlocks emitted: the buffers the blocks leave, the
+  /// scalars a copy-form loop carries after them (the last block's
+  /// reductions where the blocks compute them, else the loop's inits), how
+  /// many single steps remain, and an i1 that holds where the blocks ran
+  /// the loop's last step and left its values in both fields of every pair
   /// (TimeBlock::finalStore; null where they never do).
   struct LoweredTimeBlocks {
     SmallVector<Value> buffers;
+    SmallVector<Value> scalars;
     Value singleSteps;
     Value storedFinalState;
   };

@@ -20,7 +20,8 @@ void mlir::stencil::emitTimeBlockPoint(OpBuilder &builder, Location loc,
                                        const TimeBlock &block, unsigned stage,
                                        ValueRange point, CarriedLoadFn load,
                                        CarriedStoreFn store, ScalarFn scalar,
-                                       CloneFn clone, LoadFn uncarriedLoad) {
+                                       CloneFn clone, LoadFn uncarriedLoad,
+                                       ReduceFn reduce) {
   const TimeBlockStage &plan = block.plan.stages[stage];
   emitPoint(
       builder, loc, plan.calc, point,
@@ -38,7 +39,7 @@ void mlir::stencil::emitTimeBlockPoint(OpBuilder &builder, Location loc,
       [&](OpBuilder &b, Location l, unsigned output, Value value) {
         store(b, l, plan.outputPair[output], value);
       },
-      scalar, clone);
+      scalar, clone, reduce);
 }
 
 static Value getIndex(OpBuilder &builder, Location loc, int64_t value) {

@@ -12,7 +12,11 @@
 // steps leave both arrays as they were.
 //
 // With a schedule's time_block T > 1 the loop first runs whole blocks of T
-// steps, which the backend emits; the remaining steps run one at a time. In
+// steps, which the backend emits; the remaining steps run one at a time. A
+// calc's reductions matter at the last step only: where the backend can,
+// each block computes them in its last level and the loop's scalars come
+// out of the blocks; elsewhere the blocks skip them and the last step runs
+// alone. In
 // a distributed function each step's points are split by the
 // ExchangeLowering, which overlaps the halo exchange with the interior; a
 // time block there starts with an exchange at least T x radius deep and its
@@ -91,16 +95,49 @@ FunctionLowering::LoweredTimeBlocks FunctionLowering::lowerTimeBlocks(
     function_ref<Value(unsigned stage, unsigned pair)> ringHolder,
     bool storeFinalState) {
   const TimeBlockPlan &blocks = loop.blocks;
+  // The scalars a copy-form loop carries: per scalar, its init and the
+  // calc's reduction that it is.
+  SmallVector<Value> scalars;
+  SmallVector<unsigned> scalarReductions;
+  if (loop.section) {
+    auto yield = llvm::cast<YieldOp>(iterate.getBodyBlock()->getTerminator());
+    ApplyOp sectionCalc = loop.section->calc;
+    unsigned outputs = sectionCalc.getOutputs().size();
+    for (unsigned index : loop.section->scalars) {
+      scalars.push_back(iterate.getInits()[index]);
+      auto result = llvm::cast<OpResult>(yield.getValues()[index]);
+      scalarReductions.push_back(result.getResultNumber() - outputs);
+    }
+  }
   if (blocks.timeBlock <= 1)
-    return {SmallVector<Value>(buffersIn), steps, Value()};
+    return {SmallVector<Value>(buffersIn), scalars, steps, Value()};
   Location loc = iterate.getLoc();
   unsigned count = blocks.elementTypes.size();
   auto constant = [&](int64_t value) -> Value {
     return arith::ConstantIndexOp::create(builder, loc, value);
   };
+  // The blocks compute the reductions in their last level where the
+  // backend can and the loop is undistributed (a rank's blocks compute some
+  // of its neighbours' points too): then every step may run in a block.
+  // The reductions' inits come from before the loop, where the blocks are:
+  // a copy section's body holds its calc and copy only.
+  ApplyOp firstCalc = blocks.stages.front().calc;
+  bool reducesInBlocks =
+      blocks.reduces && !partition && backend.reducesInTimeBlocks(blocks);
+  assert(llvm::none_of(firstCalc.getReduceInits(),
+                       [&](Value init) {
+                         return iterate->isAncestor(
+                             init.getParentBlock()->getParentOp());
+                       }) &&
+         "a copy section's reductions start from values before the loop");
+  bool reductionStepAlone = blocks.reduces && !reducesInBlocks;
+  bool lastStepAlone = blocks.lastStepAlone || reductionStepAlone;
+  SmallVector<ReductionKind> reductionKinds;
+  if (reducesInBlocks)
+    reductionKinds = firstCalc.getReductionKinds();
   Value blockSize = constant(blocks.timeBlock);
   Value blockedSteps = steps;
-  if (blocks.lastStepAlone)
+  if (lastStepAlone)
     blockedSteps = arith::MaxSIOp::create(
         builder, loc, arith::SubIOp::create(builder, loc, steps, one), zero);
   Value blockCount =
@@ -108,16 +145,16 @@ FunctionLowering::LoweredTimeBlocks FunctionLowering::lowerTimeBlocks(
   Value blocked = arith::MulIOp::create(builder, loc, blockCount, blockSize);
   Value remainder = arith::SubIOp::create(builder, loc, blockedSteps, blocked);
   Value singleSteps =
-      blocks.lastStepAlone
+      lastStepAlone
           ? arith::SubIOp::create(builder, loc, steps, blocked).getResult()
           : remainder;
   // Backends that take a block's depth at run time run the remaining steps
   // (the last one apart, when it runs alone), if more than one, as one
-  // shallower block; not with reductions, whose remaining steps run alone
-  // like their last (their blocks are then all of full depth, but still
-  // given it at run time: the same scheme runs).
+  // shallower block; not where reductions run in the last step alone: the
+  // remaining steps run alone like it (the blocks are then all of full
+  // depth, but still given it at run time: the same scheme runs).
   bool runtimeDepth = backend.runsShallowTimeBlocks(blocks);
-  bool shallow = runtimeDepth && blocks.shallowRemainder;
+  bool shallow = runtimeDepth && !reductionStepAlone;
   if (shallow) {
     Value deepRemainder = arith::CmpIOp::create(
         builder, loc, arith::CmpIPredicate::sge, remainder, constant(2));
@@ -125,14 +162,13 @@ FunctionLowering::LoweredTimeBlocks FunctionLowering::lowerTimeBlocks(
         builder, loc, blockCount,
         arith::IndexCastUIOp::create(builder, loc, builder.getIndexType(),
                                      deepRemainder));
-    singleSteps =
-        arith::SelectOp::create(builder, loc, deepRemainder,
-                                blocks.lastStepAlone ? one : zero, singleSteps);
+    singleSteps = arith::SelectOp::create(
+        builder, loc, deepRemainder, lastStepAlone ? one : zero, singleSteps);
   }
   // The blocks run the loop's last step when at least one runs and no
-  // single step follows (never with a reduction's last step alone).
+  // single step follows (never with a last step alone).
   Value storedFinalState;
-  if (storeFinalState && !partition && !blocks.lastStepAlone &&
+  if (storeFinalState && !partition && !lastStepAlone &&
       backend.storesFinalState(blocks)) {
     Value noSingleStep = arith::CmpIOp::create(
         builder, loc, arith::CmpIPredicate::eq, singleSteps, zero);
@@ -141,13 +177,17 @@ FunctionLowering::LoweredTimeBlocks FunctionLowering::lowerTimeBlocks(
     storedFinalState =
         arith::AndIOp::create(builder, loc, noSingleStep, someBlock);
   }
+  // The scalars follow the buffers where the blocks compute them.
+  SmallVector<Value> blockInits(buffersIn);
+  if (reducesInBlocks)
+    llvm::append_range(blockInits, scalars);
   auto blockLoop =
-      scf::ForOp::create(builder, loc, zero, blockCount, one, buffersIn);
+      scf::ForOp::create(builder, loc, zero, blockCount, one, blockInits);
   Block *blockBody = blockLoop.getBody();
   if (!blockBody->empty())
     blockBody->getTerminator()->erase();
   OpBuilder inBlock = OpBuilder::atBlockEnd(blockBody);
-  ValueRange iterArgs = blockLoop.getRegionIterArgs();
+  ValueRange iterArgs = blockLoop.getRegionIterArgs().take_front(2 * count);
   auto inputBuffer = [&](unsigned stage, unsigned input) -> Value {
     ApplyOp calc = blocks.stages[stage].calc;
     Value value = calc.getInputs()[input];
@@ -189,12 +229,26 @@ FunctionLowering::LoweredTimeBlocks FunctionLowering::lowerTimeBlocks(
     block.finalStore =
         arith::AndIOp::create(inBlock, loc, isLast, storedFinalState);
   }
-  backend.emitTimeBlock(inBlock, loc, block, depth);
-  SmallVector<Value> swapped(iterArgs.drop_front(count));
-  llvm::append_range(swapped, iterArgs.take_front(count));
-  scf::YieldOp::create(inBlock, loc, swapped);
-  return {SmallVector<Value>(blockLoop.getResults()), singleSteps,
-          storedFinalState};
+  block.reductions = reductionKinds;
+  SmallVector<Value> partials =
+      backend.emitTimeBlock(inBlock, loc, block, depth);
+  SmallVector<Value> yielded(iterArgs.drop_front(count));
+  llvm::append_range(yielded, iterArgs.take_front(count));
+  // Each block's reductions replace the last's: the loop's are the last
+  // step's, which the last block runs unless a single step follows.
+  if (reducesInBlocks) {
+    ValueRange inits = firstCalc.getReduceInits();
+    for (unsigned reduction : scalarReductions)
+      yielded.push_back(
+          createReductionCombine(inBlock, loc, reductionKinds[reduction],
+                                 inits[reduction], partials[reduction]));
+  }
+  scf::YieldOp::create(inBlock, loc, yielded);
+  ValueRange results = blockLoop.getResults();
+  SmallVector<Value> buffersOut(results.take_front(2 * count));
+  if (reducesInBlocks)
+    scalars.assign(results.begin() + 2 * count, results.end());
+  return {buffersOut, scalars, singleSteps, storedFinalState};
 }
 
 void FunctionLowering::lowerChainLoop(IterateOp iterate,
@@ -301,11 +355,10 @@ void FunctionLowering::lowerSwapLoop(IterateOp iterate,
       lowerTimeBlocks(builder, iterate, loop, all, steps, zero, one,
                       partition.get(), /*ringHolder=*/nullptr,
                       /*storeFinalState=*/true);
-  // The scalars the loop carries follow the buffers; the blocks leave them
-  // as they were (their reductions run in the last step).
+  // The scalars the loop carries follow the buffers: those the blocks
+  // computed, or the loop's inits.
   SmallVector<Value> loopInits(blocks.buffers);
-  for (unsigned index : section.scalars)
-    loopInits.push_back(iterate.getInits()[index]);
+  llvm::append_range(loopInits, blocks.scalars);
   auto forOp = scf::ForOp::create(builder, loc, zero, blocks.singleSteps, one,
                                   loopInits);
   Block *forBody = forOp.getBody();

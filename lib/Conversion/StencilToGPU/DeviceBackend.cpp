@@ -126,8 +126,11 @@ public:
   bool runsShallowTimeBlocks(const TimeBlockPlan &) const override {
     return false;
   }
-  void emitTimeBlock(OpBuilder &builder, Location loc, const TimeBlock &block,
-                     Value depth) override {
+  SmallVector<Value> emitTimeBlock(OpBuilder &builder, Location loc,
+                                   const TimeBlock &block,
+                                   Value depth) override {
+    // Blocks skip the reductions (no reducesInTimeBlocks): a reducing
+    // loop's last step runs alone.
     const TimeBlockPlan &plan = block.plan;
     ApplyOp first = plan.stages.front().calc;
     emitDeviceTimeBlock(
@@ -139,6 +142,7 @@ public:
           ApplyOp calc = plan.stages[stage].calc;
           return loadScalar(b, l, calc.getInputs()[input]);
         });
+    return {};
   }
 
   void finishFunction(func::FuncOp func) override {

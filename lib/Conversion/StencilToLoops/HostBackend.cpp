@@ -209,15 +209,21 @@ public:
     // at run time.
     return true;
   }
-  void emitTimeBlock(OpBuilder &builder, Location loc, const TimeBlock &block,
-                     Value depth) override {
+  SmallVector<Value> emitTimeBlock(OpBuilder &builder, Location loc,
+                                   const TimeBlock &block,
+                                   Value depth) override {
     if (block.plan.lower.size() >= 2)
-      emitPipelinedTimeBlock(builder, loc, block, depth);
-    else
-      emitOverlappedTimeBlock(builder, loc, block, depth);
+      return emitPipelinedTimeBlock(builder, loc, block, depth);
+    emitOverlappedTimeBlock(builder, loc, block, depth);
+    return {};
   }
   bool storesFinalState(const TimeBlockPlan &plan) const override {
     return pipelinedBlockStoresFinalState(plan);
+  }
+  bool reducesInTimeBlocks(const TimeBlockPlan &plan) const override {
+    // The pipelined rows' last level; 1-D blocks' overlapped tiles skip the
+    // reductions.
+    return plan.lower.size() >= 2;
   }
 
   void finishFunction(func::FuncOp) override {}

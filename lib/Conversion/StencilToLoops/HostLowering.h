@@ -26,9 +26,10 @@ void emitOverlappedTimeBlock(OpBuilder &builder, Location loc,
 
 /// A block of `depth` steps (2 <= depth <= T, known at run time) for grids
 /// of two or more axes, as one pipelined sweep over the rows of each tile
-/// with ring buffers between the steps.
-void emitPipelinedTimeBlock(OpBuilder &builder, Location loc,
-                            const TimeBlock &block, Value depth);
+/// with ring buffers between the steps. Returns the last level's
+/// reductions (TimeBlock::reductions), each tile's combined in tile order.
+SmallVector<Value> emitPipelinedTimeBlock(OpBuilder &builder, Location loc,
+                                          const TimeBlock &block, Value depth);
 
 /// Whether emitPipelinedTimeBlock can write a block's last step into its
 /// sources too (TimeBlock::finalStore): its levels must not read the

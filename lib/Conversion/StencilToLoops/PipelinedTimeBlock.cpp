@@ -13,6 +13,12 @@
 // span the inner axes, the usual choice on CPUs, compute nothing twice but
 // the (T - s) x radius rows each band recomputes at its two ends.
 //
+// A calc's reductions are computed in the last level, the loop's last step
+// being some block's: each row's vectors accumulate lane by lane, the row's
+// lanes then go to the tile's running value, and the tiles' values are
+// combined in tile order after them, so the result depends on the schedule
+// only, not on the threads.
+//
 //===----------------------------------------------------------------------===//
 
 #include "HostLowering.h"
@@ -67,13 +73,19 @@ public:
           getValueOrCreateConstantIndexOp(builder, loc, plan.upper[axis]));
     }
     stages = plan.getNumStages();
+    if (!block.reductions.empty()) {
+      ApplyOp calc = plan.stages.front().calc;
+      for (Value init : calc.getReduceInits())
+        reductionTypes.push_back(init.getType());
+    }
     levels = stages == 1 ? depth
                          : arith::MulIOp::create(builder, loc, depth,
                                                  constant(builder, stages))
                                .getResult();
   }
 
-  void emit(OpBuilder &builder);
+  /// Emits the block; returns its reductions (TimeBlock::reductions).
+  SmallVector<Value> emit(OpBuilder &builder);
 
 private:
   /// Whether `buffer` is a row-major array of `rowAlignment`-point lines
@@ -204,10 +216,28 @@ private:
   void emitVectorRow(OpBuilder &b, ValueRange outer, Value from, Value to,
                      Level level, unsigned stage, Value levelIndex,
                      Value readIndex, PointFn scalarPoint);
-  void emitVectorPoints(OpBuilder &b, ValueRange outer, Value column,
-                        Value mask, Level level, unsigned stage,
-                        Value levelIndex, Value readIndex,
-                        ArrayRef<Value> window);
+  /// The points of the vector at `column` (its lanes that `mask` enables,
+  /// all without a mask). Where the level reduces, returns per reduction
+  /// the lanes' contributions, the identity in lanes the mask disables.
+  SmallVector<Value> emitVectorPoints(OpBuilder &b, ValueRange outer,
+                                      Value column, Value mask, Level level,
+                                      unsigned stage, Value levelIndex,
+                                      Value readIndex, ArrayRef<Value> window);
+
+  /// Whether `level` computes the calc's reductions: the last, where the
+  /// block has them.
+  bool reducesAt(Level level) const {
+    return level == Level::Last && !block.reductions.empty();
+  }
+  /// Combines `value` into the current tile's running value of reduction
+  /// `reduction`: a scalar, or a vector whose lanes are combined first.
+  void accumulate(OpBuilder &b, unsigned reduction, Value value);
+  /// Before the tiles: a running value per tile and reduction.
+  void allocatePartials(OpBuilder &b);
+  /// At a tile's start: its slot among the tiles, set to the identities.
+  void beginTileReductions(OpBuilder &b);
+  /// After the tiles: the tiles' values combined in tile order.
+  SmallVector<Value> combinePartials(OpBuilder &b);
 
   /// Where the tile's ring rows start along the innermost axis, given the
   /// first column any level reads there (needs `origin`).
@@ -311,6 +341,14 @@ private:
   bool spansInnerAxes = true;
   /// Per carried pair: results of levels 1 .. L - 1, `slots` rows each.
   SmallVector<Value> rings;
+  /// Per reduction, the tiles' running values, a cache line apart so that
+  /// no two threads write the same line; the tiles along each axis, their
+  /// count, and the current tile's slot.
+  SmallVector<Value> partials;
+  SmallVector<Value, 3> tilesAlong;
+  Value tileCount, tileSlot;
+  /// Per reduction, the type of its values.
+  SmallVector<Type> reductionTypes;
 
   /// Vector rows: whether the levels run their rows as vectors of `lanes`
   /// points, and whether their partial vectors at the row ends may be
@@ -427,6 +465,10 @@ void PipelinedTimeBlock::emitRow(OpBuilder &b, Value row, Value s, Level level,
     prefetchNextRow(b, getPrefetchedBuffers(level), row,
                     ArrayRef(from).drop_front(), ArrayRef(to).drop_front(),
                     /*isWrite=*/level == Level::Last);
+  // Scalar points combine their contributions into the tile's running
+  // values one by one.
+  auto reduceIntoTile = [&](OpBuilder &rb, Location, unsigned reduction,
+                            Value value) { accumulate(rb, reduction, value); };
   auto emitScalarPoint = [&](OpBuilder &nb, Location nl, ValueRange point) {
     emitTimeBlockPoint(
         nb, nl, block, stage, point,
@@ -440,7 +482,9 @@ void PipelinedTimeBlock::emitRow(OpBuilder &b, Value row, Value s, Level level,
           auto [buffer, indices] =
               getWriteTarget(sb, level, levelIndex, pair, point);
           memref::StoreOp::create(sb, sl, value, buffer, indices);
-        });
+        },
+        /*scalar=*/nullptr, /*clone=*/nullptr, /*uncarriedLoad=*/nullptr,
+        reducesAt(level) ? ReduceFn(reduceIntoTile) : ReduceFn());
   };
   if (vectorRows)
     scf::buildLoopNest(b, loc, ArrayRef(from).drop_back(),
@@ -708,14 +752,27 @@ PipelinedTimeBlock::getNextInputRows(OpBuilder &b, ValueRange outer,
   return rows;
 }
 
-void PipelinedTimeBlock::emitVectorPoints(OpBuilder &b, ValueRange outer,
-                                          Value column, Value mask, Level level,
-                                          unsigned stage, Value levelIndex,
-                                          Value readIndex,
-                                          ArrayRef<Value> window) {
+SmallVector<Value> PipelinedTimeBlock::emitVectorPoints(
+    OpBuilder &b, ValueRange outer, Value column, Value mask, Level level,
+    unsigned stage, Value levelIndex, Value readIndex, ArrayRef<Value> window) {
   SmallVector<Value, 3> point(outer);
   point.push_back(add(b, column, ringOrigin.back()));
   RowVectorizer vectorizer(lanes);
+  SmallVector<Value> contributions(block.reductions.size());
+  auto reduce = [&](OpBuilder &rb, Location rl, unsigned reduction,
+                    Value value) {
+    ReductionKind kind = block.reductions[reduction];
+    Value vector = vectorizer.asVector(rb, rl, value);
+    if (mask) {
+      Value identity = createReductionIdentity(rb, rl, kind, vector.getType());
+      vector = arith::SelectOp::create(rb, rl, mask, vector, identity);
+    }
+    Value &contribution = contributions[reduction];
+    contribution = contribution
+                       ? createReductionCombine(rb, rl, kind, contribution,
+                                                vector, /*reassociate=*/true)
+                       : vector;
+  };
   emitTimeBlockPoint(
       b, loc, block, stage, point,
       [&](OpBuilder &lb, Location ll, unsigned pair, ValueRange at,
@@ -761,7 +818,9 @@ void PipelinedTimeBlock::emitVectorPoints(OpBuilder &b, ValueRange outer,
           AccessOp access) {
         return vectorizer.load(lb, ll, inputBuffer(stage, input), at, mask,
                                access);
-      });
+      },
+      reducesAt(level) ? ReduceFn(reduce) : ReduceFn());
+  return contributions;
 }
 
 void PipelinedTimeBlock::emitVectorRow(OpBuilder &b, ValueRange outer,
@@ -788,18 +847,20 @@ void PipelinedTimeBlock::emitVectorRow(OpBuilder &b, ValueRange outer,
                          arith::DivSIOp::create(
                              b, loc, sub(b, toColumn, bodyFrom), vectorLanes),
                          vectorLanes));
-  auto partialVector = [&](Value lower, Value upper) {
+  // A partial vector returns its lanes' contributions to the reductions;
+  // scalar points add theirs to the tile's running values themselves.
+  auto partialVector = [&](Value lower, Value upper) -> SmallVector<Value> {
     if (maskEnds) {
       Value count = sub(b, upper, lower);
       Value mask = vector::CreateMaskOp::create(
           b, loc, VectorType::get({lanes}, b.getI1Type()), count);
-      emitVectorPoints(b, outer, lower, mask, level, stage, levelIndex,
-                       readIndex, /*window=*/{});
-      return;
+      return emitVectorPoints(b, outer, lower, mask, level, stage, levelIndex,
+                              readIndex, /*window=*/{});
     }
     Value rowFrom = add(b, lower, columnOrigin);
     Value rowTo = add(b, upper, columnOrigin);
     emitScalarRow(b, loc, outer, rowFrom, rowTo, scalarPoint);
+    return {};
   };
   // The first and last levels ask for a line of a later row with each
   // vector they compute, the partial ones included, rather than for a
@@ -836,7 +897,7 @@ void PipelinedTimeBlock::emitVectorRow(OpBuilder &b, ValueRange outer,
     }
   };
   prefetchColumn(b, fromColumn, laterRows, isWrite);
-  partialVector(fromColumn, bodyFrom);
+  SmallVector<Value> firstContributions = partialVector(fromColumn, bodyFrom);
 
   // The whole vectors. The first level reads the sources at their offsets.
   // The others keep, per stream, the vectors of the ring row from `first`
@@ -862,7 +923,20 @@ void PipelinedTimeBlock::emitVectorRow(OpBuilder &b, ValueRange outer,
       }
     }
   }
-  scf::ForOp::create(
+  // The reductions' lanes accumulate along the row, from the first partial
+  // vector's.
+  unsigned windowSize = initial.size();
+  if (reducesAt(level))
+    for (auto [reduction, kind] : llvm::enumerate(block.reductions)) {
+      Value first =
+          firstContributions.empty() ? Value() : firstContributions[reduction];
+      initial.push_back(
+          first ? first
+                : createReductionIdentity(
+                      b, loc, kind,
+                      VectorType::get({lanes}, reductionTypes[reduction])));
+    }
+  auto wholeVectors = scf::ForOp::create(
       b, loc, bodyFrom, bodyTo, vectorLanes, initial,
       [&](OpBuilder &vb, Location vl, Value column, ValueRange carried) {
         SmallVector<Value> window, next;
@@ -884,8 +958,16 @@ void PipelinedTimeBlock::emitVectorRow(OpBuilder &b, ValueRange outer,
         }
         prefetchColumn(vb, column, laterRows, isWrite);
         prefetchColumn(vb, column, inputRows, /*forWrite=*/false);
-        emitVectorPoints(vb, outer, column, /*mask=*/Value(), level, stage,
-                         levelIndex, readIndex, window);
+        SmallVector<Value> contributions =
+            emitVectorPoints(vb, outer, column, /*mask=*/Value(), level, stage,
+                             levelIndex, readIndex, window);
+        // What the streams leave in `carried` are the reductions' lanes.
+        if (reducesAt(level))
+          for (auto [kind, lanesSoFar, contribution] :
+               llvm::zip_equal(block.reductions, carried, contributions))
+            next.push_back(createReductionCombine(vb, vl, kind, lanesSoFar,
+                                                  contribution,
+                                                  /*reassociate=*/true));
         scf::YieldOp::create(vb, vl, next);
       });
   if (!laterRows.empty())
@@ -893,7 +975,18 @@ void PipelinedTimeBlock::emitVectorRow(OpBuilder &b, ValueRange outer,
                    arith::MaxSIOp::create(
                        b, loc, sub(b, toColumn, constant(b, 1)), fromColumn),
                    laterRows, isWrite);
-  partialVector(bodyTo, toColumn);
+  SmallVector<Value> lastContributions = partialVector(bodyTo, toColumn);
+  if (!reducesAt(level))
+    return;
+  ValueRange rowLanes = wholeVectors.getResults().drop_front(windowSize);
+  for (auto [reduction, kind] : llvm::enumerate(block.reductions)) {
+    Value lanesOfRow = rowLanes[reduction];
+    if (!lastContributions.empty())
+      lanesOfRow = createReductionCombine(b, loc, kind, lanesOfRow,
+                                          lastContributions[reduction],
+                                          /*reassociate=*/true);
+    accumulate(b, reduction, lanesOfRow);
+  }
 }
 
 SmallVector<Value> PipelinedTimeBlock::allocateRings(OpBuilder &b,
@@ -964,10 +1057,116 @@ Value PipelinedTimeBlock::getRingRowOrigin(OpBuilder &b, Value firstRead) {
   return sub(b, first, arith::MulIOp::create(b, loc, before, perLine));
 }
 
-void PipelinedTimeBlock::emit(OpBuilder &builder) {
+/// The vector.reduction kind that combines lanes as `kind` does values of
+/// `type`.
+static vector::CombiningKind getCombiningKind(ReductionKind kind, Type type) {
+  bool isFloat = llvm::isa<FloatType>(type);
+  switch (kind) {
+  case ReductionKind::Add:
+    return vector::CombiningKind::ADD;
+  case ReductionKind::Mul:
+    return vector::CombiningKind::MUL;
+  case ReductionKind::Min:
+    return isFloat ? vector::CombiningKind::MINNUMF
+                   : vector::CombiningKind::MINSI;
+  case ReductionKind::Max:
+    return isFloat ? vector::CombiningKind::MAXNUMF
+                   : vector::CombiningKind::MAXSI;
+  }
+  llvm_unreachable("every reduction kind is handled");
+}
+
+void PipelinedTimeBlock::accumulate(OpBuilder &b, unsigned reduction,
+                                    Value value) {
+  ReductionKind kind = block.reductions[reduction];
+  Type type = reductionTypes[reduction];
+  SmallVector<Value, 2> at{tileSlot, constant(b, 0)};
+  Value running = memref::LoadOp::create(b, loc, partials[reduction], at);
+  Value combined;
+  if (llvm::isa<VectorType>(value.getType())) {
+    auto flags = llvm::isa<FloatType>(type) ? arith::FastMathFlags::reassoc
+                                            : arith::FastMathFlags::none;
+    combined = vector::ReductionOp::create(b, loc, getCombiningKind(kind, type),
+                                           value, running, flags);
+  } else {
+    combined = createReductionCombine(b, loc, kind, running, value,
+                                      /*reassociate=*/true);
+  }
+  memref::StoreOp::create(b, loc, combined, partials[reduction], at);
+}
+
+void PipelinedTimeBlock::allocatePartials(OpBuilder &b) {
+  if (block.reductions.empty())
+    return;
+  Value zero = constant(b, 0);
+  tileCount = constant(b, 1);
+  for (unsigned axis = 0; axis < rank; ++axis) {
+    Value extent = sub(b, upper[axis], lower[axis]);
+    Value nonNegative = arith::MaxSIOp::create(b, loc, extent, zero);
+    tilesAlong.push_back(arith::CeilDivSIOp::create(b, loc, nonNegative,
+                                                    constant(b, tile[axis])));
+    tileCount = arith::MulIOp::create(b, loc, tileCount, tilesAlong.back());
+  }
+  for (Type type : reductionTypes) {
+    int64_t bytes = std::max<int64_t>(1, type.getIntOrFloatBitWidth() / 8);
+    int64_t perLine = std::max<int64_t>(1, kLineBytes / bytes);
+    partials.push_back(memref::AllocOp::create(
+        b, loc, MemRefType::get({ShapedType::kDynamic, perLine}, type),
+        ValueRange{tileCount}, b.getI64IntegerAttr(kLineBytes)));
+  }
+}
+
+void PipelinedTimeBlock::beginTileReductions(OpBuilder &b) {
+  if (block.reductions.empty())
+    return;
+  // The tile's position in the grid, row-major.
+  tileSlot = constant(b, 0);
+  for (unsigned axis = 0; axis < rank; ++axis) {
+    Value offset = sub(b, origin[axis], lower[axis]);
+    Value position =
+        arith::DivSIOp::create(b, loc, offset, constant(b, tile[axis]));
+    Value scaled = arith::MulIOp::create(b, loc, tileSlot, tilesAlong[axis]);
+    tileSlot = add(b, scaled, position);
+  }
+  SmallVector<Value, 2> at{tileSlot, constant(b, 0)};
+  for (auto [kind, type, slots] :
+       llvm::zip_equal(block.reductions, reductionTypes, partials))
+    memref::StoreOp::create(b, loc, createReductionIdentity(b, loc, kind, type),
+                            slots, at);
+}
+
+SmallVector<Value> PipelinedTimeBlock::combinePartials(OpBuilder &b) {
+  if (block.reductions.empty())
+    return {};
+  SmallVector<Value> identities;
+  for (auto [kind, type] : llvm::zip_equal(block.reductions, reductionTypes))
+    identities.push_back(createReductionIdentity(b, loc, kind, type));
+  // One op per statement: the IR must not depend on the order in which
+  // the compiler evaluates arguments.
+  Value zero = constant(b, 0);
+  Value one = constant(b, 1);
+  auto tiles = scf::ForOp::create(
+      b, loc, zero, tileCount, one, identities,
+      [&](OpBuilder &fb, Location fl, Value index, ValueRange sums) {
+        SmallVector<Value> next;
+        SmallVector<Value, 2> at{index, constant(fb, 0)};
+        for (auto [kind, sum, slots] :
+             llvm::zip_equal(block.reductions, sums, partials)) {
+          Value partial = memref::LoadOp::create(fb, fl, slots, at);
+          next.push_back(createReductionCombine(fb, fl, kind, sum, partial));
+        }
+        scf::YieldOp::create(fb, fl, next);
+      });
+  for (Value slots : partials)
+    memref::DeallocOp::create(b, loc, slots);
+  return SmallVector<Value>(tiles.getResults());
+}
+
+SmallVector<Value> PipelinedTimeBlock::emit(OpBuilder &builder) {
   SmallVector<Value> steps;
   for (unsigned axis = 0; axis < rank; ++axis)
     steps.push_back(constant(builder, tile[axis]));
+  allocatePartials(builder);
   scf::ParallelOp::create(
       builder, loc, lower, upper, steps,
       [&](OpBuilder &b, Location, ValueRange tileOrigin) {
@@ -976,6 +1175,7 @@ void PipelinedTimeBlock::emit(OpBuilder &builder) {
         for (unsigned axis = 0; axis < rank; ++axis)
           tileEnd.push_back(arith::MinSIOp::create(
               b, loc, add(b, origin[axis], steps[axis]), upper[axis]));
+        beginTileReductions(b);
         Value one = constant(b, 1);
         Value depthBefore = sub(b, levels, one);
         ringOrigin.clear();
@@ -1029,6 +1229,7 @@ void PipelinedTimeBlock::emit(OpBuilder &builder) {
       });
   if (block.finalStore)
     copyFinalSlabs(builder);
+  return combinePartials(builder);
 }
 
 bool host::pipelinedBlockStoresFinalState(const TimeBlockPlan &plan) {
@@ -1042,10 +1243,15 @@ bool host::pipelinedBlockStoresFinalState(const TimeBlockPlan &plan) {
          plan.radiusLow[0] <= plan.radiusHigh[0];
 }
 
-void host::emitPipelinedTimeBlock(OpBuilder &builder, Location loc,
-                                  const TimeBlock &block, Value depth) {
+SmallVector<Value> host::emitPipelinedTimeBlock(OpBuilder &builder,
+                                                Location loc,
+                                                const TimeBlock &block,
+                                                Value depth) {
   assert((!block.finalStore || (block.ringLow.empty() &&
                                 pipelinedBlockStoresFinalState(block.plan))) &&
          "the final state is stored by undistributed copy-form blocks");
-  PipelinedTimeBlock(builder, loc, block, depth).emit(builder);
+  assert((block.reductions.empty() ||
+          (block.ringLow.empty() && block.plan.getNumStages() == 1)) &&
+         "undistributed copy-form blocks reduce");
+  return PipelinedTimeBlock(builder, loc, block, depth).emit(builder);
 }

@@ -86,3 +86,46 @@ func.func @two(%A: memref<64xf64>, %B: memref<64xf64>, %m: i32, %n: f64) -> (i32
   stencil.store %r#0 to %B : !f to memref<64xf64>
   return %r#1, %r#2 : i32, f64
 }
+
+// -----
+
+// Time blocks in workgroup memory skip a loop's reductions: steps - 1 run
+// in blocks of T = 2 whole steps, then the single steps, the last of which
+// computes the sum (a launch with the tree), carry the scalar.
+!f = !stencil.field<34x34xf32>
+// CHECK-LABEL: func.func @blocks_skip(
+// CHECK-SAME: %[[N:[^:]*]]: index)
+// CHECK: %[[STEPS:.*]] = arith.maxsi %[[N]], %{{.*}} : index
+// CHECK: %[[ALLBUT:.*]] = arith.subi %[[STEPS]], %{{.*}} : index
+// CHECK: %[[NONNEG:.*]] = arith.maxsi %[[ALLBUT]], %{{.*}} : index
+// CHECK: %[[BLOCKS:.*]] = arith.divsi %[[NONNEG]], %{{.*}} : index
+// The block's launch has its tiles' two level buffers, no tree's.
+// CHECK: %[[B:.*]]:2 = scf.for %{{.*}} = %{{.*}} to %[[BLOCKS]] step %{{.*}} iter_args({{.*}}) -> (memref<34x34xf32>, memref<34x34xf32>) {
+// CHECK: gpu.launch {{.*}} workgroup(%{{.*}} : memref<8x8xf32, #gpu.address_space<workgroup>>, %{{.*}} : memref<8x8xf32, #gpu.address_space<workgroup>>) {
+// CHECK: %{{.*}}:3 = scf.for {{.*}} iter_args(%{{.*}} = %[[B]]#0, %{{.*}} = %[[B]]#1, %{{.*}} = %{{.*}}) -> (memref<34x34xf32>, memref<34x34xf32>, f32) {
+// CHECK: gpu.launch {{.*}} workgroup(%{{.*}} : memref<32xf32, #gpu.address_space<workgroup>>)
+func.func @blocks_skip(%A: memref<34x34xf32>, %B: memref<34x34xf32>, %S: memref<f32>, %n: index) {
+  %a = stencil.load %A : memref<34x34xf32> -> !f
+  %b = stencil.load %B : memref<34x34xf32> -> !f
+  %s0 = memref.load %S[] : memref<f32>
+  %zero = arith.constant 0.0 : f32
+  %g = stencil.grid [1, 1] to [33, 33] : !stencil.grid<2>
+  %r:3 = stencil.iterate %n iter_args(%u = %a, %v = %b, %s = %s0) : !f, !f, f32
+      attributes {schedule = #stencil.schedule<wg = [8, 4], time_block = 2>} {
+    %new, %sum = stencil.apply on %g ins(%x = %u : !f) outs(%v : !f) reduce(add %zero : f32) {
+      %w = stencil.access %x[0, -1] : !f
+      %e = stencil.access %x[0, 1] : !f
+      %m = arith.addf %w, %e : f32
+      stencil.return %m, %w : f32, f32
+    }
+    %copy = stencil.apply on %g ins(%y = %new : !f) outs(%u : !f) {
+      %c = stencil.access %y[0, 0] : !f
+      stencil.return %c : f32
+    }
+    stencil.yield %copy, %new, %sum : !f, !f, f32
+  }
+  memref.store %r#2, %S[] : memref<f32>
+  stencil.store %r#0 to %A : !f to memref<34x34xf32>
+  stencil.store %r#1 to %B : !f to memref<34x34xf32>
+  return
+}

@@ -843,3 +843,143 @@ func.func @final_state_upwind(%A: memref<10x12xf32>, %B: memref<10x12xf32>, %n: 
   stencil.store %r#1 to %B : !u to memref<10x12xf32>
   return
 }
+
+// -----
+
+// A residual reset every step (Himeno's gosa) matters in the last step
+// only: the time blocks (T = 3, pipelined rows) compute it in their last
+// level, so every step may run in a block and the steps after the whole
+// blocks run as one shallower block when two or more remain. Each row's
+// vectors accumulate lane by lane (the partial vectors' masked-off lanes
+// hold the identity: -inf for the maximum), the row's lanes then go to the
+// tile's slot, a cache line apart from the others (4 tiles of 8 rows); after
+// the tiles the slots are combined in tile order and with the init. The
+// blocks carry the loop's scalars, which the single step (one left over)
+// takes on.
+!f = !stencil.field<34x34xf32>
+// CHECK-LABEL: func.func @reduce_in_blocks(
+// CHECK-SAME: %[[N:[^:]*]]: index)
+// CHECK-DAG: %[[ZERO:.*]] = arith.constant 0.000000e+00 : f32
+// CHECK-DAG: %[[LOWEST:.*]] = arith.constant 0xFF800000 : f32
+// CHECK-DAG: %[[NOSUM:.*]] = arith.constant dense<0.000000e+00> : vector<16xf32>
+// CHECK-DAG: %[[NOMAX:.*]] = arith.constant dense<0xFF800000> : vector<16xf32>
+// CHECK: %[[S0:.*]] = memref.load
+// CHECK: %[[M0:.*]] = memref.load
+// CHECK: %[[STEPS:.*]] = arith.maxsi %[[N]], %{{.*}} : index
+// CHECK: %[[BLOCKS:.*]] = arith.divsi %[[STEPS]], %c3 : index
+// CHECK: %[[BLOCKED:.*]] = arith.muli %[[BLOCKS]], %c3 : index
+// CHECK: %[[LEFT:.*]] = arith.subi %[[STEPS]], %[[BLOCKED]] : index
+// CHECK: %[[DEEP:.*]] = arith.cmpi sge, %[[LEFT]], %c2 : index
+// CHECK: %[[SINGLE:.*]] = arith.select %[[DEEP]], %c0, %[[LEFT]] : index
+// CHECK: %[[B:.*]]:4 = scf.for {{.*}} iter_args(%{{.*}} = %{{.*}}, %{{.*}} = %{{.*}}, %{{.*}} = %[[S0]], %{{.*}} = %[[M0]]) -> (memref<34x34xf32>, memref<34x34xf32>, f32, f32) {
+// CHECK: %[[SUMS:.*]] = memref.alloc() {alignment = 64 : i64} : memref<4x16xf32>
+// CHECK: %[[MAXES:.*]] = memref.alloc() {alignment = 64 : i64} : memref<4x16xf32>
+// CHECK: scf.parallel (%[[T:.*]]) =
+// CHECK: %[[ROWS:.*]] = arith.subi %[[T]], %c1 : index
+// CHECK: %[[SLOT:.*]] = arith.divsi %[[ROWS]], %c8 : index
+// CHECK: memref.store %[[ZERO]], %[[SUMS]][%[[SLOT]], %c0]
+// CHECK: memref.store %[[LOWEST]], %[[MAXES]][%[[SLOT]], %c0]
+// The last level's row: the first partial vector, the whole ones, the last.
+// CHECK: vector.maskedstore %arg{{.*}}, %[[FIRSTMASK:.*]], %{{.*}} : memref<34x34xf32>
+// CHECK: %[[FIRSTSUM:.*]] = arith.select %[[FIRSTMASK]], %{{.*}}, %[[NOSUM]] : vector<16xi1>, vector<16xf32>
+// CHECK: %[[FIRSTMAX:.*]] = arith.select %[[FIRSTMASK]], %{{.*}}, %[[NOMAX]] : vector<16xi1>, vector<16xf32>
+// CHECK: %[[ROW:.*]]:4 = scf.for {{.*}} iter_args(%{{.*}} = %{{.*}}, %{{.*}} = %{{.*}}, %[[RSUM:.*]] = %[[FIRSTSUM]], %[[RMAX:.*]] = %[[FIRSTMAX]]) -> (vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>) {
+// CHECK: vector.store
+// CHECK: %[[NSUM:.*]] = arith.addf %[[RSUM]], %{{.*}} fastmath<reassoc> : vector<16xf32>
+// CHECK: %[[NMAX:.*]] = arith.maxnumf %[[RMAX]], %{{.*}} : vector<16xf32>
+// CHECK: scf.yield %{{.*}}, %{{.*}}, %[[NSUM]], %[[NMAX]]
+// CHECK: vector.maskedstore %arg{{.*}}, %[[LASTMASK:.*]], %{{.*}} : memref<34x34xf32>
+// CHECK: %[[LASTSUM:.*]] = arith.select %[[LASTMASK]], %{{.*}}, %[[NOSUM]]
+// CHECK: %[[LASTMAX:.*]] = arith.select %[[LASTMASK]], %{{.*}}, %[[NOMAX]]
+// CHECK: %[[ROWSUM:.*]] = arith.addf %[[ROW]]#2, %[[LASTSUM]] fastmath<reassoc> : vector<16xf32>
+// CHECK: %[[OLDSUM:.*]] = memref.load %[[SUMS]][%[[SLOT]], %c0]
+// CHECK: %[[TILESUM:.*]] = vector.reduction <add>, %[[ROWSUM]], %[[OLDSUM]] fastmath<reassoc> : vector<16xf32> into f32
+// CHECK: memref.store %[[TILESUM]], %[[SUMS]][%[[SLOT]], %c0]
+// CHECK: %[[ROWMAX:.*]] = arith.maxnumf %[[ROW]]#3, %[[LASTMAX]] : vector<16xf32>
+// CHECK: %[[OLDMAX:.*]] = memref.load %[[MAXES]][%[[SLOT]], %c0]
+// CHECK: %[[TILEMAX:.*]] = vector.reduction <maxnumf>, %[[ROWMAX]], %[[OLDMAX]] fastmath<reassoc> : vector<16xf32> into f32
+// CHECK: memref.store %[[TILEMAX]], %[[MAXES]][%[[SLOT]], %c0]
+// CHECK: scf.reduce
+// The tiles in order, then the inits.
+// CHECK: %[[ALL:.*]]:2 = scf.for %[[I:.*]] = %c0 to %c4 step %c1 iter_args(%[[AS:.*]] = %[[ZERO]], %[[AM:.*]] = %[[LOWEST]]) -> (f32, f32) {
+// CHECK: %[[PS:.*]] = memref.load %[[SUMS]][%[[I]], %c0]
+// CHECK: %[[NS:.*]] = arith.addf %[[AS]], %[[PS]] : f32
+// CHECK: %[[PM:.*]] = memref.load %[[MAXES]][%[[I]], %c0]
+// CHECK: %[[NM:.*]] = arith.maxnumf %[[AM]], %[[PM]] : f32
+// CHECK: scf.yield %[[NS]], %[[NM]]
+// CHECK: memref.dealloc %[[SUMS]]
+// CHECK: memref.dealloc %[[MAXES]]
+// CHECK: %[[SUM:.*]] = arith.addf %[[ALL]]#0, %[[ZERO]] : f32
+// CHECK: %[[MAX:.*]] = arith.maxnumf %[[ALL]]#1, %[[LOWEST]] : f32
+// CHECK: scf.yield %{{.*}}, %{{.*}}, %[[SUM]], %[[MAX]] : memref<34x34xf32>, memref<34x34xf32>, f32, f32
+// CHECK: scf.for %{{.*}} = %{{.*}} to %[[SINGLE]] step %{{.*}} iter_args(%{{.*}} = %[[B]]#0, %{{.*}} = %[[B]]#1, %{{.*}} = %[[B]]#2, %{{.*}} = %[[B]]#3) -> (memref<34x34xf32>, memref<34x34xf32>, f32, f32) {
+func.func @reduce_in_blocks(%A: memref<34x34xf32>, %B: memref<34x34xf32>, %S: memref<f32>, %M: memref<f32>, %n: index) {
+  %a = stencil.load %A : memref<34x34xf32> -> !f
+  %b = stencil.load %B : memref<34x34xf32> -> !f
+  %s0 = memref.load %S[] : memref<f32>
+  %m0 = memref.load %M[] : memref<f32>
+  %zero = arith.constant 0.0 : f32
+  %lowest = arith.constant 0xFF800000 : f32
+  %g = stencil.grid [1, 1] to [33, 33] : !stencil.grid<2>
+  %r:4 = stencil.iterate %n iter_args(%u = %a, %v = %b, %s = %s0, %m = %m0) : !f, !f, f32, f32
+      attributes {schedule = #stencil.schedule<wg = [8, 32], tile = [8, 32], time_block = 3>} {
+    %new, %sum, %max = stencil.apply on %g ins(%x = %u : !f) outs(%v : !f) reduce(add %zero : f32, max %lowest : f32) {
+      %w = stencil.access %x[0, -1] : !f
+      %e = stencil.access %x[0, 1] : !f
+      %c = arith.addf %w, %e : f32
+      %d = arith.subf %c, %w : f32
+      stencil.return %c, %d, %c : f32, f32, f32
+    }
+    %copy = stencil.apply on %g ins(%y = %new : !f) outs(%u : !f) {
+      %c = stencil.access %y[0, 0] : !f
+      stencil.return %c : f32
+    }
+    stencil.yield %copy, %new, %sum, %max : !f, !f, f32, f32
+  }
+  memref.store %r#2, %S[] : memref<f32>
+  memref.store %r#3, %M[] : memref<f32>
+  stencil.store %r#0 to %A : !f to memref<34x34xf32>
+  stencil.store %r#1 to %B : !f to memref<34x34xf32>
+  return
+}
+
+// -----
+
+// Scalar rows (a body op that is not element-wise) add each point's
+// contribution to the tile's slot.
+!f = !stencil.field<10x40xf32>
+// CHECK-LABEL: func.func @reduce_scalar_rows(
+// CHECK: %[[SUMS:.*]] = memref.alloc() {alignment = 64 : i64} : memref<2x16xf32>
+// CHECK: scf.parallel
+// CHECK-NOT: vector.
+// CHECK: %[[OLD:.*]] = memref.load %[[SUMS]][%[[SLOT:.*]], %c0]
+// CHECK-NEXT: %[[NEW:.*]] = arith.addf %[[OLD]], %{{.*}} fastmath<reassoc> : f32
+// CHECK-NEXT: memref.store %[[NEW]], %[[SUMS]][%[[SLOT]], %c0]
+// CHECK: scf.reduce
+func.func @reduce_scalar_rows(%A: memref<10x40xf32>, %B: memref<10x40xf32>, %S: memref<f32>, %n: index) {
+  %a = stencil.load %A : memref<10x40xf32> -> !f
+  %b = stencil.load %B : memref<10x40xf32> -> !f
+  %s0 = memref.load %S[] : memref<f32>
+  %zero = arith.constant 0.0 : f32
+  %g = stencil.grid [1, 1] to [9, 39] : !stencil.grid<2>
+  %r:3 = stencil.iterate %n iter_args(%u = %a, %v = %b, %s = %s0) : !f, !f, f32
+      attributes {schedule = #stencil.schedule<wg = [4, 38], time_block = 3>} {
+    %new, %sum = stencil.apply on %g ins(%x = %u : !f) outs(%v : !f) reduce(add %zero : f32) {
+      %w = stencil.access %x[-1, 1] : !f
+      %d = scf.execute_region -> f32 {
+        %t = arith.addf %w, %w : f32
+        scf.yield %t : f32
+      }
+      stencil.return %d, %w : f32, f32
+    }
+    %copy = stencil.apply on %g ins(%y = %new : !f) outs(%u : !f) {
+      %c = stencil.access %y[0, 0] : !f
+      stencil.return %c : f32
+    }
+    stencil.yield %copy, %new, %sum : !f, !f, f32
+  }
+  memref.store %r#2, %S[] : memref<f32>
+  stencil.store %r#0 to %A : !f to memref<10x40xf32>
+  stencil.store %r#1 to %B : !f to memref<10x40xf32>
+  return
+}

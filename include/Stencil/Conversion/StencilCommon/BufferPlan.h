@@ -69,15 +69,15 @@ struct TimeBlockPlan {
   std::optional<int64_t> getStaticExtent(unsigned axis) const;
   /// Per pair: the element type of its fields.
   SmallVector<Type> elementTypes;
-  /// The last step runs on its own, after the blocks: a calc that reduces
-  /// (the loop's scalars do not feed its steps, so only the last step's
-  /// reductions matter, and blocks skip them), or a sweep chain (blocks
-  /// keep the earlier stages' fields in rings, the last step writes them).
+  /// The copy form's calc reduces. The loop's scalars do not feed its
+  /// steps, so only the last step's reductions matter: a backend that
+  /// reducesInTimeBlocks computes them in each block's last level, others
+  /// run the last step alone after blocks that skip them.
+  bool reduces = false;
+  /// The last step of a sweep chain runs on its own, after the blocks:
+  /// blocks keep the earlier stages' fields in rings, the last step writes
+  /// them.
   bool lastStepAlone = false;
-  /// The steps left after the whole blocks may run as one shallower block
-  /// (not with reductions, whose remaining steps run alone like their
-  /// last).
-  bool shallowRemainder = true;
 
   unsigned getNumStages() const { return stages.size(); }
   /// The levels of a block: T x stages.

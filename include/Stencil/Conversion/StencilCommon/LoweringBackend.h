@@ -132,9 +132,18 @@ public:
   virtual bool runsShallowTimeBlocks(const TimeBlockPlan &plan) const = 0;
   /// Emits one block of the time loop: T steps, or, when the backend runs
   /// shallow blocks, `depth` steps (an index value, 2 <= depth <= T; T
-  /// itself where every block is full).
-  virtual void emitTimeBlock(OpBuilder &builder, Location loc,
-                             const TimeBlock &block, Value depth) = 0;
+  /// itself where every block is full). Where `block.reductions` is set,
+  /// returns per reduction its last level's contributions combined as
+  /// emitApply's are; else nothing.
+  virtual SmallVector<Value> emitTimeBlock(OpBuilder &builder, Location loc,
+                                           const TimeBlock &block,
+                                           Value depth) = 0;
+  /// Whether emitTimeBlock computes the reductions of `plan`'s calc in each
+  /// block's last level (TimeBlock::reductions); otherwise a reducing
+  /// loop's last step runs alone after the blocks.
+  virtual bool reducesInTimeBlocks(const TimeBlockPlan &plan) const {
+    return false;
+  }
   /// Whether emitTimeBlock honours TimeBlock::finalStore for `plan`'s
   /// blocks of the copy form.
   virtual bool storesFinalState(const TimeBlockPlan &plan) const {

@@ -50,6 +50,11 @@ struct TimeBlock {
   /// of every pair as the C program's last copy leaves them, and the loop
   /// copies nothing after it. Null elsewhere.
   Value finalStore;
+  /// The kinds of the calc's reductions, where the block computes them in
+  /// its last level (LoweringBackend::reducesInTimeBlocks): only the last
+  /// step's matter, and the block that runs it may be any. Empty where the
+  /// block skips them.
+  ArrayRef<ReductionKind> reductions;
 };
 
 /// The lower grid bound `lower` of a distributed time block grown by
@@ -73,14 +78,14 @@ using CarriedStoreFn =
 /// emitPoint for one level of `block`, a level of stage `stage`: inputs
 /// that are not carried are read through `uncarriedLoad` (default: a
 /// scalar load of the input's buffer), carried ones through `load`, and
-/// each output goes to `store` of the pair it writes; `scalar` and `clone`
-/// are emitPoint's.
+/// each output goes to `store` of the pair it writes; `scalar`, `clone`
+/// and `reduce` are emitPoint's.
 void emitTimeBlockPoint(OpBuilder &builder, Location loc,
                         const TimeBlock &block, unsigned stage,
                         ValueRange point, CarriedLoadFn load,
                         CarriedStoreFn store, ScalarFn scalar = nullptr,
-                        CloneFn clone = nullptr,
-                        LoadFn uncarriedLoad = nullptr);
+                        CloneFn clone = nullptr, LoadFn uncarriedLoad = nullptr,
+                        ReduceFn reduce = nullptr);
 
 /// The index arithmetic of one overlapped tile of a time block (seed 000
 /// Fig. 3), shared by the host's 1-D tiles and the device's work groups.

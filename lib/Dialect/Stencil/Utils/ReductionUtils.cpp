@@ -3,12 +3,15 @@
 #include "Stencil/Dialect/Stencil/Utils/ReductionUtils.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/IR/BuiltinAttributes.h"
+#include "mlir/IR/TypeUtilities.h"
 
 using namespace mlir;
 using namespace mlir::stencil;
 
-Value mlir::stencil::createReductionIdentity(OpBuilder &builder, Location loc,
-                                             ReductionKind kind, Type type) {
+/// The identity of `kind` on scalars of `type`.
+static TypedAttr getIdentityAttr(Builder &builder, ReductionKind kind,
+                                 Type type) {
   if (auto floatType = llvm::dyn_cast<FloatType>(type)) {
     const llvm::fltSemantics &semantics = floatType.getFloatSemantics();
     APFloat value = APFloat::getZero(semantics);
@@ -25,7 +28,7 @@ Value mlir::stencil::createReductionIdentity(OpBuilder &builder, Location loc,
       value = APFloat::getInf(semantics, /*Negative=*/true);
       break;
     }
-    return arith::ConstantFloatOp::create(builder, loc, floatType, value);
+    return builder.getFloatAttr(floatType, value);
   }
   auto integerType = llvm::cast<IntegerType>(type);
   unsigned width = integerType.getWidth();
@@ -43,14 +46,22 @@ Value mlir::stencil::createReductionIdentity(OpBuilder &builder, Location loc,
     value = APInt::getSignedMinValue(width);
     break;
   }
-  return arith::ConstantOp::create(builder, loc,
-                                   builder.getIntegerAttr(integerType, value));
+  return builder.getIntegerAttr(integerType, value);
+}
+
+Value mlir::stencil::createReductionIdentity(OpBuilder &builder, Location loc,
+                                             ReductionKind kind, Type type) {
+  TypedAttr identity =
+      getIdentityAttr(builder, kind, getElementTypeOrSelf(type));
+  if (auto vectorType = llvm::dyn_cast<VectorType>(type))
+    identity = SplatElementsAttr::get(vectorType, identity);
+  return arith::ConstantOp::create(builder, loc, identity);
 }
 
 Value mlir::stencil::createReductionCombine(OpBuilder &builder, Location loc,
                                             ReductionKind kind, Value lhs,
                                             Value rhs, bool reassociate) {
-  if (llvm::isa<FloatType>(lhs.getType())) {
+  if (llvm::isa<FloatType>(getElementTypeOrSelf(lhs.getType()))) {
     auto flags = reassociate ? arith::FastMathFlags::reassoc
                              : arith::FastMathFlags::none;
     switch (kind) {

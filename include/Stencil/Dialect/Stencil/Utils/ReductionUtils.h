@@ -16,12 +16,14 @@
 namespace mlir::stencil {
 
 /// The identity of reduction `kind` on `type` (0 for add, 1 for mul, the
-/// largest value for min, the smallest for max; infinities on floats).
+/// largest value for min, the smallest for max; infinities on floats): a
+/// scalar, or a vector with it in every lane.
 Value createReductionIdentity(OpBuilder &builder, Location loc,
                               ReductionKind kind, Type type);
 
-/// `lhs` combined with `rhs` by `kind`. With `reassociate`, floating-point
-/// sums and products may be reassociated (LLVM then vectorizes them).
+/// `lhs` combined with `rhs` by `kind` (scalars, or vectors lane by lane).
+/// With `reassociate`, floating-point sums and products may be
+/// reassociated (LLVM then vectorizes them).
 Value createReductionCombine(OpBuilder &builder, Location loc,
                              ReductionKind kind, Value lhs, Value rhs,
                              bool reassociate = false);
