@@ -12,12 +12,12 @@
 // steps leave both arrays as they were.
 //
 // With a schedule's time_block T > 1 the loop first runs whole blocks of T
-// steps, which the backend emits; the remaining steps run one at a time. A
-// calc's reductions matter at the last step only: where the backend can,
+// steps, which the backend emits; the remaining steps run one at a time, or
+// as one shallower block on backends that take a block's depth at run time.
+// A calc's reductions matter at the last step only: where the backend can,
 // each block computes them in its last level and the loop's scalars come
 // out of the blocks; elsewhere the blocks skip them and the last step runs
-// alone. In
-// a distributed function each step's points are split by the
+// alone. In a distributed function each step's points are split by the
 // ExchangeLowering, which overlaps the halo exchange with the interior; a
 // time block there starts with an exchange at least T x radius deep and its
 // steps compute the neighbours' points that its later steps read, as deep
@@ -117,8 +117,9 @@ FunctionLowering::LoweredTimeBlocks FunctionLowering::lowerTimeBlocks(
     return arith::ConstantIndexOp::create(builder, loc, value);
   };
   // The blocks compute the reductions in their last level where the
-  // backend can and the loop is undistributed (a rank's blocks compute some
-  // of its neighbours' points too): then every step may run in a block.
+  // backend can and no exchange partitions the steps (a rank's blocks then
+  // compute some of its neighbours' points too): then every step may run
+  // in a block.
   // The reductions' inits come from before the loop, where the blocks are:
   // a copy section's body holds its calc and copy only.
   ApplyOp firstCalc = blocks.stages.front().calc;
@@ -236,12 +237,21 @@ FunctionLowering::LoweredTimeBlocks FunctionLowering::lowerTimeBlocks(
   llvm::append_range(yielded, iterArgs.take_front(count));
   // Each block's reductions replace the last's: the loop's are the last
   // step's, which the last block runs unless a single step follows.
+  // As for a single step: this rank's points, then all ranks' (a
+  // distributed loop whose calc reads no halo has no partition), then the
+  // init.
   if (reducesInBlocks) {
-    ValueRange inits = firstCalc.getReduceInits();
+    SmallVector<Value> reduced;
+    for (auto [kind, init, partial] : llvm::zip_equal(
+             reductionKinds, firstCalc.getReduceInits(), partials)) {
+      Value value = partial;
+      if (distributed)
+        value = exchanges->combineAcrossRanks(inBlock, loc, kind, value);
+      reduced.push_back(
+          createReductionCombine(inBlock, loc, kind, init, value));
+    }
     for (unsigned reduction : scalarReductions)
-      yielded.push_back(
-          createReductionCombine(inBlock, loc, reductionKinds[reduction],
-                                 inits[reduction], partials[reduction]));
+      yielded.push_back(reduced[reduction]);
   }
   scf::YieldOp::create(inBlock, loc, yielded);
   ValueRange results = blockLoop.getResults();

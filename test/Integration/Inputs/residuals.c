@@ -6,7 +6,10 @@
  * every minimum and maximum: the field lies in [0.25, 1.25), the maximum
  * is taken of negated values.
  * -DDIMS=2 or -DDIMS=3 builds one of the two (a --schedule with a work
- * group has the rank of its regions). Usage: residuals [steps]. */
+ * group has the rank of its regions). With -DDISTRIBUTE (stencilcc --mpi)
+ * the regions are split across ranks; -DALONG_ROWS makes the 2-D sweep
+ * read along its rows only, so that split by rows it needs no halo.
+ * Usage: residuals [steps]. */
 #include <stdio.h>
 #include <stdlib.h>
 
@@ -49,6 +52,9 @@ static void run2(int steps) {
 #pragma stencil step(t:1000)
 #pragma stencil data source(float u2[NY][NX]) destination(float v2[NY][NX])
 #pragma stencil dimension(j, i)
+#ifdef DISTRIBUTE
+#pragma stencil distribute(DISTRIBUTE)
+#endif
   for (t = 0; t < steps; t++) {
     res = 0.0f;
     top = -1e30f;
@@ -58,8 +64,12 @@ static void run2(int steps) {
 #pragma stencil calc
     for (j = 1; j < NY - 1; j++)
       for (i = 1; i < NX - 1; i++) {
+#ifdef ALONG_ROWS
+        float n = 0.5f * (u2[j][i - 1] + u2[j][i + 1]);
+#else
         float n = 0.25f * (u2[j - 1][i] + u2[j + 1][i] + u2[j][i - 1] +
                            u2[j][i + 1]);
+#endif
         float d = n - u2[j][i];
         v2[j][i] = n;
         res += d * d;
@@ -96,6 +106,9 @@ static void run3(int steps) {
 #pragma stencil step(t:1000)
 #pragma stencil data source(float u3[NZ][NY][NX]) destination(float v3[NZ][NY][NX])
 #pragma stencil dimension(k, j, i)
+#ifdef DISTRIBUTE
+#pragma stencil distribute(*, block, *)
+#endif
   for (t = 0; t < steps; t++) {
     res = 0.0f;
     low = 1e30f;
