@@ -168,11 +168,14 @@ FunctionLowering::LoweredTimeBlocks FunctionLowering::lowerTimeBlocks(
   }
   // The blocks run the loop's last step when at least one runs and no
   // single step follows (never with a last step alone).
+  bool storesFinal = storeFinalState && !partition && !lastStepAlone &&
+                     backend.storesFinalState(blocks);
+  Value noSingleStep;
+  if (storesFinal || reducesInBlocks)
+    noSingleStep = arith::CmpIOp::create(builder, loc, arith::CmpIPredicate::eq,
+                                         singleSteps, zero);
   Value storedFinalState;
-  if (storeFinalState && !partition && !lastStepAlone &&
-      backend.storesFinalState(blocks)) {
-    Value noSingleStep = arith::CmpIOp::create(
-        builder, loc, arith::CmpIPredicate::eq, singleSteps, zero);
+  if (storesFinal) {
     Value someBlock = arith::CmpIOp::create(
         builder, loc, arith::CmpIPredicate::sgt, blockCount, zero);
     storedFinalState =
@@ -222,21 +225,26 @@ FunctionLowering::LoweredTimeBlocks FunctionLowering::lowerTimeBlocks(
   } else if (runtimeDepth) {
     depth = blockSize;
   }
-  if (storedFinalState) {
+  Value isLast;
+  if (storedFinalState || reducesInBlocks) {
     Value lastIndex = arith::SubIOp::create(inBlock, loc, blockCount, one);
-    Value isLast =
-        arith::CmpIOp::create(inBlock, loc, arith::CmpIPredicate::eq,
-                              blockLoop.getInductionVar(), lastIndex);
+    isLast = arith::CmpIOp::create(inBlock, loc, arith::CmpIPredicate::eq,
+                                   blockLoop.getInductionVar(), lastIndex);
+  }
+  if (storedFinalState)
     block.finalStore =
         arith::AndIOp::create(inBlock, loc, isLast, storedFinalState);
-  }
   block.reductions = reductionKinds;
+  if (reducesInBlocks)
+    block.reductionsMatter =
+        arith::AndIOp::create(inBlock, loc, isLast, noSingleStep);
   SmallVector<Value> partials =
       backend.emitTimeBlock(inBlock, loc, block, depth);
   SmallVector<Value> yielded(iterArgs.drop_front(count));
   llvm::append_range(yielded, iterArgs.take_front(count));
   // Each block's reductions replace the last's: the loop's are the last
-  // step's, which the last block runs unless a single step follows.
+  // step's, which the last block runs unless a single step follows (the
+  // other blocks may skip them and return the identities).
   // As for a single step: this rank's points, then all ranks' (a
   // distributed loop whose calc reads no halo has no partition), then the
   // init.

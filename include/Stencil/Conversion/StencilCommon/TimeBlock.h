@@ -51,10 +51,13 @@ struct TimeBlock {
   /// copies nothing after it. Null elsewhere.
   Value finalStore;
   /// The kinds of the calc's reductions, where the block computes them in
-  /// its last level (LoweringBackend::reducesInTimeBlocks): only the last
-  /// step's matter, and the block that runs it may be any. Empty where the
+  /// its last level (LoweringBackend::reducesInTimeBlocks). Empty where the
   /// block skips them.
   ArrayRef<ReductionKind> reductions;
+  /// With `reductions`: an i1 that holds where this block runs the loop's
+  /// last step, whose reductions alone matter. Elsewhere the block may skip
+  /// them and return their identities.
+  Value reductionsMatter;
 };
 
 /// The lower grid bound `lower` of a distributed time block grown by
