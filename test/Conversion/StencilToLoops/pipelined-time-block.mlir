@@ -958,15 +958,23 @@ func.func @reduce_in_blocks(%A: memref<34x34xf32>, %B: memref<34x34xf32>, %S: me
 // -----
 
 // Scalar rows (a body op that is not element-wise) add each point's
-// contribution to the tile's slot.
+// contribution to the tile's slot. Tiles of 4 x 16 on the 8 x 38 grid: 2 x 3
+// of them, slot (i - 1) / 4 x 3 + (j - 1) / 16.
 !f = !stencil.field<10x40xf32>
 // CHECK-LABEL: func.func @reduce_scalar_rows(
-// CHECK: %[[SUMS:.*]] = memref.alloc() {alignment = 64 : i64} : memref<2x16xf32>
-// CHECK: scf.parallel
+// CHECK: %[[SUMS:.*]] = memref.alloc() {alignment = 64 : i64} : memref<6x16xf32>
+// CHECK: scf.parallel (%[[I:.*]], %[[J:.*]]) =
+// CHECK: %[[IOFF:.*]] = arith.subi %[[I]], %c1 : index
+// CHECK: %[[IPOS:.*]] = arith.divsi %[[IOFF]], %c4 : index
+// CHECK: %[[JOFF:.*]] = arith.subi %[[J]], %c1 : index
+// CHECK: %[[JPOS:.*]] = arith.divsi %[[JOFF]], %c16 : index
+// CHECK: %[[ROWSTART:.*]] = arith.muli %[[IPOS]], %c3 : index
+// CHECK: %[[TILESLOT:.*]] = arith.addi %[[ROWSTART]], %[[JPOS]] : index
+// CHECK: memref.store %{{.*}}, %[[SUMS]][%[[TILESLOT]], %c0]
 // CHECK-NOT: vector.
-// CHECK: %[[OLD:.*]] = memref.load %[[SUMS]][%[[SLOT:.*]], %c0]
+// CHECK: %[[OLD:.*]] = memref.load %[[SUMS]][%[[TILESLOT]], %c0]
 // CHECK-NEXT: %[[NEW:.*]] = arith.addf %[[OLD]], %{{.*}} fastmath<reassoc> : f32
-// CHECK-NEXT: memref.store %[[NEW]], %[[SUMS]][%[[SLOT]], %c0]
+// CHECK-NEXT: memref.store %[[NEW]], %[[SUMS]][%[[TILESLOT]], %c0]
 // CHECK: scf.reduce
 func.func @reduce_scalar_rows(%A: memref<10x40xf32>, %B: memref<10x40xf32>, %S: memref<f32>, %n: index) {
   %a = stencil.load %A : memref<10x40xf32> -> !f
@@ -975,7 +983,7 @@ func.func @reduce_scalar_rows(%A: memref<10x40xf32>, %B: memref<10x40xf32>, %S: 
   %zero = arith.constant 0.0 : f32
   %g = stencil.grid [1, 1] to [9, 39] : !stencil.grid<2>
   %r:3 = stencil.iterate %n iter_args(%u = %a, %v = %b, %s = %s0) : !f, !f, f32
-      attributes {schedule = #stencil.schedule<wg = [4, 38], time_block = 3>} {
+      attributes {schedule = #stencil.schedule<wg = [4, 16], time_block = 3>} {
     %new, %sum = stencil.apply on %g ins(%x = %u : !f) outs(%v : !f) reduce(add %zero : f32) {
       %w = stencil.access %x[-1, 1] : !f
       %d = scf.execute_region -> f32 {
