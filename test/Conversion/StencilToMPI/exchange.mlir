@@ -328,6 +328,47 @@ func.func @residual(%a: memref<?x32xf32>, %b: memref<?x32xf32>, %lo: index, %hi:
 
 // -----
 
+// A distributed loop whose calc reads no cell across the split axis needs
+// no exchange, so no partition: its time blocks run on the rank's points
+// and compute the residual in their last level; each block's partial goes
+// through stencil_mpi_allreduce before joining the init, as a step's does.
+!D = !stencil.field<?x32xf32, #stencil.decomp<block, *>>
+// CHECK-LABEL: func.func @residual_in_blocks(
+// CHECK-SAME: %[[Z:[^:]*]]: f32, %[[STEPS:[^:]*]]: index) -> f32
+// CHECK: %[[BLOCKS:.*]]:3 = scf.for {{.*}} -> (memref<?x32xf32>, memref<?x32xf32>, f32) {
+// CHECK-NOT: call @stencil_mpi_exchange_begin
+// CHECK: vector.reduction <add>
+// CHECK: %[[TILES:.*]] = scf.for {{.*}} -> (f32) {
+// CHECK: memref.store %[[TILES]], %[[BUF:.*]][%{{.*}}] : memref<1xf32>
+// CHECK: call @stencil_mpi_allreduce(%{{.*}}, %c0_i64, %c0_i64)
+// CHECK: %[[ALL:.*]] = memref.load %[[BUF]][%{{.*}}] : memref<1xf32>
+// CHECK: %[[SUM:.*]] = arith.addf %[[Z]], %[[ALL]] : f32
+// CHECK: scf.yield %{{.*}}, %{{.*}}, %[[SUM]]
+// CHECK: scf.for {{.*}} iter_args({{.*}}, %{{.*}} = %[[BLOCKS]]#2) -> (memref<?x32xf32>, memref<?x32xf32>, f32) {
+func.func @residual_in_blocks(%a: memref<?x32xf32>, %b: memref<?x32xf32>, %lo: index, %hi: index, %z: f32, %steps: index) -> f32 attributes {stencil.mpi} {
+  %fa = stencil.load %a : memref<?x32xf32> -> !D
+  %fb = stencil.load %b : memref<?x32xf32> -> !D
+  %g = stencil.grid [%lo, 1] to [%hi, 31] : !stencil.grid<2>
+  %r:3 = stencil.iterate %steps iter_args(%x = %fa, %y = %fb, %s = %z) : !D, !D, f32 attributes {schedule = #stencil.schedule<wg = [4, 30], time_block = 3>} {
+    %n, %sum = stencil.apply on %g ins(%p = %x : !D) outs(%y : !D) reduce(add %z : f32) {
+      %w = stencil.access %p[0, -1] : !D
+      %e = stencil.access %p[0, 1] : !D
+      %s2 = arith.addf %w, %e : f32
+      stencil.return %s2, %w : f32, f32
+    }
+    %c = stencil.apply on %g ins(%q = %n : !D) outs(%x : !D) {
+      %v = stencil.access %q[0, 0] : !D
+      stencil.return %v : f32
+    }
+    stencil.yield %c, %n, %sum : !D, !D, f32
+  }
+  stencil.store %r#0 to %a : !D to memref<?x32xf32>
+  stencil.store %r#1 to %b : !D to memref<?x32xf32>
+  return %r#2 : f32
+}
+
+// -----
+
 // The MPI runtime combines f32, f64, i32 and i64.
 !D = !stencil.field<?x32xf32, #stencil.decomp<block, *>>
 func.func @bad_type(%a: memref<?x32xf32>, %b: memref<?x32xf32>, %lo: index, %hi: index, %z: i16) -> i16 attributes {stencil.mpi} {
