@@ -244,10 +244,9 @@ FunctionLowering::LoweredTimeBlocks FunctionLowering::lowerTimeBlocks(
   llvm::append_range(yielded, iterArgs.take_front(count));
   // Each block's reductions replace the last's: the loop's are the last
   // step's, which the last block runs unless a single step follows (the
-  // other blocks may skip them and return the identities).
-  // As for a single step: this rank's points, then all ranks' (a
-  // distributed loop whose calc reads no halo has no partition), then the
-  // init.
+  // other blocks may skip them and return the identities). They combine as
+  // a single step's do: this rank's points, then all ranks' (a distributed
+  // loop whose calc reads no halo has no partition), then the init.
   if (reducesInBlocks) {
     SmallVector<Value> reduced;
     for (auto [kind, init, partial] : llvm::zip_equal(

@@ -124,6 +124,94 @@ void host::copyBox(OpBuilder &builder, Location loc, Value source, Value target,
               });
 }
 
+TilePartials::TilePartials(OpBuilder &builder, Location loc, ValueRange lower,
+                           ValueRange upper, ValueRange steps, TypeRange types,
+                           bool lineApart)
+    : loc(loc), lower(lower), steps(steps), lineApart(lineApart) {
+  Value zero = arith::ConstantIndexOp::create(builder, loc, 0);
+  tileCount = arith::ConstantIndexOp::create(builder, loc, 1);
+  for (unsigned axis = 0; axis < lower.size(); ++axis) {
+    Value extent =
+        arith::SubIOp::create(builder, loc, upper[axis], lower[axis]);
+    Value nonNegative = arith::MaxSIOp::create(builder, loc, extent, zero);
+    tilesAlong.push_back(
+        arith::CeilDivSIOp::create(builder, loc, nonNegative, steps[axis]));
+    tileCount =
+        arith::MulIOp::create(builder, loc, tileCount, tilesAlong.back());
+  }
+  for (Type type : types) {
+    if (!lineApart) {
+      buffers.push_back(memref::AllocOp::create(
+          builder, loc, MemRefType::get({ShapedType::kDynamic}, type),
+          ValueRange{tileCount}));
+      continue;
+    }
+    int64_t bytes = std::max<int64_t>(1, type.getIntOrFloatBitWidth() / 8);
+    int64_t perLine = std::max<int64_t>(1, kLineBytes / bytes);
+    buffers.push_back(memref::AllocOp::create(
+        builder, loc, MemRefType::get({ShapedType::kDynamic, perLine}, type),
+        ValueRange{tileCount}, builder.getI64IntegerAttr(kLineBytes)));
+  }
+}
+
+Value TilePartials::getSlot(OpBuilder &builder, ValueRange tileLower) const {
+  Value slot = arith::ConstantIndexOp::create(builder, loc, 0);
+  for (unsigned axis = 0; axis < lower.size(); ++axis) {
+    Value offset =
+        arith::SubIOp::create(builder, loc, tileLower[axis], lower[axis]);
+    Value position = arith::DivSIOp::create(builder, loc, offset, steps[axis]);
+    Value scaled = arith::MulIOp::create(builder, loc, slot, tilesAlong[axis]);
+    slot = arith::AddIOp::create(builder, loc, scaled, position);
+  }
+  return slot;
+}
+
+SmallVector<Value, 2> TilePartials::getIndices(OpBuilder &builder,
+                                               Value slot) const {
+  SmallVector<Value, 2> indices{slot};
+  if (lineApart)
+    indices.push_back(arith::ConstantIndexOp::create(builder, loc, 0));
+  return indices;
+}
+
+Value TilePartials::load(OpBuilder &builder, unsigned reduction,
+                         Value slot) const {
+  return memref::LoadOp::create(builder, loc, buffers[reduction],
+                                getIndices(builder, slot));
+}
+
+void TilePartials::store(OpBuilder &builder, Value value, unsigned reduction,
+                         Value slot) const {
+  memref::StoreOp::create(builder, loc, value, buffers[reduction],
+                          getIndices(builder, slot));
+}
+
+SmallVector<Value> TilePartials::combine(OpBuilder &builder,
+                                         ArrayRef<ReductionKind> kinds) const {
+  Value zero = arith::ConstantIndexOp::create(builder, loc, 0);
+  Value one = arith::ConstantIndexOp::create(builder, loc, 1);
+  SmallVector<Value> identities;
+  for (auto [kind, buffer] : llvm::zip_equal(kinds, buffers))
+    identities.push_back(createReductionIdentity(
+        builder, loc, kind,
+        llvm::cast<MemRefType>(buffer.getType()).getElementType()));
+  auto tiles = scf::ForOp::create(
+      builder, loc, zero, tileCount, one, identities,
+      [&](OpBuilder &b, Location l, Value index, ValueRange sums) {
+        SmallVector<Value> next;
+        for (auto [reduction, kind, sum] : llvm::enumerate(kinds, sums))
+          next.push_back(createReductionCombine(b, l, kind, sum,
+                                                load(b, reduction, index)));
+        scf::YieldOp::create(b, l, next);
+      });
+  return SmallVector<Value>(tiles.getResults());
+}
+
+void TilePartials::free(OpBuilder &builder) const {
+  for (Value buffer : buffers)
+    memref::DeallocOp::create(builder, loc, buffer);
+}
+
 namespace {
 
 class HostBackend : public LoweringBackend {
@@ -181,11 +269,10 @@ public:
   Value ringsDiffer(OpBuilder &builder, Location loc, Value a, Value b,
                     ValueRange lower, ValueRange upper) override;
   /// The points of one tile [tileLower, tileUpper) of a box of a reducing
-  /// apply: stores the tile's partials in its slot of each of `partials`.
+  /// apply: stores the tile's partials in its slot of `partials`.
   void emitReducingTile(OpBuilder &builder, const ApplyLowering &apply,
-                        ValueRange boxLower, ValueRange tileLower,
-                        ValueRange tileUpper, ValueRange steps,
-                        ValueRange tilesAlong, ArrayRef<Value> partials,
+                        ValueRange tileLower, ValueRange tileUpper,
+                        const TilePartials &partials,
                         RowPrefetcher &prefetcher);
 
   bool buffersMayAliasMemRefs() const override { return true; }
@@ -324,27 +411,13 @@ SmallVector<Value> HostBackend::emitApply(OpBuilder &builder,
           arith::SubIOp::create(b, loc, boxUpper[axis], boxLower[axis]);
       steps.push_back(arith::MaxSIOp::create(b, loc, extent, constant(1)));
     }
-    // Reductions: each tile's partial goes to its slot of `partials`, and
-    // the slots are combined in tile order after the loop, so the result
-    // depends on the schedule, not on the number of threads.
-    Value tileCount;
-    SmallVector<Value> tilesAlong, partials;
-    if (reduces) {
-      Value zero = constant(0);
-      tileCount = constant(1);
-      for (unsigned axis = 0; axis < rank; ++axis) {
-        Value extent =
-            arith::SubIOp::create(b, loc, boxUpper[axis], boxLower[axis]);
-        Value nonNegative = arith::MaxSIOp::create(b, loc, extent, zero);
-        tilesAlong.push_back(
-            arith::CeilDivSIOp::create(b, loc, nonNegative, steps[axis]));
-        tileCount = arith::MulIOp::create(b, loc, tileCount, tilesAlong.back());
-      }
-      for (Value init : apply.getReduceInits())
-        partials.push_back(memref::AllocOp::create(
-            b, loc, MemRefType::get({ShapedType::kDynamic}, init.getType()),
-            ValueRange{tileCount}));
-    }
+    // Reductions: each tile's partial goes to its slot, the slots combined
+    // in tile order after the loop.
+    std::optional<TilePartials> partials;
+    if (reduces)
+      partials.emplace(b, loc, boxLower, boxUpper, steps,
+                       apply.getReduceInits().getTypes(),
+                       /*lineApart=*/false);
     auto parallel = scf::ParallelOp::create(b, loc, boxLower, boxUpper, steps);
     OpBuilder inTile = OpBuilder::atBlockBegin(parallel.getBody());
     SmallVector<Value> tileUpper;
@@ -359,30 +432,11 @@ SmallVector<Value> HostBackend::emitApply(OpBuilder &builder,
     SmallVector<Value> tileLower(parallel.getInductionVars());
     prefetcher.beginTile(inTile, tileLower, tileUpper);
     if (reduces) {
-      emitReducingTile(inTile, lowering, boxLower, tileLower, tileUpper, steps,
-                       tilesAlong, partials, prefetcher);
+      emitReducingTile(inTile, lowering, tileLower, tileUpper, *partials,
+                       prefetcher);
       // Combine the tiles' partials in order into the running values.
-      Value zero = constant(0), one = constant(1);
-      SmallVector<Value> identities;
-      for (auto [kind, init] : llvm::zip_equal(kinds, apply.getReduceInits()))
-        identities.push_back(
-            createReductionIdentity(b, loc, kind, init.getType()));
-      auto tiles = scf::ForOp::create(
-          b, loc, zero, tileCount, one, identities,
-          [&](OpBuilder &fb, Location fl, Value index, ValueRange sums) {
-            SmallVector<Value> next;
-            for (auto [kind, sum, slots] :
-                 llvm::zip_equal(kinds, sums, partials)) {
-              Value partial =
-                  memref::LoadOp::create(fb, fl, slots, ValueRange{index});
-              next.push_back(
-                  createReductionCombine(fb, fl, kind, sum, partial));
-            }
-            scf::YieldOp::create(fb, fl, next);
-          });
-      accumulators.combine(b, tiles.getResults());
-      for (Value slots : partials)
-        memref::DeallocOp::create(b, loc, slots);
+      accumulators.combine(b, partials->combine(b, kinds));
+      partials->free(b);
       return;
     }
     // The rows, a prefetch ahead, and the points of a row.
@@ -422,10 +476,8 @@ SmallVector<Value> HostBackend::emitApply(OpBuilder &builder,
 
 void HostBackend::emitReducingTile(OpBuilder &builder,
                                    const ApplyLowering &lowering,
-                                   ValueRange boxLower, ValueRange tileLower,
-                                   ValueRange tileUpper, ValueRange steps,
-                                   ValueRange tilesAlong,
-                                   ArrayRef<Value> partials,
+                                   ValueRange tileLower, ValueRange tileUpper,
+                                   const TilePartials &partials,
                                    RowPrefetcher &prefetcher) {
   ApplyOp apply = lowering.apply;
   Location loc = apply.getLoc();
@@ -464,17 +516,9 @@ void HostBackend::emitReducingTile(OpBuilder &builder,
             });
         return scf::ValueVector(points.getResults());
       });
-  // The tile's slot: its position in the box, row-major.
-  Value slot = arith::ConstantIndexOp::create(builder, loc, 0);
-  for (unsigned axis = 0; axis < rank; ++axis) {
-    Value offset =
-        arith::SubIOp::create(builder, loc, tileLower[axis], boxLower[axis]);
-    Value position = arith::DivSIOp::create(builder, loc, offset, steps[axis]);
-    Value scaled = arith::MulIOp::create(builder, loc, slot, tilesAlong[axis]);
-    slot = arith::AddIOp::create(builder, loc, scaled, position);
-  }
-  for (auto [sum, slots] : llvm::zip_equal(rows.results, partials))
-    memref::StoreOp::create(builder, loc, sum, slots, ValueRange{slot});
+  Value slot = partials.getSlot(builder, tileLower);
+  for (auto [reduction, sum] : llvm::enumerate(rows.results))
+    partials.store(builder, sum, reduction, slot);
 }
 
 std::unique_ptr<LoweringBackend>

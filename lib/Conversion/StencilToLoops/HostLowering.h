@@ -36,6 +36,41 @@ SmallVector<Value> emitPipelinedTimeBlock(OpBuilder &builder, Location loc,
 /// sources again behind the last level's rows.
 bool pipelinedBlockStoresFinalState(const TimeBlockPlan &plan);
 
+/// The running values of an apply's reductions, one slot per tile of a
+/// box [lower, upper) that a parallel loop tiles by `steps`: each tile
+/// writes its own slot, and the slots are combined in tile order after the
+/// loop, so that the result depends on the tiling only, not on the threads.
+/// With `lineApart`, the slots lie a cache line apart, for tiles that
+/// update theirs as they go.
+class TilePartials {
+public:
+  /// Allocates the slots at `builder`, before the parallel loop.
+  TilePartials(OpBuilder &builder, Location loc, ValueRange lower,
+               ValueRange upper, ValueRange steps, TypeRange types,
+               bool lineApart);
+  /// The slot of the tile that starts at `tileLower`: its position in the
+  /// box, row-major.
+  Value getSlot(OpBuilder &builder, ValueRange tileLower) const;
+  Value load(OpBuilder &builder, unsigned reduction, Value slot) const;
+  void store(OpBuilder &builder, Value value, unsigned reduction,
+             Value slot) const;
+  /// After the loop: each reduction's slots combined in tile order from
+  /// the identity.
+  SmallVector<Value> combine(OpBuilder &builder,
+                             ArrayRef<ReductionKind> kinds) const;
+  /// Frees the slots.
+  void free(OpBuilder &builder) const;
+
+private:
+  SmallVector<Value, 2> getIndices(OpBuilder &builder, Value slot) const;
+
+  Location loc;
+  SmallVector<Value, 3> lower, steps, tilesAlong;
+  Value tileCount;
+  SmallVector<Value> buffers;
+  bool lineApart;
+};
+
 /// Copies the box [lower, upper) of `source` into the same points of
 /// `target`, shifted by `sourceShift` and `targetShift` where given (the
 /// point minus the shift): in a parallel loop when the box is large or of

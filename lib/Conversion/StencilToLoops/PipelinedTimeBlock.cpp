@@ -232,12 +232,8 @@ private:
   /// Combines `value` into the current tile's running value of reduction
   /// `reduction`: a scalar, or a vector whose lanes are combined first.
   void accumulate(OpBuilder &b, unsigned reduction, Value value);
-  /// Before the tiles: a running value per tile and reduction.
-  void allocatePartials(OpBuilder &b);
   /// At a tile's start: its slot among the tiles, set to the identities.
   void beginTileReductions(OpBuilder &b);
-  /// After the tiles: the tiles' values combined in tile order.
-  SmallVector<Value> combinePartials(OpBuilder &b);
 
   /// Where the tile's ring rows start along the innermost axis, given the
   /// first column any level reads there (needs `origin`).
@@ -342,11 +338,9 @@ private:
   /// Per carried pair: results of levels 1 .. L - 1, `slots` rows each.
   SmallVector<Value> rings;
   /// Per reduction, the tiles' running values, a cache line apart so that
-  /// no two threads write the same line; the tiles along each axis, their
-  /// count, and the current tile's slot.
-  SmallVector<Value> partials;
-  SmallVector<Value, 3> tilesAlong;
-  Value tileCount, tileSlot;
+  /// no two threads write the same line, and the current tile's slot.
+  std::optional<TilePartials> partials;
+  Value tileSlot;
   /// Set while the last level's rows that reduce are emitted.
   bool reducingRows = false;
   /// Per reduction, the type of its values.
@@ -1097,8 +1091,7 @@ void PipelinedTimeBlock::accumulate(OpBuilder &b, unsigned reduction,
                                     Value value) {
   ReductionKind kind = block.reductions[reduction];
   Type type = reductionTypes[reduction];
-  SmallVector<Value, 2> at{tileSlot, constant(b, 0)};
-  Value running = memref::LoadOp::create(b, loc, partials[reduction], at);
+  Value running = partials->load(b, reduction, tileSlot);
   Value combined;
   if (llvm::isa<VectorType>(value.getType())) {
     auto flags = llvm::isa<FloatType>(type) ? arith::FastMathFlags::reassoc
@@ -1109,81 +1102,26 @@ void PipelinedTimeBlock::accumulate(OpBuilder &b, unsigned reduction,
     combined = createReductionCombine(b, loc, kind, running, value,
                                       /*reassociate=*/true);
   }
-  memref::StoreOp::create(b, loc, combined, partials[reduction], at);
-}
-
-void PipelinedTimeBlock::allocatePartials(OpBuilder &b) {
-  if (block.reductions.empty())
-    return;
-  Value zero = constant(b, 0);
-  tileCount = constant(b, 1);
-  for (unsigned axis = 0; axis < rank; ++axis) {
-    Value extent = sub(b, upper[axis], lower[axis]);
-    Value nonNegative = arith::MaxSIOp::create(b, loc, extent, zero);
-    tilesAlong.push_back(arith::CeilDivSIOp::create(b, loc, nonNegative,
-                                                    constant(b, tile[axis])));
-    tileCount = arith::MulIOp::create(b, loc, tileCount, tilesAlong.back());
-  }
-  for (Type type : reductionTypes) {
-    int64_t bytes = std::max<int64_t>(1, type.getIntOrFloatBitWidth() / 8);
-    int64_t perLine = std::max<int64_t>(1, kLineBytes / bytes);
-    partials.push_back(memref::AllocOp::create(
-        b, loc, MemRefType::get({ShapedType::kDynamic, perLine}, type),
-        ValueRange{tileCount}, b.getI64IntegerAttr(kLineBytes)));
-  }
+  partials->store(b, combined, reduction, tileSlot);
 }
 
 void PipelinedTimeBlock::beginTileReductions(OpBuilder &b) {
   if (block.reductions.empty())
     return;
-  // The tile's position in the grid, row-major.
-  tileSlot = constant(b, 0);
-  for (unsigned axis = 0; axis < rank; ++axis) {
-    Value offset = sub(b, origin[axis], lower[axis]);
-    Value position =
-        arith::DivSIOp::create(b, loc, offset, constant(b, tile[axis]));
-    Value scaled = arith::MulIOp::create(b, loc, tileSlot, tilesAlong[axis]);
-    tileSlot = add(b, scaled, position);
-  }
-  SmallVector<Value, 2> at{tileSlot, constant(b, 0)};
-  for (auto [kind, type, slots] :
-       llvm::zip_equal(block.reductions, reductionTypes, partials))
-    memref::StoreOp::create(b, loc, createReductionIdentity(b, loc, kind, type),
-                            slots, at);
-}
-
-SmallVector<Value> PipelinedTimeBlock::combinePartials(OpBuilder &b) {
-  if (block.reductions.empty())
-    return {};
-  SmallVector<Value> identities;
-  for (auto [kind, type] : llvm::zip_equal(block.reductions, reductionTypes))
-    identities.push_back(createReductionIdentity(b, loc, kind, type));
-  // One op per statement: the IR must not depend on the order in which
-  // the compiler evaluates arguments.
-  Value zero = constant(b, 0);
-  Value one = constant(b, 1);
-  auto tiles = scf::ForOp::create(
-      b, loc, zero, tileCount, one, identities,
-      [&](OpBuilder &fb, Location fl, Value index, ValueRange sums) {
-        SmallVector<Value> next;
-        SmallVector<Value, 2> at{index, constant(fb, 0)};
-        for (auto [kind, sum, slots] :
-             llvm::zip_equal(block.reductions, sums, partials)) {
-          Value partial = memref::LoadOp::create(fb, fl, slots, at);
-          next.push_back(createReductionCombine(fb, fl, kind, sum, partial));
-        }
-        scf::YieldOp::create(fb, fl, next);
-      });
-  for (Value slots : partials)
-    memref::DeallocOp::create(b, loc, slots);
-  return SmallVector<Value>(tiles.getResults());
+  tileSlot = partials->getSlot(b, origin);
+  for (auto [reduction, kind, type] :
+       llvm::enumerate(block.reductions, reductionTypes))
+    partials->store(b, createReductionIdentity(b, loc, kind, type), reduction,
+                    tileSlot);
 }
 
 SmallVector<Value> PipelinedTimeBlock::emit(OpBuilder &builder) {
   SmallVector<Value> steps;
   for (unsigned axis = 0; axis < rank; ++axis)
     steps.push_back(constant(builder, tile[axis]));
-  allocatePartials(builder);
+  if (!block.reductions.empty())
+    partials.emplace(builder, loc, lower, upper, steps, reductionTypes,
+                     /*lineApart=*/true);
   scf::ParallelOp::create(
       builder, loc, lower, upper, steps,
       [&](OpBuilder &b, Location, ValueRange tileOrigin) {
@@ -1246,7 +1184,11 @@ SmallVector<Value> PipelinedTimeBlock::emit(OpBuilder &builder) {
       });
   if (block.finalStore)
     copyFinalSlabs(builder);
-  return combinePartials(builder);
+  if (!partials)
+    return {};
+  SmallVector<Value> reduced = partials->combine(builder, block.reductions);
+  partials->free(builder);
+  return reduced;
 }
 
 bool host::pipelinedBlockStoresFinalState(const TimeBlockPlan &plan) {
