@@ -51,6 +51,10 @@ constexpr double kMinTimeBlockGain = 0.001;
 constexpr int64_t kMaxTimeBlock = 256;
 /// Where a time block's later steps read the fields nobody writes again.
 enum class RereadLevel { None, Onchip, LastLevel, Memory };
+/// Where a pipelined block's rings live: in the core's own cache (the
+/// tile budget), or beyond it in the last-level cache, whose traffic the
+/// cost then charges; a tile that fits neither is not a candidate.
+enum class RingLevel { Onchip, LastLevel, None };
 const char *const directionNames[] = {"x", "y", "z", "t"};
 
 /// (W, H, D, T); sizes indexed x, y, z (x innermost).
@@ -243,12 +247,79 @@ private:
     // quarters of L2).
     if (tileBytes(pv) + bytes <= getTileBudget(pv))
       return {RereadLevel::Onchip, 0.0};
-    int64_t cores = std::max<int64_t>(target.computeUnits, 1);
-    if (target.llcBandwidthGBps > target.bandwidthGBps &&
-        (tileBytes(pv) + bytes) * cores <= target.llcBytes / 2)
-      return {RereadLevel::LastLevel,
-              target.bandwidthGBps / target.llcBandwidthGBps};
+    if (fitsLastLevel(tileBytes(pv) + bytes))
+      return {RereadLevel::LastLevel, getLastLevelWeight()};
     return {RereadLevel::Memory, 1.0};
+  }
+  /// Whether every core's `bytes` fit in half of the last-level cache
+  /// (shared by the cores; the other half holds what streams through it),
+  /// where that cache is known and faster than memory.
+  bool fitsLastLevel(int64_t bytes) const {
+    int64_t cores = std::max<int64_t>(target.computeUnits, 1);
+    return target.kind == "cpu" &&
+           target.llcBandwidthGBps > target.bandwidthGBps &&
+           bytes * cores <= target.llcBytes / 2;
+  }
+  /// What a byte moved between the last-level cache and a core costs, in
+  /// memory bytes.
+  double getLastLevelWeight() const {
+    return target.bandwidthGBps / target.llcBandwidthGBps;
+  }
+  /// Where a pipelined tile's rings live. Beyond the core's cache they may
+  /// still fit the last-level cache: on a 512 KiB L2 with a 32 MiB L3,
+  /// Himeno's rings fit no tile whose halo leaves T = 2 worth its
+  /// redundant work, and (255, 64, 127, T = 4), its rings in the L3, ran
+  /// 20.7 GFLOP/s against 14.5 for the plain sweep the L2 budget had left
+  /// (docs/Tuning.md, "Rings in the last-level cache").
+  RingLevel getRingLevel(const ParameterVector &pv) const {
+    if (!isPipelined(pv) || tileBytes(pv) <= getTileBudget(pv))
+      return RingLevel::Onchip;
+    return getLevelBytes(pv) <= getTileBudget(pv) &&
+                   fitsLastLevel(tileBytes(pv))
+               ? RingLevel::LastLevel
+               : RingLevel::None;
+  }
+  /// Why a pipelined tile's rings, too large for the core's cache, cannot
+  /// take the last-level cache either; empty where that cache is unknown
+  /// or no faster than memory.
+  std::string whyNotLastLevel(const ParameterVector &pv) const {
+    if (target.kind != "cpu" || target.llcBytes <= 0 ||
+        target.llcBandwidthGBps <= target.bandwidthGBps)
+      return "";
+    if (getLevelBytes(pv) > getTileBudget(pv))
+      return llvm::formatv(", and one level's rows ({0} bytes) would not "
+                           "stay there beside the last-level cache's",
+                           getLevelBytes(pv))
+          .str();
+    int64_t cores = std::max<int64_t>(target.computeUnits, 1);
+    return llvm::formatv(", and the {0} cores' rings would exceed half of "
+                         "the {1} bytes of last-level cache",
+                         cores, target.llcBytes)
+        .str();
+  }
+  /// The ring rows one level reads and writes in a wave: the radius and the
+  /// wave's rows it reads of the level before, and the wave's rows it
+  /// writes, of each carried field. Where the rings take the last-level
+  /// cache, these must still fit the core's own: the next level reads the
+  /// rows just written and each row three times, so the last-level cache
+  /// sees each ring point about once written and once read (what the cost
+  /// charges). Without this bound heat3d 256^3 on a 512 KiB L2 took planes
+  /// of (254, 254) at T = 6, which ran 2.93 G points/s against 3.23 for
+  /// its on-chip (254, 16, 254, 3).
+  int64_t getLevelBytes(const ParameterVector &pv) const {
+    unsigned rowAxis = profile.rank - 1;
+    int64_t wave = getPipelinedRowsPerWave(profile.rank);
+    return getRowPoints(pv) * profile.numHaloArrays *
+           (radius[rowAxis] + 2 * wave) * profile.elementBytes;
+  }
+  /// The memory bytes one ring byte moved costs: nothing on chip, the
+  /// last-level cache's rate beyond it.
+  double getRingWeight(const ParameterVector &pv) const {
+    if (getRingLevel(pv) != RingLevel::LastLevel)
+      return 0.0;
+    // Each ring point is written there once and read back once
+    // (getLevelBytes).
+    return getLastLevelWeight() * 2.0;
   }
   /// A pipelined tile's row: its extent along the inner axes plus halo.
   int64_t getRowPoints(const ParameterVector &pv) const {
@@ -301,11 +372,14 @@ private:
 /// neither carried nor written are read again by every step after the
 /// first, each byte costing `rereadWeight` memory bytes (pipelined rows
 /// keep only the carried fields between steps; 0 where nothing is read
-/// again).
+/// again). Each step but the last writes its carried fields' points to
+/// the rings and the next step reads them back, each byte costing
+/// `ringWeight` (0 where the rings stay in the core's cache).
 static std::pair<double, double>
 tileTraffic(const KernelProfile &profile, double opsPerPoint,
             int64_t pointsLoaded, int64_t pointsCore,
-            ArrayRef<int64_t> pointsPerStep, double rereadWeight) {
+            ArrayRef<int64_t> pointsPerStep, double rereadWeight,
+            double ringWeight) {
   double bytes =
       profile.elementBytes *
       (double(profile.numHaloArrays) * pointsLoaded +
@@ -319,6 +393,10 @@ tileTraffic(const KernelProfile &profile, double opsPerPoint,
       bytes += rereadWeight * double(profile.elementBytes) * double(readOnly) *
                double(points);
   }
+  if (ringWeight > 0)
+    for (int64_t points : pointsPerStep.drop_back())
+      bytes += ringWeight * double(profile.elementBytes) *
+               double(profile.numHaloArrays) * double(points);
   return {bytes, ops};
 }
 
@@ -326,10 +404,10 @@ double WorkGroupTuner::getCostPerPointStep(const ParameterVector &pv) const {
   SmallVector<int64_t> perStep;
   for (int64_t step = 0; step < pv.timeBlock; ++step)
     perStep.push_back(volume(pv, step));
-  auto [bytes, ops] =
-      tileTraffic(profile, double(profile.opsPerPoint),
-                  pv.timeBlock == 1 ? volume(pv, 0) : volume(pv, pv.timeBlock),
-                  volume(pv, 0), perStep, getRereads(pv).second);
+  auto [bytes, ops] = tileTraffic(
+      profile, double(profile.opsPerPoint),
+      pv.timeBlock == 1 ? volume(pv, 0) : volume(pv, pv.timeBlock),
+      volume(pv, 0), perStep, getRereads(pv).second, getRingWeight(pv));
   if (pv.timeBlock == 1)
     bytes = double(profile.numArrays * profile.elementBytes) * volume(pv, 0);
   // A 1-D CPU tile with T > 1 is computed in private buffers: its box is
@@ -358,9 +436,9 @@ double WorkGroupTuner::getAlgorithmBF(const ParameterVector &pv) const {
   SmallVector<int64_t> perStep;
   for (int64_t step = 0; step < pv.timeBlock; ++step)
     perStep.push_back(volume(pv, step));
-  auto [bytes, ops] = tileTraffic(profile, double(profile.opsPerPoint),
-                                  volume(pv, pv.timeBlock), volume(pv, 0),
-                                  perStep, getRereads(pv).second);
+  auto [bytes, ops] = tileTraffic(
+      profile, double(profile.opsPerPoint), volume(pv, pv.timeBlock),
+      volume(pv, 0), perStep, getRereads(pv).second, getRingWeight(pv));
   return bytes / ops;
 }
 
@@ -497,14 +575,28 @@ WorkGroupTuner::reject(const ParameterVector &pv, Direction direction,
                          "maximum {1}",
                          groupSize, target.maxWorkGroupSize)
         .str();
-  if (tileBytes(pv) > getTileBudget(pv))
+  if (isPipelined(pv) ? getRingLevel(pv) == RingLevel::None
+                      : tileBytes(pv) > getTileBudget(pv))
     return llvm::formatv("the tile of {0} bytes would exceed the {1} bytes "
-                         "{2}",
+                         "{2}{3}",
                          tileBytes(pv), getTileBudget(pv),
                          usesL1()          ? "of L1 data cache"
                          : isPipelined(pv) ? "the rings may take of on-chip "
                                              "memory (three fifths)"
-                                           : "of on-chip memory")
+                                           : "of on-chip memory",
+                         isPipelined(pv) ? whyNotLastLevel(pv) : "")
+        .str();
+  // A larger tile whose rings no longer fit the core's cache: only where
+  // the last-level cache's traffic costs less than the halo it saves (the
+  // growth takes no step back, and a tile grown into the last-level cache
+  // would keep the shallower blocks that its smaller rings had paid for).
+  if (direction != T && getRingLevel(pv) == RingLevel::LastLevel &&
+      getRingLevel(current) == RingLevel::Onchip &&
+      getMachineCost(pv) >= getMachineCost(current))
+    return llvm::formatv("its rings would move from on-chip memory to the "
+                         "last-level cache and cost more ({0:F2} vs {1:F2} "
+                         "per point and step)",
+                         getMachineCost(pv), getMachineCost(current))
         .str();
   if (direction == T && overlapsMemory() && getAlgorithmBF(pv) < systemBF)
     return llvm::formatv("B/F_alg would drop to {0:F2}, below B/F_sys {1:F2} "
@@ -654,7 +746,7 @@ void WorkGroupTuner::tradeRowsForSteps() {
     for (narrower.timeBlock = current.timeBlock + 1;
          narrower.size[d] > 0 && narrower.timeBlock <= kMaxTimeBlock;
          ++narrower.timeBlock) {
-      if (tileBytes(narrower) > getTileBudget(narrower))
+      if (getRingLevel(narrower) == RingLevel::None)
         break;
       double cost = getCostPerPointStep(narrower);
       if (cost > (1.0 - kMinTimeBlockGain) * previousCost)
@@ -792,6 +884,13 @@ std::string WorkGroupTuner::explain() const {
                           stopped[d].empty() ? "not limited" : stopped[d])
                 .str();
   }
+  if (getRingLevel(current) == RingLevel::LastLevel)
+    text += llvm::formatv("; the rings ({0} bytes a core) take the last-level "
+                          "cache ({1:F0} GB/s), one level's rows ({2} "
+                          "bytes) on chip",
+                          tileBytes(current), target.llcBandwidthGBps,
+                          getLevelBytes(current))
+                .str();
   switch (getRereads(current).first) {
   case RereadLevel::None:
     break;
