@@ -194,3 +194,44 @@ module attributes {dlti.target_system_spec = #dlti.target_system_spec<"stencil.d
     return
   }
 }
+
+// -----
+
+// A CPU with a last-level cache faster than memory: rings too large for
+// L2 may take it only while the rows one level reads and writes stay in
+// L2. x stops at 512 (a plain sweep's tile fills the 64 KiB), and there a
+// level at T = 2 reads three planes and writes one of 512 x (1 + 2 x 2)
+// points: 40960 bytes, more than the 39321 (three fifths of 64 KiB), so
+// the blocks never start.
+module attributes {dlti.target_system_spec = #dlti.target_system_spec<"stencil.device0" = #dlti.target_device_spec<
+    "name" = "toy-cpu", "description" = "", "kind" = "cpu",
+    "peak_gflops_f32" = 100.0 : f64, "peak_gflops_f64" = 50.0 : f64, "bandwidth_gbps" = 20.0 : f64,
+    "llc_bandwidth_gbps" = 60.0 : f64, "llc_bytes" = 33554432 : i64,
+    "network_latency_us" = 1.0 : f64, "network_bandwidth_gbps" = 10.0 : f64, "launch_overhead_us" = 5.0 : f64,
+    "onchip_bytes" = 65536 : i64, "l2_bytes" = 131072 : i64, "min_work_groups" = 8 : i64,
+    "max_work_group_size" = 1073741824 : i64, "simd_width" = 8 : i64, "compute_units" = 2 : i64, "lanes_per_unit" = 8 : i64>>} {
+  // CHECK-LABEL: func.func @wide_planes
+  // CHECK: schedule = #stencil.schedule<wg = [2, 2, 512], streaming_stores = true>
+  func.func @wide_planes(%a0: !stencil.field<16x1024x1024xf32>, %b0: !stencil.field<16x1024x1024xf32>, %n: index) {
+    %g = stencil.grid [1, 1, 1] to [15, 1023, 1023] : !stencil.grid<3>
+    // expected-remark @+1 {{t = 1: the tile of 71680 bytes would exceed the 39321 bytes the rings may take of on-chip memory (three fifths), and one level's rows (40960 bytes) would not stay there beside the last-level cache's}}
+    %r:2 = stencil.iterate %n iter_args(%a = %a0, %b = %b0) : !stencil.field<16x1024x1024xf32>, !stencil.field<16x1024x1024xf32> {
+      %c = stencil.apply on %g ins(%x = %a : !stencil.field<16x1024x1024xf32>) outs(%b : !stencil.field<16x1024x1024xf32>) {
+        %zl = stencil.access %x[-1, 0, 0] : !stencil.field<16x1024x1024xf32>
+        %zh = stencil.access %x[1, 0, 0] : !stencil.field<16x1024x1024xf32>
+        %yl = stencil.access %x[0, -1, 0] : !stencil.field<16x1024x1024xf32>
+        %yh = stencil.access %x[0, 1, 0] : !stencil.field<16x1024x1024xf32>
+        %s0 = arith.addf %zl, %zh : f32
+        %s1 = arith.addf %yl, %yh : f32
+        %s = arith.addf %s0, %s1 : f32
+        stencil.return %s : f32
+      }
+      %d = stencil.apply on %g ins(%y = %c : !stencil.field<16x1024x1024xf32>) outs(%a : !stencil.field<16x1024x1024xf32>) {
+        %p = stencil.access %y[0, 0, 0] : !stencil.field<16x1024x1024xf32>
+        stencil.return %p : f32
+      }
+      stencil.yield %d, %c : !stencil.field<16x1024x1024xf32>, !stencil.field<16x1024x1024xf32>
+    }
+    return
+  }
+}
