@@ -303,9 +303,10 @@ private:
   /// cache, these must still fit the core's own: the next level reads the
   /// rows just written and each row three times, so the last-level cache
   /// sees each ring point about once written and once read (what the cost
-  /// charges). Without this bound heat3d 256^3 on a 512 KiB L2 took planes
+  /// charges). (A first version without this bound, and without the
+  /// growth's rule in `reject`, gave heat3d 256^3 on a 512 KiB L2 planes
   /// of (254, 254) at T = 6, which ran 2.93 G points/s against 3.23 for
-  /// its on-chip (254, 16, 254, 3).
+  /// the on-chip (254, 16, 254, 3).)
   int64_t getLevelBytes(const ParameterVector &pv) const {
     unsigned rowAxis = profile.rank - 1;
     int64_t wave = getPipelinedRowsPerWave(profile.rank);
