@@ -214,7 +214,7 @@ module attributes {dlti.target_system_spec = #dlti.target_system_spec<"stencil.d
   // CHECK: schedule = #stencil.schedule<wg = [2, 2, 512], streaming_stores = true>
   func.func @wide_planes(%a0: !stencil.field<16x1024x1024xf32>, %b0: !stencil.field<16x1024x1024xf32>, %n: index) {
     %g = stencil.grid [1, 1, 1] to [15, 1023, 1023] : !stencil.grid<3>
-    // expected-remark @+1 {{t = 1: the tile of 71680 bytes would exceed the 39321 bytes the rings may take of on-chip memory (three fifths), and one level's rows (40960 bytes) would not stay there beside the last-level cache's}}
+    // expected-remark @+1 {{t = 1: the tile of 71680 bytes would exceed the 39321 bytes the rings may take of on-chip memory (three fifths), and one level's ring rows (40960 bytes) would exceed that too, so the rings cannot take the last-level cache; streaming stores}}
     %r:2 = stencil.iterate %n iter_args(%a = %a0, %b = %b0) : !stencil.field<16x1024x1024xf32>, !stencil.field<16x1024x1024xf32> {
       %c = stencil.apply on %g ins(%x = %a : !stencil.field<16x1024x1024xf32>) outs(%b : !stencil.field<16x1024x1024xf32>) {
         %zl = stencil.access %x[-1, 0, 0] : !stencil.field<16x1024x1024xf32>
