@@ -265,10 +265,10 @@ private:
     return hasLastLevelTier() && bytes * cores <= target.llcBytes / 2;
   }
   /// What a byte of the fields costs, in memory bytes: the last-level
-  /// cache's rate where every field fits in it (the rule that keeps such
-  /// sweeps' stores cached, useStreamingStores), else memory's. heat3d-2sweep
-  /// 120^3 (f64, 25 MiB) on a 32 MiB L3: charged as memory, its sweep
-  /// looked slower than blocks of T = 2, which ran 20% slower.
+  /// cache's rate where every field fits in it beside every core's on-chip
+  /// memory, else memory's. heat3d-2sweep 120^3 (f64, 25 MiB) on a 32 MiB
+  /// L3: charged as memory, its sweep looked slower than blocks of T = 2,
+  /// which ran 20% slower.
   double getFieldWeight() const {
     if (!hasLastLevelTier())
       return 1.0;
@@ -618,16 +618,20 @@ WorkGroupTuner::reject(const ParameterVector &pv, Direction direction,
   if (direction != T && timePostponed && enabled[T] && pv.timeBlock == 1 &&
       target.kind == "cpu" && profile.rank >= 2 && hasLastLevelTier())
     asBlock.timeBlock = 2;
-  if (isPipelined(asBlock) ? getRingLevel(asBlock) == RingLevel::None
-                           : tileBytes(pv) > getTileBudget(pv))
-    return llvm::formatv("the tile of {0} bytes would exceed the {1} bytes "
-                         "{2}{3}",
-                         tileBytes(pv), getTileBudget(pv),
-                         usesL1()          ? "of L1 data cache"
-                         : isPipelined(pv) ? "the rings may take of on-chip "
-                                             "memory (three fifths)"
-                                           : "of on-chip memory",
-                         isPipelined(pv) ? whyNotLastLevel(pv) : "")
+  const ParameterVector &held = isPipelined(asBlock) ? asBlock : pv;
+  if (isPipelined(held) ? getRingLevel(held) == RingLevel::None
+                        : tileBytes(held) > getTileBudget(held))
+    return llvm::formatv("the tile of {0} bytes{1} would exceed the {2} "
+                         "bytes {3}{4}",
+                         tileBytes(held),
+                         held.timeBlock != pv.timeBlock ? " (as a block of 2)"
+                                                        : "",
+                         getTileBudget(held),
+                         usesL1()            ? "of L1 data cache"
+                         : isPipelined(held) ? "the rings may take of on-chip "
+                                               "memory (three fifths)"
+                                             : "of on-chip memory",
+                         isPipelined(held) ? whyNotLastLevel(held) : "")
         .str();
   // A larger tile whose rings are in the last-level cache: only where that
   // cache's traffic, and the rereads' (which a larger tile may push out to
