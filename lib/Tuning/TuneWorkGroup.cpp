@@ -26,6 +26,7 @@
 #include "Stencil/Tuning/Passes.h"
 #include "Stencil/Tuning/TargetDescription.h"
 
+#include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/bit.h"
 #include "llvm/Support/FormatVariadic.h"
 #include "llvm/Support/MathExtras.h"
@@ -49,6 +50,11 @@ constexpr double kMinTimeBlockGain = 0.001;
 /// The deepest time block considered: beyond it the model's gains are far
 /// below its precision on every grid bench/ measures.
 constexpr int64_t kMaxTimeBlock = 256;
+/// The most fields a sweep streams at the last-level cache's rate
+/// (`streamsAtLastLevelRate`): every seed program but Himeno (14) streams
+/// two; none between was measured, and four is as many as the host
+/// lowering prefetches in software.
+constexpr int64_t kMaxLastLevelStreams = 4;
 /// Where a time block's later steps read the fields nobody writes again.
 enum class RereadLevel { None, Onchip, LastLevel, Memory };
 /// Where a pipelined block's rings live: in the core's own cache (the
@@ -126,6 +132,11 @@ private:
   /// twice for shallower ones, where the model says it pays; then grow the
   /// other axes as far as the work groups the trade freed allow.
   void tradeRowsForSteps();
+  /// The tile a trade along `traded` leads to: the other axes grown, each
+  /// twice at a time, as far as the growth's rules allow. Where
+  /// `stoppedAt` is given, it records why each axis that grew stopped.
+  ParameterVector growAfterTrade(ParameterVector pv, Direction traded,
+                                 std::string *stoppedAt = nullptr) const;
   /// Last on CPUs: grow the outer axes past the growth's floor on work
   /// groups, each step twice or the rest of the axis, while the whole
   /// machine's cost falls.
@@ -264,16 +275,30 @@ private:
     int64_t cores = std::max<int64_t>(target.computeUnits, 1);
     return hasLastLevelTier() && bytes * cores <= target.llcBytes / 2;
   }
+  /// Whether every field fits in the last-level cache beside every core's
+  /// on-chip memory.
+  bool fieldsFitLastLevel() const {
+    int64_t cores = std::max<int64_t>(target.computeUnits, 1);
+    return hasLastLevelTier() &&
+           getSweepBytes() + cores * target.onchipBytes <= target.llcBytes;
+  }
+  /// Whether a sweep streams few enough fields for the last-level cache to
+  /// feed them at the rate the copy probe measured with two streams a
+  /// core. Many streams are bound by the core's outstanding misses, not by
+  /// the cache: on the 2-core VM with a 480 MiB L3 (probe: 39 GB/s in it,
+  /// 27 beyond), heat1d's and heat2d's sweeps (2 fields) read and wrote 39-50
+  /// GB/s from it, while 13 streams laid out as Himeno's tiles moved
+  /// 26-27.5, the memory's rate (docs/Tuning.md).
+  bool streamsAtLastLevelRate() const {
+    return profile.numArrays <= kMaxLastLevelStreams;
+  }
   /// What a byte of the fields costs, in memory bytes: the last-level
   /// cache's rate where every field fits in it beside every core's on-chip
-  /// memory, else memory's. heat3d-2sweep 120^3 (f64, 25 MiB) on a 32 MiB
-  /// L3: charged as memory, its sweep looked slower than blocks of T = 2,
-  /// which ran 20% slower.
+  /// memory and a sweep streams few enough of them, else memory's.
+  /// heat3d-2sweep 120^3 (f64, 25 MiB) on a 32 MiB L3: charged as memory,
+  /// its sweep looked slower than blocks of T = 2, which ran 20% slower.
   double getFieldWeight() const {
-    if (!hasLastLevelTier())
-      return 1.0;
-    int64_t cores = std::max<int64_t>(target.computeUnits, 1);
-    return getSweepBytes() + cores * target.onchipBytes <= target.llcBytes
+    return fieldsFitLastLevel() && streamsAtLastLevelRate()
                ? getLastLevelWeight()
                : 1.0;
   }
@@ -757,6 +782,29 @@ ParameterVector WorkGroupTuner::run() {
   return current;
 }
 
+ParameterVector WorkGroupTuner::growAfterTrade(ParameterVector pv,
+                                               Direction traded,
+                                               std::string *stoppedAt) const {
+  for (Direction d : {Y, Z}) {
+    if (d == traded || d >= profile.rank)
+      continue;
+    bool grew = false;
+    for (;;) {
+      ParameterVector grown = pv;
+      grown.size[d] *= 2;
+      std::optional<Rejection> why = reject(grown, d);
+      if (why) {
+        if (grew && stoppedAt)
+          stoppedAt[d] = "grown after the trade, then " + why->reason;
+        break;
+      }
+      pv = grown;
+      grew = true;
+    }
+  }
+  return pv;
+}
+
 void WorkGroupTuner::tradeRowsForSteps() {
   // The growth takes each axis as far as it may while T does not pay on
   // a thin tile, and the rings' budget may then refuse the step that would
@@ -773,11 +821,16 @@ void WorkGroupTuner::tradeRowsForSteps() {
   // (254, 32, 128, 4).
   if (target.kind != "cpu")
     return;
+  // A trade is judged by the tile it leads to: a narrower tile's other
+  // axes grow on after it (below), and that tile is what it costs. heat2d
+  // 2048^2 on a 2 MiB L2 with its fields in the L3: (2046, 256, 36) ->
+  // (1023, 256, T) costs more at every T, (1023, 512, 48) less, and
+  // (1023, 2046, 48) ran 5% faster than the (2046, 1024, 36) it had kept.
   ParameterVector best = current;
   double bestCost = getMachineCost(current);
   std::optional<Direction> traded;
   auto consider = [&](const ParameterVector &candidate, Direction d) {
-    double cost = getMachineCost(candidate);
+    double cost = getMachineCost(growAfterTrade(candidate, d));
     if (cost < (1.0 - kMinTimeBlockGain) * bestCost) {
       best = candidate;
       bestCost = cost;
@@ -815,37 +868,27 @@ void WorkGroupTuner::tradeRowsForSteps() {
   }
   if (!traded)
     return;
-  stopped[*traded] =
-      llvm::formatv("{0} from {1}: with T = {2} instead of {3} the model "
-                    "costs {4:F2} instead of {5:F2} per point and step",
-                    best.size[*traded] < current.size[*traded] ? "halved"
-                                                               : "doubled",
-                    current.size[*traded], best.timeBlock, current.timeBlock,
-                    bestCost, getMachineCost(current))
-          .str();
-  current = best;
   // A narrower tile leaves more work groups: the other axes may grow on
   // where the work-group count stopped them (heat2d 2048^2: (1023, 256)
   // after halving x from 2046, y = 512 ran 5% faster on 7 fresh
   // alternated runs); a ring's rows, along the inner axes, do not grow
   // with the outermost axis.
-  for (Direction d : {Y, Z}) {
-    if (d == *traded || d >= profile.rank)
-      continue;
-    bool grew = false;
-    for (;;) {
-      ParameterVector grown = current;
-      grown.size[d] *= 2;
-      std::optional<Rejection> why = reject(grown, d);
-      if (why) {
-        if (grew)
-          stopped[d] = "grown after the trade, then " + why->reason;
-        break;
-      }
-      current = grown;
-      grew = true;
-    }
-  }
+  ParameterVector grown = growAfterTrade(best, *traded, stopped);
+  std::string where;
+  if (!llvm::equal(grown.size, best.size))
+    where = llvm::formatv(" (on ({0}, {1}, {2}), as the other axes grow "
+                          "after it)",
+                          grown.size[X], grown.size[Y], grown.size[Z])
+                .str();
+  stopped[*traded] =
+      llvm::formatv("{0} from {1}: with T = {2} instead of {3} the model "
+                    "costs {4:F2} instead of {5:F2} per point and step{6}",
+                    best.size[*traded] < current.size[*traded] ? "halved"
+                                                               : "doubled",
+                    current.size[*traded], best.timeBlock, current.timeBlock,
+                    bestCost, getMachineCost(current), where)
+          .str();
+  current = grown;
   // The depth stays the trade's: on a grown tile the model's gain from
   // each further step is a fraction of a percent, below its precision
   // (heat2d on (1023, 512): T = 24 and 27 ran 12.1 and 12.0 G points/s,
@@ -932,12 +975,22 @@ std::string WorkGroupTuner::explain() const {
                           stopped[d].empty() ? "not limited" : stopped[d])
                 .str();
   }
-  if (getFieldWeight() < 1.0)
-    text += llvm::formatv("; the fields ({0:F1} MiB) fit in the last-level "
-                          "cache with each core's on-chip memory to spare: "
-                          "their bytes count at its {1:F0} GB/s",
-                          getSweepBytes() / 1048576.0, target.llcBandwidthGBps)
-                .str();
+  if (fieldsFitLastLevel())
+    text += streamsAtLastLevelRate()
+                ? llvm::formatv("; the fields ({0:F1} MiB) fit in the "
+                                "last-level cache with each core's on-chip "
+                                "memory to spare: their bytes count at its "
+                                "{1:F0} GB/s",
+                                getSweepBytes() / 1048576.0,
+                                target.llcBandwidthGBps)
+                      .str()
+                : llvm::formatv("; the fields ({0:F1} MiB) fit in the "
+                                "last-level cache, but a sweep streams {1} "
+                                "of them, more than {2} a core takes at its "
+                                "rate: their bytes count as memory's",
+                                getSweepBytes() / 1048576.0, profile.numArrays,
+                                kMaxLastLevelStreams)
+                      .str();
   if (getRingLevel(current) == RingLevel::LastLevel)
     text += llvm::formatv("; the tile ({0} bytes a core) takes the "
                           "last-level cache ({1:F0} GB/s), one level's ring "
