@@ -268,19 +268,19 @@ private:
     return target.kind == "cpu" && target.llcBytes > 0 &&
            target.llcBandwidthGBps > target.bandwidthGBps;
   }
+  /// The cores (compute units) the tiles are divided among, at least one.
+  int64_t getCores() const { return std::max<int64_t>(target.computeUnits, 1); }
   /// Whether every core's `bytes` fit in half of the last-level cache
   /// (shared by the cores; the other half holds what streams through it),
   /// where that cache is known and faster than memory.
   bool fitsLastLevel(int64_t bytes) const {
-    int64_t cores = std::max<int64_t>(target.computeUnits, 1);
-    return hasLastLevelTier() && bytes * cores <= target.llcBytes / 2;
+    return hasLastLevelTier() && bytes * getCores() <= target.llcBytes / 2;
   }
   /// Whether every field fits in the last-level cache beside every core's
   /// on-chip memory.
   bool fieldsFitLastLevel() const {
-    int64_t cores = std::max<int64_t>(target.computeUnits, 1);
     return hasLastLevelTier() &&
-           getSweepBytes() + cores * target.onchipBytes <= target.llcBytes;
+           getSweepBytes() + getCores() * target.onchipBytes <= target.llcBytes;
   }
   /// Whether a sweep streams few enough fields for the last-level cache to
   /// feed them at the rate the copy probe measured with two streams a
@@ -499,7 +499,7 @@ double WorkGroupTuner::getAlgorithmBF(const ParameterVector &pv) const {
 }
 
 double WorkGroupTuner::getLoadImbalance(const ParameterVector &pv) const {
-  int64_t cores = std::max<int64_t>(target.computeUnits, 1);
+  int64_t cores = getCores();
   if (target.kind != "cpu" || cores == 1)
     return 1.0;
   // The parallel loop over the tiles runs outermost axis first (z, y, x),
@@ -920,7 +920,7 @@ void WorkGroupTuner::mergeWorkGroups() {
   // rank's cores without one, so the floor stays.
   if (target.kind != "cpu" || (acrossRanks && profile.decomposition))
     return;
-  int64_t cores = std::max<int64_t>(target.computeUnits, 1);
+  int64_t cores = getCores();
   for (;;) {
     double currentCost = getMachineCost(current);
     std::optional<Direction> merged;
