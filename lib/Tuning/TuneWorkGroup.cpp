@@ -53,7 +53,8 @@ constexpr int64_t kMaxTimeBlock = 256;
 /// The most fields a sweep streams at the last-level cache's rate
 /// (`streamsAtLastLevelRate`): every seed program but Himeno (14) streams
 /// two; none between was measured, and four is as many as the host
-/// lowering prefetches in software.
+/// lowering prefetches in software (`kMaxPrefetchedStreams`, Prefetch.cpp,
+/// where many streams measured slower for a like reason).
 constexpr int64_t kMaxLastLevelStreams = 4;
 /// Where a time block's later steps read the fields nobody writes again.
 enum class RereadLevel { None, Onchip, LastLevel, Memory };
@@ -114,12 +115,13 @@ private:
     std::string reason;
     bool byCost;
   };
-  /// Why `candidate` (grown along `direction`) is not acceptable, if it is
-  /// not; fewer work groups than `minWorkGroups` (the target's if not
-  /// given) are not.
+  /// Why `candidate`, grown along `direction` from `grownFrom` (`current`
+  /// if not given), is not acceptable, if it is not; fewer work groups
+  /// than `minWorkGroups` (the target's if not given) are not.
   std::optional<Rejection>
   reject(const ParameterVector &candidate, Direction direction,
-         std::optional<int64_t> minWorkGroups = std::nullopt) const;
+         std::optional<int64_t> minWorkGroups = std::nullopt,
+         const ParameterVector *grownFrom = nullptr) const;
   /// How much longer than an even share of the work the busiest core
   /// computes: 1 where the work groups divide evenly among the cores.
   double getLoadImbalance(const ParameterVector &pv) const;
@@ -132,11 +134,13 @@ private:
   /// twice for shallower ones, where the model says it pays; then grow the
   /// other axes as far as the work groups the trade freed allow.
   void tradeRowsForSteps();
-  /// The tile a trade along `traded` leads to: the other axes grown, each
-  /// twice at a time, as far as the growth's rules allow. Where
-  /// `stoppedAt` is given, it records why each axis that grew stopped.
-  ParameterVector growAfterTrade(ParameterVector pv, Direction traded,
-                                 std::string *stoppedAt = nullptr) const;
+  /// The tile a trade along `traded` leads to: y and z (not the traded
+  /// axis) doubled in turn as far as the growth's rules allow, each step
+  /// judged against the tile it grew from. Where `stopReasons` is given
+  /// (indexed by direction), it records why each axis that grew stopped.
+  ParameterVector
+  growAfterTrade(ParameterVector pv, Direction traded,
+                 MutableArrayRef<std::string> stopReasons = {}) const;
   /// Last on CPUs: grow the outer axes past the growth's floor on work
   /// groups, each step twice or the rest of the axis, while the whole
   /// machine's cost falls.
@@ -258,6 +262,12 @@ private:
     // quarters of L2).
     if (tileBytes(pv) + bytes <= getTileBudget(pv))
       return {RereadLevel::Onchip, 0.0};
+    // The rereads keep the cache's rate however many fields there are
+    // (unlike a sweep's fields, getFieldWeight): they follow rows the first
+    // step has just brought in, which L2 still partly holds. Counted at
+    // memory's rate, Himeno's blocks would stop at T = 2 on the 480 MiB-L3
+    // VM (8% slower than T = 3) and at a plain sweep on the 32 MiB-L3 EPYC
+    // (1.4-1.9x slower than its blocks).
     if (fitsLastLevel(tileBytes(pv) + bytes))
       return {RereadLevel::LastLevel, getLastLevelWeight()};
     return {RereadLevel::Memory, 1.0};
@@ -620,7 +630,8 @@ WorkGroupTuner::propose(const ParameterVector &pv) {
 
 std::optional<WorkGroupTuner::Rejection>
 WorkGroupTuner::reject(const ParameterVector &pv, Direction direction,
-                       std::optional<int64_t> minWorkGroups) const {
+                       std::optional<int64_t> minWorkGroups,
+                       const ParameterVector *grownFrom) const {
   if (direction != T && pv.size[direction] > extent[direction])
     return llvm::formatv("{0} would exceed the grid's {1} points",
                          pv.size[direction], extent[direction])
@@ -664,12 +675,13 @@ WorkGroupTuner::reject(const ParameterVector &pv, Direction direction,
   // no more traffic per point; there it may cost several times more, and
   // the growth takes no step back: a tile grown into the last-level cache
   // would keep the shallower blocks its smaller rings had paid for.
+  const ParameterVector &from = grownFrom ? *grownFrom : current;
   if (direction != T && getRingLevel(pv) == RingLevel::LastLevel &&
-      getMachineCost(pv) >= getMachineCost(current))
+      getMachineCost(pv) >= getMachineCost(from))
     return llvm::formatv("its rings would take the last-level cache and not "
                          "cost less ({0:F2} vs {1:F2} per point and step, "
                          "the busiest core's share counted)",
-                         getMachineCost(pv), getMachineCost(current))
+                         getMachineCost(pv), getMachineCost(from))
         .str();
   if (direction == T && overlapsMemory() && getAlgorithmBF(pv) < systemBF)
     return llvm::formatv("B/F_alg would drop to {0:F2}, below B/F_sys {1:F2} "
@@ -782,9 +794,9 @@ ParameterVector WorkGroupTuner::run() {
   return current;
 }
 
-ParameterVector WorkGroupTuner::growAfterTrade(ParameterVector pv,
-                                               Direction traded,
-                                               std::string *stoppedAt) const {
+ParameterVector
+WorkGroupTuner::growAfterTrade(ParameterVector pv, Direction traded,
+                               MutableArrayRef<std::string> stopReasons) const {
   for (Direction d : {Y, Z}) {
     if (d == traded || d >= profile.rank)
       continue;
@@ -792,10 +804,11 @@ ParameterVector WorkGroupTuner::growAfterTrade(ParameterVector pv,
     for (;;) {
       ParameterVector grown = pv;
       grown.size[d] *= 2;
-      std::optional<Rejection> why = reject(grown, d);
+      std::optional<Rejection> why =
+          reject(grown, d, /*minWorkGroups=*/std::nullopt, &pv);
       if (why) {
-        if (grew && stoppedAt)
-          stoppedAt[d] = "grown after the trade, then " + why->reason;
+        if (grew && !stopReasons.empty())
+          stopReasons[d] = "grown after the trade, then " + why->reason;
         break;
       }
       pv = grown;
@@ -824,8 +837,9 @@ void WorkGroupTuner::tradeRowsForSteps() {
   // A trade is judged by the tile it leads to: a narrower tile's other
   // axes grow on after it (below), and that tile is what it costs. heat2d
   // 2048^2 on a 2 MiB L2 with its fields in the L3: (2046, 256, 36) ->
-  // (1023, 256, T) costs more at every T, (1023, 512, 48) less, and
-  // (1023, 2046, 48) ran 5% faster than the (2046, 1024, 36) it had kept.
+  // (1023, 256, T) costs more at every T, (1023, 512, 41) less, and
+  // (1023, 2046, 41) ran 14.6 G points/s against 13.1 for the (2046, 1024,
+  // 36) that judging the thin tile had kept.
   ParameterVector best = current;
   double bestCost = getMachineCost(current);
   std::optional<Direction> traded;
@@ -868,11 +882,11 @@ void WorkGroupTuner::tradeRowsForSteps() {
   }
   if (!traded)
     return;
-  // A narrower tile leaves more work groups: the other axes may grow on
-  // where the work-group count stopped them (heat2d 2048^2: (1023, 256)
-  // after halving x from 2046, y = 512 ran 5% faster on 7 fresh
-  // alternated runs); a ring's rows, along the inner axes, do not grow
-  // with the outermost axis.
+  // A narrower tile leaves more work groups, a shallower block smaller
+  // rings: the other axes may grow on where those stopped them (heat2d
+  // 2048^2: (1023, 256) after halving x from 2046, y = 512 ran 5% faster
+  // on 7 fresh alternated runs); a ring's rows, along the inner axes, do
+  // not grow with the outermost axis.
   ParameterVector grown = growAfterTrade(best, *traded, stopped);
   std::string where;
   if (!llvm::equal(grown.size, best.size))
