@@ -424,6 +424,10 @@ private:
   bool timePostponed = false;
   std::string postponedReason;
   std::string stopped[4];
+  /// The axis a trade halved or doubled, and the trade's reason, which a
+  /// later merge along that axis keeps in front of its own.
+  std::optional<Direction> tradedAxis;
+  std::string tradeReason;
   ParameterVector current;
 };
 
@@ -830,8 +834,8 @@ void WorkGroupTuner::tradeRowsForSteps() {
   // rather than x, whose long rows feed the vector units and the
   // prefetchers (heat3d at 254 x 16 x 128, T = 5, took 12% less time than
   // at 127 x 16 x 128). Himeno on 896 KiB of L2: (255, 16, 64, 2) ->
-  // (255, 8, 64, 3); heat3d at 59 GB/s: (254, 16, 128, 6) ->
-  // (254, 32, 128, 4).
+  // (255, 8, 64, 3); heat3d at 52 GB/s on 1 MiB of L2: (254, 16, 128, 6)
+  // -> (254, 16, 254, 4), y then grown to 32 (seed-programs.test, X3WIDE).
   if (target.kind != "cpu")
     return;
   // A trade is judged by the tile it leads to: a narrower tile's other
@@ -894,7 +898,8 @@ void WorkGroupTuner::tradeRowsForSteps() {
                           "after it)",
                           grown.size[X], grown.size[Y], grown.size[Z])
                 .str();
-  stopped[*traded] =
+  tradedAxis = traded;
+  tradeReason =
       llvm::formatv("{0} from {1}: with T = {2} instead of {3} the model "
                     "costs {4:F2} instead of {5:F2} per point and step{6}",
                     best.size[*traded] < current.size[*traded] ? "halved"
@@ -902,6 +907,7 @@ void WorkGroupTuner::tradeRowsForSteps() {
                     current.size[*traded], best.timeBlock, current.timeBlock,
                     bestCost, getMachineCost(current), where)
           .str();
+  stopped[*traded] = tradeReason;
   current = grown;
   // The depth stays the trade's: on a grown tile the model's gain from
   // each further step is a fraction of a percent, below its precision
@@ -957,6 +963,7 @@ void WorkGroupTuner::mergeWorkGroups() {
     if (!merged)
       return;
     stopped[*merged] =
+        (tradedAxis == merged ? tradeReason + ", then " : std::string()) +
         llvm::formatv("merged from {0}: {1} work groups, the busiest core "
                       "{2:F1}% above an even share, cost {3:F2} instead of "
                       "{4:F2} per point and step",
