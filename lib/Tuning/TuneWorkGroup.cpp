@@ -996,22 +996,22 @@ std::string WorkGroupTuner::explain() const {
                           stopped[d].empty() ? "not limited" : stopped[d])
                 .str();
   }
-  if (fieldsFitLastLevel())
+  if (fieldsFitLastLevel()) {
+    text += llvm::formatv("; the fields ({0:F1} MiB) fit in the last-level "
+                          "cache",
+                          getSweepBytes() / 1048576.0)
+                .str();
     text += streamsAtLastLevelRate()
-                ? llvm::formatv("; the fields ({0:F1} MiB) fit in the "
-                                "last-level cache with each core's on-chip "
-                                "memory to spare: their bytes count at its "
-                                "{1:F0} GB/s",
-                                getSweepBytes() / 1048576.0,
+                ? llvm::formatv(" with each core's on-chip memory to spare: "
+                                "their bytes count at its {0:F0} GB/s",
                                 target.llcBandwidthGBps)
                       .str()
-                : llvm::formatv("; the fields ({0:F1} MiB) fit in the "
-                                "last-level cache, but a sweep streams {1} "
-                                "of them, more than {2} a core takes at its "
-                                "rate: their bytes count as memory's",
-                                getSweepBytes() / 1048576.0, profile.numArrays,
-                                kMaxLastLevelStreams)
+                : llvm::formatv(", but a sweep streams {0} of them, more "
+                                "than {1} a core takes at its rate: their "
+                                "bytes count as memory's",
+                                profile.numArrays, kMaxLastLevelStreams)
                       .str();
+  }
   if (getRingLevel(current) == RingLevel::LastLevel)
     text += llvm::formatv("; the tile ({0} bytes a core) takes the "
                           "last-level cache ({1:F0} GB/s), one level's ring "
