@@ -8,7 +8,7 @@
 #   - a STREAM-style copy bandwidth of this machine (the roofline).
 # Prints a table (GCells/s, ratio to gcc and to Polly, fraction of the
 # roofline and, for rows that stencilcc blocks in time, fraction of the
-# floating-point peak, derived from this CPU and printed) and, when
+# floating-point peak, measured on this CPU and printed) and, when
 # gnuplot is installed, writes bench/out/bench.png. Not a test: figures on a
 # shared machine are noisy; each is the best of three runs, and ratios
 # should be compared within one run.
@@ -24,18 +24,14 @@ stencilcc="$root/build/bin/stencilcc"
 gcc -O3 -march=native -fopenmp "$root/bench/stream_copy.c" -o "$out/stream_copy"
 bw=$("$out/stream_copy" | awk '/copy_GBps/ {print $2}')
 
-# The FP peak, derived as the host target does (lib/Tuning/TargetDescription):
-# cores x f32 lanes (vector width / 32 bits) x 2 FMA ports x 2 flops per FMA
-# x clock; f64 has half the lanes. Two FMA ports is an assumption (server
-# cores with AVX-512 or AVX2 have two); the clock is /proc/cpuinfo's.
-cores=$(nproc)
-vector_bits=128
-grep -qw avx2 /proc/cpuinfo && vector_bits=256
-grep -qw avx512f /proc/cpuinfo && vector_bits=512
-mhz=$(awk -F': *' '/^cpu MHz/ {print $2; exit}' /proc/cpuinfo)
-mhz=${mhz:-2500}
-peak32=$(awk -v c="$cores" -v b="$vector_bits" -v m="$mhz" \
-  'BEGIN {printf "%.1f", c * b / 32 * 2 * 2 * m / 1000}')
+# The FP peak the tuner uses for the host (docs/Tuning.md, "Target
+# descriptions"): measured by fused multiply-adds of the widest vectors,
+# one thread per core, and kept in host.json; where no probe can, derived
+# from /proc/cpuinfo's clock. f64 has half the lanes.
+host_spec=$(echo 'module {}' |
+  "$root/build/bin/stencil-opt" --stencil-attach-target=targets=host)
+peak32=$(sed -n 's/.*"peak_gflops_f32" = \([0-9.e+-]*\) : f64.*/\1/p' \
+  <<< "$host_spec" | awk '{printf "%.1f", $1}')
 peak64=$(awk -v p="$peak32" 'BEGIN {printf "%.1f", p / 2}')
 
 # name, steps, the OpenMP baseline's clauses (- for none; clauses separated
@@ -153,7 +149,7 @@ printf "heat3d T = 1, one sweep (steps %d minus %d): %.3f GCells/s, %.0f%% of th
 "$root/bench/sweep_ab.sh" -r 9 "--schedule=t=1" |
   awk '/^v0: median/ {sub(/^v0: /, ""); print "heat3d T = 1, one sweep in one process with the copy: " $0}'
 echo "copy bandwidth: $bw GB/s (STREAM copy, OpenMP, $(nproc) cores); GCells/s columns; roofline = bandwidth / bytes per cell and step"
-echo "FP peak: $cores cores x $((vector_bits / 32)) f32 lanes x 2 FMA ports x 2 flops x $mhz MHz = $peak32 GFLOP/s f32, $peak64 f64; FP peak column = GCells/s x flops per cell / peak, for rows blocked in time (T > 1)"
+echo "FP peak: $peak32 GFLOP/s f32, $peak64 f64 (the host target's, measured by FMAs on $(nproc) cores where it can); FP peak column = GCells/s x flops per cell / peak, for rows blocked in time (T > 1)"
 
 # The plot needs gnuplot (Debian gnuplot-nox); install it like the other
 # dependencies when we may.

@@ -20,7 +20,7 @@ config.excludes = ["CMakeLists.txt", "lit.cfg.py", "lit.site.cfg.py", "lib", "In
 llvm_config.use_default_substitutions()
 llvm_config.with_environment("PATH", config.llvm_tools_dir, append_path=True)
 # The host's bandwidth is measured once per machine (lib/Tuning/
-# HostBandwidth.cpp); the tests tune for a fixed 20 GB/s so that their
+# HostMeasurement.cpp); the tests tune for a fixed 20 GB/s so that their
 # schedules do not depend on the machine (test/Tuning/host-bandwidth.test
 # measures).
 config.environment["STENCIL_HOST_BANDWIDTH_GBPS"] = "20"

@@ -182,7 +182,7 @@ HostCaches readSysfsCaches() {
 /// shared by cores this process does not have (a 2-core virtual machine
 /// reports its 16-die package's 508 MiB, where the copy bandwidth falls to
 /// the memory's beyond 32 MiB), so it is not taken: the host's bandwidth
-/// probe measures the last level's size instead (HostBandwidth.cpp).
+/// probe measures the last level's size instead (HostMeasurement.cpp).
 HostCaches readCpuidCaches() {
   HostCaches caches;
 #if defined(__x86_64__) || defined(__i386__)
@@ -327,9 +327,9 @@ TargetDescription mlir::stencil::detectHostTarget() {
   }
   host.simdWidth = lanes;
   host.lanesPerUnit = lanes;
-  // Two FMA units per core, two flops per FMA.
+  // Two FMA units per core, two flops per FMA, at the clock: where the
+  // probe below measures no peak.
   host.peakGflopsF32 = cores * lanes * 2.0 * 2.0 * mhz * 1e-3;
-  host.peakGflopsF64 = host.peakGflopsF32 / 2;
 
   // Caches: the L2 (private per core) is what one tile may use, the L1 data
   // cache what a 1-D time block's tile may; L2 totals are informational.
@@ -357,14 +357,19 @@ TargetDescription mlir::stencil::detectHostTarget() {
       host.llcBytes = bytes;
   }
 
-  // Memory bandwidth cannot be read from the system: measured by the first
-  // compiles on a machine and kept (HostBandwidth.cpp).
-  HostBandwidth bandwidth = getHostBandwidth(host.description, cores,
-                                             host.onchipBytes, host.llcBytes);
-  host.bandwidthGBps = bandwidth.gbps;
-  host.llcBandwidthGBps = bandwidth.llcGbps;
+  // Memory bandwidth cannot be read from the system, nor the clock that
+  // vector code runs at: measured by the first compiles on a machine and
+  // kept (HostMeasurement.cpp).
+  HostMeasurement measured = getHostMeasurement(
+      host.description, cores, host.onchipBytes, host.llcBytes);
+  host.bandwidthGBps = measured.gbps;
+  host.llcBandwidthGBps = measured.llcGbps;
   if (!host.llcBytes)
-    host.llcBytes = bandwidth.llcBytes;
+    host.llcBytes = measured.llcBytes;
+  if (measured.peakGflopsF32 > 0)
+    host.peakGflopsF32 = measured.peakGflopsF32;
+  // The same FMAs on half as many lanes.
+  host.peakGflopsF64 = host.peakGflopsF32 / 2;
   // The growth's floor: with 4 groups or more a core, any number of them
   // divides among the cores nearly evenly. Fewer, larger groups are then
   // priced with the busiest core's share (TuneWorkGroup.cpp,

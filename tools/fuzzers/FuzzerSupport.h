@@ -35,7 +35,7 @@ mlir::LogicalResult runPipeline(mlir::ModuleOp module,
 void runPipelineOnCopy(mlir::ModuleOp module, const PipelineBuilder &build);
 
 /// Fixes the host's bandwidths, as lit does, unless the environment already
-/// does: measuring them (HostBandwidth.cpp) in an instrumented fuzz build
+/// does: measuring them (HostMeasurement.cpp) in an instrumented fuzz build
 /// takes tens of seconds, past libFuzzer's timeout, and would leave the
 /// instrumented code's figures in the user's host.json for every later
 /// compile. It also keeps the host's schedules independent of the machine.

@@ -82,13 +82,13 @@ parseTargetDescription(StringRef text, StringRef path,
                        function_ref<InFlightDiagnostic()> emitError);
 
 /// The CPU this runs on: cores, SIMD width, caches from sysfs (else from
-/// CPUID, else the last level measured); bandwidth from getHostBandwidth
+/// CPUID, else the last level measured); bandwidth from getHostMeasurement
 /// (docs/Tuning.md).
 TargetDescription detectHostTarget();
 
-/// The host's memory and last-level cache bandwidths and where the figures
-/// come from.
-struct HostBandwidth {
+/// The host's memory and last-level cache bandwidths, its FP peak, and where
+/// the figures come from.
+struct HostMeasurement {
   double gbps = 0;
   /// 0 when not known.
   double llcGbps = 0;
@@ -96,18 +96,23 @@ struct HostBandwidth {
   /// keeps it), where the system did not give it when measured; 0 when not
   /// measured or not found.
   int64_t llcBytes = 0;
+  /// f32 GFLOP/s of all cores' FMAs on the widest vectors; 0 when not
+  /// measured (the target then derives it from the clock).
+  double peakGflopsF32 = 0;
   std::string source;
 };
 /// STENCIL_HOST_BANDWIDTH_GBPS (and STENCIL_HOST_LLC_BANDWIDTH_GBPS, else
-/// unknown) when set; else the STREAM copy bandwidths kept for this machine
+/// unknown; STENCIL_HOST_PEAK_GFLOPS_F32, else not measured) when set; else
+/// the figures of the STREAM copy and the FMA probe kept for this machine
 /// (a CPU `cpuModel` with `cores` cores, `l2Bytes` of L2 each and a
 /// last-level cache of `llcBytes`) in the cache directory (host.json) once
 /// enough probes were taken; else measured now (a fraction of a second,
 /// about 2 s with the cache's size), the fastest figure so far kept.
-/// STENCIL_HOST_LLC_BANDWIDTH_GBPS alone replaces the cache's figure. With
+/// STENCIL_HOST_LLC_BANDWIDTH_GBPS and STENCIL_HOST_PEAK_GFLOPS_F32 alone
+/// replace the cache's figure and the peak. With
 /// `llcBytes` 0 (not known), the measurement also finds the cache's size.
-HostBandwidth getHostBandwidth(StringRef cpuModel, unsigned cores,
-                               int64_t l2Bytes, int64_t llcBytes);
+HostMeasurement getHostMeasurement(StringRef cpuModel, unsigned cores,
+                                   int64_t l2Bytes, int64_t llcBytes);
 
 /// Places the devices on `module` as `dlti.target_system_spec`, device i
 /// under getDeviceID(i).

@@ -1,4 +1,4 @@
-//===- HostBandwidth.cpp - The host's bandwidths, measured and kept -------===//
+//===- HostMeasurement.cpp - The host's speeds, measured and kept --------===//
 //
 // Bandwidths cannot be read from the system, and the tuning models' choices
 // follow them: a STREAM-style copy (c[i] = a[i], one thread per core, best
@@ -9,9 +9,13 @@
 // does not say how large the last-level cache is (a virtual machine that
 // hides sysfs's cache list and CPUID's cache leaves), the same copy over
 // growing arrays finds the size at which its bandwidth falls to the
-// memory's. The cache directory keeps the result per machine (host.json,
-// keyed by the CPU model and core count); the first few compiles probe
-// again and keep the fastest figure, and every later compile reads it.
+// memory's. Nor does the system give the clock the vector units run at
+// (/proc/cpuinfo's is the base clock; cores run above it, and below it
+// under wide vectors on some), so independent fused multiply-adds of the
+// widest vectors the CPU has, one thread per core, measure the FP peak.
+// The cache directory keeps the result per machine (host.json, keyed by
+// the CPU model and core count); the first few compiles probe again and
+// keep the fastest figures, and every later compile reads them.
 //
 //===----------------------------------------------------------------------===//
 
@@ -27,11 +31,19 @@
 #include "llvm/Support/raw_ostream.h"
 
 #include <algorithm>
+#include <atomic>
 #include <chrono>
 #include <memory>
 #include <optional>
 #include <thread>
 #include <vector>
+
+// The FP peak's probe needs the vector units' own instructions, chosen when
+// it runs: the compilers' target attributes and CPU tests do that on x86.
+#if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
+#define STENCIL_HAS_FMA_PROBE 1
+#include <immintrin.h>
+#endif
 
 using namespace mlir;
 using namespace mlir::stencil;
@@ -134,6 +146,109 @@ private:
   double best = 0;
 };
 
+/// Independent chains of fused multiply-adds a core runs at once: more than
+/// any x86 core's FMA latency (4-5 cycles) times its FMA ports (2), so that
+/// the ports, not the latency, bound them.
+constexpr int kFmaChains = 12;
+
+#ifdef STENCIL_HAS_FMA_PROBE
+template <size_t N> float sumLanes(const float (&lanes)[N]) {
+  float total = 0;
+  for (float lane : lanes)
+    total += lane;
+  return total;
+}
+
+/// `iterations` x kFmaChains FMAs on 512-bit vectors; x * 0.5 + 1 tends to
+/// 2, no denormal on the way, and the sum keeps every chain live.
+__attribute__((target("avx512f"))) STENCIL_NOT_INSTRUMENTED float
+runFmaChains512(int64_t iterations) {
+  __m512 chains[kFmaChains];
+  for (int k = 0; k < kFmaChains; ++k)
+    chains[k] = _mm512_set1_ps(float(k));
+  __m512 half = _mm512_set1_ps(0.5f), one = _mm512_set1_ps(1.0f);
+  for (int64_t i = 0; i < iterations; ++i)
+    for (__m512 &chain : chains)
+      chain = _mm512_fmadd_ps(chain, half, one);
+  __m512 sum = chains[0];
+  for (int k = 1; k < kFmaChains; ++k)
+    sum = _mm512_add_ps(sum, chains[k]);
+  alignas(64) float lanes[16];
+  _mm512_store_ps(lanes, sum);
+  return sumLanes(lanes);
+}
+
+/// The same on 256-bit vectors.
+__attribute__((target("avx2,fma"))) STENCIL_NOT_INSTRUMENTED float
+runFmaChains256(int64_t iterations) {
+  __m256 chains[kFmaChains];
+  for (int k = 0; k < kFmaChains; ++k)
+    chains[k] = _mm256_set1_ps(float(k));
+  __m256 half = _mm256_set1_ps(0.5f), one = _mm256_set1_ps(1.0f);
+  for (int64_t i = 0; i < iterations; ++i)
+    for (__m256 &chain : chains)
+      chain = _mm256_fmadd_ps(chain, half, one);
+  __m256 sum = chains[0];
+  for (int k = 1; k < kFmaChains; ++k)
+    sum = _mm256_add_ps(sum, chains[k]);
+  alignas(32) float lanes[8];
+  _mm256_store_ps(lanes, sum);
+  return sumLanes(lanes);
+}
+#endif
+
+/// The f32 GFLOP/s of `cores` threads, one a core, each running chains of
+/// FMAs on the widest vectors the CPU has (AVX-512, else AVX2 with FMA),
+/// the best of several runs; 0 where there are none or no probe for them
+/// (other architectures: the target then derives the peak from the clock).
+/// Each thread times its own run and the rates add up; they start within
+/// microseconds of each other and run milliseconds, so they overlap and
+/// the cores run at the clock they keep with all of them busy.
+double measurePeakGflopsF32(unsigned cores) {
+  float (*run)(int64_t) = nullptr;
+  int lanes = 0;
+#ifdef STENCIL_HAS_FMA_PROBE
+  __builtin_cpu_init();
+  if (__builtin_cpu_supports("avx512f")) {
+    run = runFmaChains512;
+    lanes = 16;
+  } else if (__builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma")) {
+    run = runFmaChains256;
+    lanes = 8;
+  }
+#endif
+  if (!run)
+    return 0;
+  // About 4 ms a run at two 512-bit FMAs a cycle and 3 GHz.
+  constexpr int64_t kIterations = int64_t(1) << 21;
+  double flopsPerThread = 2.0 * lanes * kFmaChains * double(kIterations);
+  double best = 0;
+  for (int rep = 0; rep < 6; ++rep) {
+    std::vector<double> seconds(cores);
+    std::atomic<bool> go{false};
+    std::vector<std::thread> team;
+    for (unsigned t = 0; t < cores; ++t)
+      team.emplace_back([&, t] {
+        while (!go.load(std::memory_order_acquire))
+          std::this_thread::yield();
+        auto start = std::chrono::steady_clock::now();
+        volatile float keep = run(kIterations);
+        (void)keep;
+        seconds[t] = std::chrono::duration<double>(
+                         std::chrono::steady_clock::now() - start)
+                         .count();
+      });
+    go.store(true, std::memory_order_release);
+    for (std::thread &thread : team)
+      thread.join();
+    double gflops = 0;
+    for (double time : seconds)
+      gflops += flopsPerThread / time * 1e-9;
+    best = std::max(best, gflops);
+  }
+  return best;
+}
+
 std::optional<double> getPositiveVariable(const char *name) {
   std::optional<std::string> value = llvm::sys::Process::GetEnv(name);
   double parsed;
@@ -190,23 +305,32 @@ int64_t findCacheCapacity(unsigned threads, int64_t l2Bytes) {
 
 } // namespace
 
-static HostBandwidth measureOrRead(llvm::StringRef cpuModel, unsigned cores,
-                                   int64_t l2Bytes, int64_t llcBytes);
+static HostMeasurement measureOrRead(llvm::StringRef cpuModel, unsigned cores,
+                                     int64_t l2Bytes, int64_t llcBytes);
 
-HostBandwidth mlir::stencil::getHostBandwidth(llvm::StringRef cpuModel,
-                                              unsigned cores, int64_t l2Bytes,
-                                              int64_t llcBytes) {
+HostMeasurement mlir::stencil::getHostMeasurement(llvm::StringRef cpuModel,
+                                                  unsigned cores,
+                                                  int64_t l2Bytes,
+                                                  int64_t llcBytes) {
   // The variables fix the model's inputs (lit does, so that schedules do
   // not depend on the machine): the memory's alone leaves the cache's
   // unknown; the cache's alone replaces the measured one.
+  // STENCIL_HOST_PEAK_GFLOPS_F32 the FP peak, which no probe then measures
+  // where the memory's variable is set (the target derives it from the
+  // clock).
   std::optional<double> cache =
       getPositiveVariable("STENCIL_HOST_LLC_BANDWIDTH_GBPS");
+  std::optional<double> peak =
+      getPositiveVariable("STENCIL_HOST_PEAK_GFLOPS_F32");
   if (std::optional<double> memory =
           getPositiveVariable("STENCIL_HOST_BANDWIDTH_GBPS"))
-    return {*memory, cache.value_or(0), 0, "STENCIL_HOST_BANDWIDTH_GBPS"};
-  HostBandwidth result = measureOrRead(cpuModel, cores, l2Bytes, llcBytes);
+    return {*memory, cache.value_or(0), 0, peak.value_or(0),
+            "STENCIL_HOST_BANDWIDTH_GBPS"};
+  HostMeasurement result = measureOrRead(cpuModel, cores, l2Bytes, llcBytes);
   if (cache)
     result.llcGbps = *cache;
+  if (peak)
+    result.peakGflopsF32 = *peak;
   return result;
 }
 
@@ -214,21 +338,27 @@ HostBandwidth mlir::stencil::getHostBandwidth(llvm::StringRef cpuModel,
 /// (a parallel build around the first compile) or the memory (neighbours
 /// on a shared machine, which this VM's bimodal figures are). So the
 /// first compiles on a machine each probe, and host.json keeps the
-/// fastest memory figure (the cache's: below): until kFullProbes probes
+/// fastest memory figure and FP peak (the cache's: below): until
+/// kFullProbes probes
 /// had the cores (their threads had at least kMinCoreShare of the cores'
 /// time), at most kMaxProbes.
 static constexpr double kMinCoreShare = 0.8;
 static constexpr int64_t kFullProbes = 3;
 static constexpr int64_t kMaxProbes = 5;
+/// host.json's layout; a file of another version is measured anew (6: the
+/// FP peak).
+static constexpr int64_t kVersion = 6;
 
 namespace {
 /// What host.json keeps: the fastest memory figure, a last-level cache
-/// figure with the cache size it was measured at, the share of the cores'
-/// time the fastest memory probe's threads had, how many probes were
-/// taken, and how many of them had the cores.
+/// figure with the cache size it was measured at, the fastest FP peak (0
+/// where not measured), the share of the cores' time the fastest memory
+/// probe's threads had, how many probes were taken, and how many of them
+/// had the cores.
 struct KeptMeasurement {
   double gbps, llcGbps;
   int64_t llcBytes;
+  double peakGflopsF32;
   double coreShare;
   int64_t probes, fullProbes;
 };
@@ -252,27 +382,29 @@ readKept(llvm::StringRef path, llvm::StringRef cpuModel, unsigned cores) {
   std::optional<double> memory = object->getNumber("bandwidth_gbps");
   std::optional<double> cache = object->getNumber("llc_bandwidth_gbps");
   std::optional<int64_t> capacity = object->getInteger("llc_bytes_measured");
+  std::optional<double> peak = object->getNumber("peak_gflops_f32");
   std::optional<double> share = object->getNumber("core_share");
   std::optional<int64_t> probes = object->getInteger("probes");
   std::optional<int64_t> fullProbes = object->getInteger("probes_with_cores");
-  if (object->getInteger("version") != 5 || !memory || *memory <= 0 || !cache ||
-      *cache < 0 || !capacity || *capacity < 0 || !share || *share < 0 ||
-      !probes || *probes < 1 || !fullProbes || *fullProbes < 0 ||
-      *fullProbes > *probes || object->getString("cpu") != cpuModel ||
+  if (object->getInteger("version") != kVersion || !memory || *memory <= 0 ||
+      !cache || *cache < 0 || !capacity || *capacity < 0 || !peak ||
+      *peak < 0 || !share || *share < 0 || !probes || *probes < 1 ||
+      !fullProbes || *fullProbes < 0 || *fullProbes > *probes ||
+      object->getString("cpu") != cpuModel ||
       object->getInteger("cores") != int64_t(cores))
     return std::nullopt;
-  return KeptMeasurement{*memory, *cache,  *capacity,
+  return KeptMeasurement{*memory, *cache,  *capacity,  *peak,
                          *share,  *probes, *fullProbes};
 }
 
-static HostBandwidth measureOrRead(llvm::StringRef cpuModel, unsigned cores,
-                                   int64_t l2Bytes, int64_t llcBytes) {
+static HostMeasurement measureOrRead(llvm::StringRef cpuModel, unsigned cores,
+                                     int64_t l2Bytes, int64_t llcBytes) {
   std::string path = getCachePath("host.json");
   std::optional<KeptMeasurement> kept;
   if (!path.empty())
     kept = readKept(path, cpuModel, cores);
   if (kept && (kept->fullProbes >= kFullProbes || kept->probes >= kMaxProbes))
-    return {kept->gbps, kept->llcGbps, kept->llcBytes,
+    return {kept->gbps, kept->llcGbps, kept->llcBytes, kept->peakGflopsF32,
             "measured, kept in " + path};
   llvm::sys::TimePoint<> wallBefore, wallAfter;
   std::chrono::nanoseconds userBefore, systemBefore, userAfter, systemAfter;
@@ -302,6 +434,7 @@ static HostBandwidth measureOrRead(llvm::StringRef cpuModel, unsigned cores,
     if (cache)
       cached = cache->measure(5, cachePasses);
   }
+  double peak = measurePeakGflopsF32(cores);
   llvm::sys::Process::GetTimeUsage(wallAfter, userAfter, systemAfter);
   std::chrono::duration<double> wall = wallAfter - wallBefore;
   std::chrono::duration<double> busy =
@@ -309,8 +442,13 @@ static HostBandwidth measureOrRead(llvm::StringRef cpuModel, unsigned cores,
   double coreShare =
       wall.count() > 0 ? busy.count() / (wall.count() * cores) : 1.0;
   bool hadCores = coreShare >= kMinCoreShare;
-  KeptMeasurement now{measured,  cached,       measuredCapacity,
-                      coreShare, /*probes=*/1, /*fullProbes=*/hadCores};
+  KeptMeasurement now{measured,
+                      cached,
+                      measuredCapacity,
+                      peak,
+                      coreShare,
+                      /*probes=*/1,
+                      /*fullProbes=*/hadCores};
   std::string source =
       llvm::formatv("probed now with {0:P0} of the cores", coreShare);
   if (kept) {
@@ -322,6 +460,8 @@ static HostBandwidth measureOrRead(llvm::StringRef cpuModel, unsigned cores,
       now.coreShare = kept->coreShare;
       source += ", an earlier probe faster";
     }
+    // So does the peak's.
+    now.peakGflopsF32 = std::max(now.peakGflopsF32, kept->peakGflopsF32);
     // The cache's figure goes with the size its copy was sized by. A size
     // found is better than none (a noisy probe may find none), the smaller
     // of two is the safe side (findCacheCapacity: it may read twice the
@@ -337,7 +477,8 @@ static HostBandwidth measureOrRead(llvm::StringRef cpuModel, unsigned cores,
       now.llcBytes = kept->llcBytes;
     }
   }
-  HostBandwidth result{now.gbps, now.llcGbps, now.llcBytes, source};
+  HostMeasurement result{now.gbps, now.llcGbps, now.llcBytes, now.peakGflopsF32,
+                         source};
   if (path.empty())
     return result;
   // Written whole, then renamed: a compile running beside this one reads
@@ -356,18 +497,21 @@ static HostBandwidth measureOrRead(llvm::StringRef cpuModel, unsigned cores,
     os << llvm::formatv(
         "{0:2}\n",
         llvm::json::Value(llvm::json::Object{
-            {"version", 5},
+            {"version", kVersion},
             {"cpu", cpuModel},
             {"cores", int64_t(cores)},
             {"bandwidth_gbps", now.gbps},
             {"llc_bandwidth_gbps", now.llcGbps},
             {"llc_bytes_measured", now.llcBytes},
+            {"peak_gflops_f32", now.peakGflopsF32},
             {"core_share", now.coreShare},
             {"probes", now.probes},
             {"probes_with_cores", now.fullProbes},
             {"method", "STREAM copy, one thread per core, arrays beyond "
                        "and within the LLC; the LLC's size measured "
-                       "where the system does not give it (else 0)"}}));
+                       "where the system does not give it (else 0); "
+                       "FMAs of the widest vectors, one thread per core "
+                       "(0: no probe for this CPU)"}}));
   }
   if (!llvm::sys::fs::rename(temporary, path))
     result.source += ", kept in " + path;
