@@ -32,6 +32,10 @@ host_spec=$(echo 'module {}' |
   "$root/build/bin/stencil-opt" --stencil-attach-target=targets=host)
 peak32=$(sed -n 's/.*"peak_gflops_f32" = \([0-9.e+-]*\) : f64.*/\1/p' \
   <<< "$host_spec" | awk '{printf "%.1f", $1}')
+if [ -z "$peak32" ]; then
+  echo "bench/run.sh: the host target gave no peak_gflops_f32" >&2
+  exit 1
+fi
 peak64=$(awk -v p="$peak32" 'BEGIN {printf "%.1f", p / 2}')
 
 # name, steps, the OpenMP baseline's clauses (- for none; clauses separated
@@ -149,7 +153,7 @@ printf "heat3d T = 1, one sweep (steps %d minus %d): %.3f GCells/s, %.0f%% of th
 "$root/bench/sweep_ab.sh" -r 9 "--schedule=t=1" |
   awk '/^v0: median/ {sub(/^v0: /, ""); print "heat3d T = 1, one sweep in one process with the copy: " $0}'
 echo "copy bandwidth: $bw GB/s (STREAM copy, OpenMP, $(nproc) cores); GCells/s columns; roofline = bandwidth / bytes per cell and step"
-echo "FP peak: $peak32 GFLOP/s f32, $peak64 f64 (the host target's, measured by FMAs on $(nproc) cores where it can); FP peak column = GCells/s x flops per cell / peak, for rows blocked in time (T > 1)"
+echo "FP peak: $peak32 GFLOP/s f32, $peak64 f64 (the host target's: measured by FMAs on $(nproc) cores where it can, else from the clock); FP peak column = GCells/s x flops per cell / peak, for rows blocked in time (T > 1)"
 
 # The plot needs gnuplot (Debian gnuplot-nox); install it like the other
 # dependencies when we may.

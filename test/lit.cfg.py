@@ -65,6 +65,18 @@ if shutil.which("groff"):
 if platform.machine() in ("x86_64", "AMD64"):
     config.available_features.add("x86_64")
 
+# Vectors with fused multiply-adds, which the host probe times for the FP
+# peak (lib/Tuning/HostMeasurement.cpp: AVX-512, else AVX2 with FMA).
+try:
+    with open("/proc/cpuinfo") as cpuinfo:
+        cpu_flags = next((line.split() for line in cpuinfo
+                          if line.startswith("flags")), [])
+except OSError:
+    cpu_flags = []
+if "x86_64" in config.available_features and (
+        "avx512f" in cpu_flags or ("avx2" in cpu_flags and "fma" in cpu_flags)):
+    config.available_features.add("fma-probe")
+
 # The bin/ directory of a second build made by another C++ compiler
 # (scripts/test.sh passes --param other_build=...): the IR both emit must be
 # the same.

@@ -201,9 +201,11 @@ runFmaChains256(int64_t iterations) {
 /// FMAs on the widest vectors the CPU has (AVX-512, else AVX2 with FMA),
 /// the best of several runs; 0 where there are none or no probe for them
 /// (other architectures: the target then derives the peak from the clock).
-/// Each thread times its own run and the rates add up; they start within
-/// microseconds of each other and run milliseconds, so they overlap and
-/// the cores run at the clock they keep with all of them busy.
+/// A run is timed from the moment every thread is waiting to start until
+/// the last one ends, so the cores run at the clock they keep with all of
+/// them busy, and threads that share a core (a parallel build beside the
+/// probe, a narrower CPU set) read low, never high: host.json keeps the
+/// fastest figure.
 double measurePeakGflopsF32(unsigned cores) {
   float (*run)(int64_t) = nullptr;
   int lanes = 0;
@@ -221,30 +223,29 @@ double measurePeakGflopsF32(unsigned cores) {
     return 0;
   // About 4 ms a run at two 512-bit FMAs a cycle and 3 GHz.
   constexpr int64_t kIterations = int64_t(1) << 21;
-  double flopsPerThread = 2.0 * lanes * kFmaChains * double(kIterations);
+  double flops = 2.0 * lanes * kFmaChains * double(kIterations) * cores;
   double best = 0;
   for (int rep = 0; rep < 6; ++rep) {
-    std::vector<double> seconds(cores);
+    std::atomic<unsigned> waiting{0};
     std::atomic<bool> go{false};
     std::vector<std::thread> team;
     for (unsigned t = 0; t < cores; ++t)
-      team.emplace_back([&, t] {
+      team.emplace_back([&] {
+        waiting.fetch_add(1, std::memory_order_release);
         while (!go.load(std::memory_order_acquire))
           std::this_thread::yield();
-        auto start = std::chrono::steady_clock::now();
         volatile float keep = run(kIterations);
         (void)keep;
-        seconds[t] = std::chrono::duration<double>(
-                         std::chrono::steady_clock::now() - start)
-                         .count();
       });
+    while (waiting.load(std::memory_order_acquire) < cores)
+      std::this_thread::yield();
+    auto start = std::chrono::steady_clock::now();
     go.store(true, std::memory_order_release);
     for (std::thread &thread : team)
       thread.join();
-    double gflops = 0;
-    for (double time : seconds)
-      gflops += flopsPerThread / time * 1e-9;
-    best = std::max(best, gflops);
+    std::chrono::duration<double> seconds =
+        std::chrono::steady_clock::now() - start;
+    best = std::max(best, flops / seconds.count() * 1e-9);
   }
   return best;
 }
@@ -315,9 +316,9 @@ HostMeasurement mlir::stencil::getHostMeasurement(llvm::StringRef cpuModel,
   // The variables fix the model's inputs (lit does, so that schedules do
   // not depend on the machine): the memory's alone leaves the cache's
   // unknown; the cache's alone replaces the measured one.
-  // STENCIL_HOST_PEAK_GFLOPS_F32 the FP peak, which no probe then measures
-  // where the memory's variable is set (the target derives it from the
-  // clock).
+  // STENCIL_HOST_PEAK_GFLOPS_F32 states the FP peak. Where the memory's
+  // variable is set no probe runs, and without it the target derives the
+  // peak from the clock.
   std::optional<double> cache =
       getPositiveVariable("STENCIL_HOST_LLC_BANDWIDTH_GBPS");
   std::optional<double> peak =
@@ -339,9 +340,8 @@ HostMeasurement mlir::stencil::getHostMeasurement(llvm::StringRef cpuModel,
 /// on a shared machine, which this VM's bimodal figures are). So the
 /// first compiles on a machine each probe, and host.json keeps the
 /// fastest memory figure and FP peak (the cache's: below): until
-/// kFullProbes probes
-/// had the cores (their threads had at least kMinCoreShare of the cores'
-/// time), at most kMaxProbes.
+/// kFullProbes probes had the cores (their threads had at least
+/// kMinCoreShare of the cores' time), at most kMaxProbes.
 static constexpr double kMinCoreShare = 0.8;
 static constexpr int64_t kFullProbes = 3;
 static constexpr int64_t kMaxProbes = 5;

@@ -82,8 +82,8 @@ parseTargetDescription(StringRef text, StringRef path,
                        function_ref<InFlightDiagnostic()> emitError);
 
 /// The CPU this runs on: cores, SIMD width, caches from sysfs (else from
-/// CPUID, else the last level measured); bandwidth from getHostMeasurement
-/// (docs/Tuning.md).
+/// CPUID, else the last level measured); bandwidths and the FP peak from
+/// getHostMeasurement (docs/Tuning.md).
 TargetDescription detectHostTarget();
 
 /// The host's memory and last-level cache bandwidths, its FP peak, and where
