@@ -693,7 +693,7 @@ std::optional<std::string> getPreferredVectorWidth(const Options &options) {
   }
   if (userArch)
     return std::string();
-  return std::to_string(detectHostTarget().simdWidth * 32);
+  return std::to_string(detectHostSimdWidth() * 32);
 }
 
 /// Lowers the scheduled regions of `module` for --target, in place; false

@@ -38,6 +38,10 @@
 #include <thread>
 #include <vector>
 
+#if __has_include(<unistd.h>)
+#include <unistd.h>
+#endif
+
 // The FP peak's probe needs the vector units' own instructions, chosen when
 // it runs: the compilers' target attributes and CPU tests do that on x86.
 #if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
@@ -250,6 +254,16 @@ double measurePeakGflopsF32(unsigned cores) {
   return best;
 }
 
+/// The machine's physical memory in bytes; 0 where the system does not say.
+int64_t getPhysicalMemoryBytes() {
+#if defined(_SC_PHYS_PAGES) && defined(_SC_PAGESIZE)
+  long pages = sysconf(_SC_PHYS_PAGES), pageBytes = sysconf(_SC_PAGESIZE);
+  if (pages > 0 && pageBytes > 0)
+    return int64_t(pages) * int64_t(pageBytes);
+#endif
+  return 0;
+}
+
 std::optional<double> getPositiveVariable(const char *name) {
   std::optional<std::string> value = llvm::sys::Process::GetEnv(name);
   double parsed;
@@ -413,13 +427,20 @@ static HostMeasurement measureOrRead(llvm::StringRef cpuModel, unsigned cores,
   int64_t measuredCapacity = 0;
   if (llcBytes <= 0)
     llcBytes = measuredCapacity = findCacheCapacity(cores, l2Bytes);
-  // Arrays far larger than the last-level cache for the memory's figure.
-  // For the cache's, two that stay in it (at most a quarter of it each)
+  // Arrays far larger than the last-level cache for the memory's figure:
+  // four times it each (STREAM's rule), at least 64 MiB, at most an eighth
+  // of the physical memory (a VM here reports a 480 MiB L3, and twice 8 x
+  // that took 6 s a probe to fill and copy). For the cache's, two that
+  // stay in it (at most a quarter of it each)
   // and give each thread at least four times its private L2 where the
   // cache allows (an eighth of it each otherwise). Both are measured in
   // turns, so that a neighbour's burst on a shared machine meets both,
   // and their ratio, which the model uses, is steadier than either.
-  CopyProbe memory(cores, std::max<int64_t>(int64_t(64) << 20, 8 * llcBytes));
+  int64_t memoryBytes = std::max<int64_t>(int64_t(64) << 20, 4 * llcBytes);
+  if (int64_t physical = getPhysicalMemoryBytes())
+    memoryBytes = std::max<int64_t>(int64_t(64) << 20,
+                                    std::min(memoryBytes, physical / 8));
+  CopyProbe memory(cores, size_t(memoryBytes));
   std::optional<CopyProbe> cache;
   int cachePasses = 1;
   if (llcBytes > 0) {

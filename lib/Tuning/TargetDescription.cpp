@@ -299,6 +299,39 @@ std::string mlir::stencil::getDeviceID(unsigned index) {
   return "stencil.device" + std::to_string(index);
 }
 
+namespace {
+/// What /proc/cpuinfo says of the first CPU: the widest vectors in f32
+/// lanes (AVX-512: 16, AVX2: 8, else 4), the clock, the model's name.
+struct CpuInfo {
+  int64_t lanes = 4;
+  double mhz = 2500;
+  std::string model;
+};
+} // namespace
+
+static CpuInfo readCpuInfo() {
+  CpuInfo info;
+  std::ifstream cpuinfo("/proc/cpuinfo");
+  for (std::string line; std::getline(cpuinfo, line);) {
+    StringRef text(line);
+    if (text.starts_with("flags")) {
+      if (text.contains(" avx512f"))
+        info.lanes = std::max<int64_t>(info.lanes, 16);
+      else if (text.contains(" avx2"))
+        info.lanes = std::max<int64_t>(info.lanes, 8);
+    } else if (text.starts_with("cpu MHz")) {
+      double value;
+      if (!text.split(':').second.trim().getAsDouble(value) && value > 0)
+        info.mhz = value;
+    } else if (text.starts_with("model name") && info.model.empty()) {
+      info.model = text.split(':').second.trim().str();
+    }
+  }
+  return info;
+}
+
+int64_t mlir::stencil::detectHostSimdWidth() { return readCpuInfo().lanes; }
+
 TargetDescription mlir::stencil::detectHostTarget() {
   TargetDescription host;
   host.name = "host";
@@ -306,30 +339,13 @@ TargetDescription mlir::stencil::detectHostTarget() {
   unsigned cores = std::max(1u, std::thread::hardware_concurrency());
   host.computeUnits = cores;
 
-  // SIMD width in f32 lanes and clock from /proc/cpuinfo.
-  int64_t lanes = 4;
-  double mhz = 2500;
-  std::ifstream cpuinfo("/proc/cpuinfo");
-  for (std::string line; std::getline(cpuinfo, line);) {
-    StringRef text(line);
-    if (text.starts_with("flags")) {
-      if (text.contains(" avx512f"))
-        lanes = std::max<int64_t>(lanes, 16);
-      else if (text.contains(" avx2"))
-        lanes = std::max<int64_t>(lanes, 8);
-    } else if (text.starts_with("cpu MHz")) {
-      double value;
-      if (!text.split(':').second.trim().getAsDouble(value) && value > 0)
-        mhz = value;
-    } else if (text.starts_with("model name") && host.description.empty()) {
-      host.description = text.split(':').second.trim().str();
-    }
-  }
-  host.simdWidth = lanes;
-  host.lanesPerUnit = lanes;
+  CpuInfo cpu = readCpuInfo();
+  host.description = cpu.model;
+  host.simdWidth = cpu.lanes;
+  host.lanesPerUnit = cpu.lanes;
   // Two FMA units per core, two flops per FMA, at the clock: where the
   // probe below measures no peak.
-  host.peakGflopsF32 = cores * lanes * 2.0 * 2.0 * mhz * 1e-3;
+  host.peakGflopsF32 = cores * cpu.lanes * 2.0 * 2.0 * cpu.mhz * 1e-3;
 
   // Caches: the L2 (private per core) is what one tile may use, the L1 data
   // cache what a 1-D time block's tile may; L2 totals are informational.

@@ -86,6 +86,11 @@ parseTargetDescription(StringRef text, StringRef path,
 /// getHostMeasurement (docs/Tuning.md).
 TargetDescription detectHostTarget();
 
+/// The host's SIMD width in f32 lanes, as detectHostTarget gives it, without
+/// the measurements (which the first compiles on a machine take seconds
+/// for).
+int64_t detectHostSimdWidth();
+
 /// The host's memory and last-level cache bandwidths, its FP peak, and where
 /// the figures come from.
 struct HostMeasurement {
