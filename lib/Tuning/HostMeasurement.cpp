@@ -201,7 +201,8 @@ runFmaChains256(int64_t iterations) {
 }
 #endif
 
-/// The f32 GFLOP/s of `cores` threads, one a core, each running chains of
+/// The f32 GFLOP/s of `cores` threads (one a core, as for the copy), each
+/// running chains of
 /// FMAs on the widest vectors the CPU has (AVX-512, else AVX2 with FMA),
 /// the best of several runs; 0 where there are none or no probe for them
 /// (other architectures: the target then derives the peak from the clock).
@@ -428,18 +429,19 @@ static HostMeasurement measureOrRead(llvm::StringRef cpuModel, unsigned cores,
   if (llcBytes <= 0)
     llcBytes = measuredCapacity = findCacheCapacity(cores, l2Bytes);
   // Arrays far larger than the last-level cache for the memory's figure:
-  // four times it each (STREAM's rule), at least 64 MiB, at most an eighth
+  // four times it each (STREAM's rule), at least 64 MiB. At most an eighth
   // of the physical memory (a VM here reports a 480 MiB L3, and twice 8 x
-  // that took 6 s a probe to fill and copy). For the cache's, two that
-  // stay in it (at most a quarter of it each)
-  // and give each thread at least four times its private L2 where the
-  // cache allows (an eighth of it each otherwise). Both are measured in
-  // turns, so that a neighbour's burst on a shared machine meets both,
-  // and their ratio, which the model uses, is steadier than either.
+  // that took 6 s a probe to fill and copy), but never below twice the
+  // cache, where the cache holds at most a quarter of the pair. For the
+  // cache's, two that stay in it (at most a quarter of it each) and give
+  // each thread at least four times its private L2 where the cache allows
+  // (an eighth of it each otherwise). Both are measured in turns, so that
+  // a neighbour's burst on a shared machine meets both, and their ratio,
+  // which the model uses, is steadier than either.
   int64_t memoryBytes = std::max<int64_t>(int64_t(64) << 20, 4 * llcBytes);
   if (int64_t physical = getPhysicalMemoryBytes())
-    memoryBytes = std::max<int64_t>(int64_t(64) << 20,
-                                    std::min(memoryBytes, physical / 8));
+    memoryBytes = std::max(
+        {int64_t(64) << 20, 2 * llcBytes, std::min(memoryBytes, physical / 8)});
   CopyProbe memory(cores, size_t(memoryBytes));
   std::optional<CopyProbe> cache;
   int cachePasses = 1;

@@ -332,7 +332,7 @@ static CpuInfo readCpuInfo() {
 
 int64_t mlir::stencil::detectHostSimdWidth() { return readCpuInfo().lanes; }
 
-TargetDescription mlir::stencil::detectHostTarget() {
+static TargetDescription detectHostTargetNow() {
   TargetDescription host;
   host.name = "host";
   host.kind = "cpu";
@@ -397,6 +397,14 @@ TargetDescription mlir::stencil::detectHostTarget() {
   host.launchOverheadUs = 2.0;
   if (host.description.empty())
     host.description = "host CPU";
+  return host;
+}
+
+TargetDescription mlir::stencil::detectHostTarget() {
+  // Once per process: the first compiles on a machine measure it, seconds
+  // each, and a compile may name the host more than once
+  // (--mpi-devices=host,host, targets=host,host).
+  static const TargetDescription host = detectHostTargetNow();
   return host;
 }
 

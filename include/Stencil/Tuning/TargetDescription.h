@@ -83,7 +83,7 @@ parseTargetDescription(StringRef text, StringRef path,
 
 /// The CPU this runs on: cores, SIMD width, caches from sysfs (else from
 /// CPUID, else the last level measured); bandwidths and the FP peak from
-/// getHostMeasurement (docs/Tuning.md).
+/// getHostMeasurement (docs/Tuning.md). Detected once per process.
 TargetDescription detectHostTarget();
 
 /// The host's SIMD width in f32 lanes, as detectHostTarget gives it, without
