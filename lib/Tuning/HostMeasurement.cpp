@@ -202,10 +202,10 @@ runFmaChains256(int64_t iterations) {
 #endif
 
 /// The f32 GFLOP/s of `cores` threads (one a core, as for the copy), each
-/// running chains of
-/// FMAs on the widest vectors the CPU has (AVX-512, else AVX2 with FMA),
-/// the best of several runs; 0 where there are none or no probe for them
-/// (other architectures: the target then derives the peak from the clock).
+/// running chains of FMAs on the widest vectors the CPU has (AVX-512, else
+/// AVX2 with FMA), the best of several runs; 0 where there are none or no
+/// probe for them (other architectures: the target then derives the peak
+/// from the clock).
 /// A run is timed from the moment every thread is waiting to start until
 /// the last one ends, so the cores run at the clock they keep with all of
 /// them busy, and threads that share a core (a parallel build beside the

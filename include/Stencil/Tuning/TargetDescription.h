@@ -111,8 +111,9 @@ struct HostMeasurement {
 /// the figures of the STREAM copy and the FMA probe kept for this machine
 /// (a CPU `cpuModel` with `cores` cores, `l2Bytes` of L2 each and a
 /// last-level cache of `llcBytes`) in the cache directory (host.json) once
-/// enough probes were taken; else measured now (a fraction of a second,
-/// about 2 s with the cache's size), the fastest figure so far kept.
+/// enough probes were taken; else measured now (from a fraction of a second
+/// to a few, with the last-level cache's size: 2.5 s for 480 MiB), the
+/// fastest figure so far kept.
 /// STENCIL_HOST_LLC_BANDWIDTH_GBPS and STENCIL_HOST_PEAK_GFLOPS_F32 alone
 /// replace the cache's figure and the peak. With
 /// `llcBytes` 0 (not known), the measurement also finds the cache's size.
