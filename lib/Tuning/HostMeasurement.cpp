@@ -330,21 +330,26 @@ HostMeasurement mlir::stencil::getHostMeasurement(llvm::StringRef cpuModel,
                                                   int64_t llcBytes) {
   // The variables fix the model's inputs (lit does, so that schedules do
   // not depend on the machine): the memory's alone leaves the cache's
-  // unknown; the cache's alone replaces the measured one.
+  // unknown; the cache's alone replaces the measured one, and so does the
+  // core's cache's (STENCIL_HOST_ONCHIP_BANDWIDTH_GBPS).
   // STENCIL_HOST_PEAK_GFLOPS_F32 states the FP peak. Where the memory's
   // variable is set no probe runs, and without it the target derives the
   // peak from the clock.
   std::optional<double> cache =
       getPositiveVariable("STENCIL_HOST_LLC_BANDWIDTH_GBPS");
+  std::optional<double> onchip =
+      getPositiveVariable("STENCIL_HOST_ONCHIP_BANDWIDTH_GBPS");
   std::optional<double> peak =
       getPositiveVariable("STENCIL_HOST_PEAK_GFLOPS_F32");
   if (std::optional<double> memory =
           getPositiveVariable("STENCIL_HOST_BANDWIDTH_GBPS"))
-    return {*memory, cache.value_or(0), 0, peak.value_or(0),
-            "STENCIL_HOST_BANDWIDTH_GBPS"};
+    return {*memory, cache.value_or(0), onchip.value_or(0),
+            0,       peak.value_or(0),  "STENCIL_HOST_BANDWIDTH_GBPS"};
   HostMeasurement result = measureOrRead(cpuModel, cores, l2Bytes, llcBytes);
   if (cache)
     result.llcGbps = *cache;
+  if (onchip)
+    result.onchipGbps = *onchip;
   if (peak)
     result.peakGflopsF32 = *peak;
   return result;
@@ -361,18 +366,20 @@ static constexpr double kMinCoreShare = 0.8;
 static constexpr int64_t kFullProbes = 3;
 static constexpr int64_t kMaxProbes = 5;
 /// host.json's layout; a file of another version is measured anew (6: the
-/// FP peak).
-static constexpr int64_t kVersion = 6;
+/// FP peak; 7: the copy within L2).
+static constexpr int64_t kVersion = 7;
 
 namespace {
 /// What host.json keeps: the fastest memory figure, a last-level cache
-/// figure with the cache size it was measured at, the fastest FP peak (0
+/// figure with the cache size it was measured at, the fastest copy within
+/// L2 (0 where L2's size is not known), the fastest FP peak (0
 /// where not measured), the share of the cores' time the fastest memory
 /// probe's threads had, how many probes were taken, and how many of them
 /// had the cores.
 struct KeptMeasurement {
   double gbps, llcGbps;
   int64_t llcBytes;
+  double onchipGbps;
   double peakGflopsF32;
   double coreShare;
   int64_t probes, fullProbes;
@@ -397,19 +404,20 @@ readKept(llvm::StringRef path, llvm::StringRef cpuModel, unsigned cores) {
   std::optional<double> memory = object->getNumber("bandwidth_gbps");
   std::optional<double> cache = object->getNumber("llc_bandwidth_gbps");
   std::optional<int64_t> capacity = object->getInteger("llc_bytes_measured");
+  std::optional<double> onchip = object->getNumber("onchip_bandwidth_gbps");
   std::optional<double> peak = object->getNumber("peak_gflops_f32");
   std::optional<double> share = object->getNumber("core_share");
   std::optional<int64_t> probes = object->getInteger("probes");
   std::optional<int64_t> fullProbes = object->getInteger("probes_with_cores");
   if (object->getInteger("version") != kVersion || !memory || *memory <= 0 ||
-      !cache || *cache < 0 || !capacity || *capacity < 0 || !peak ||
-      *peak < 0 || !share || *share < 0 || !probes || *probes < 1 ||
-      !fullProbes || *fullProbes < 0 || *fullProbes > *probes ||
+      !cache || *cache < 0 || !capacity || *capacity < 0 || !onchip ||
+      *onchip < 0 || !peak || *peak < 0 || !share || *share < 0 || !probes ||
+      *probes < 1 || !fullProbes || *fullProbes < 0 || *fullProbes > *probes ||
       object->getString("cpu") != cpuModel ||
       object->getInteger("cores") != int64_t(cores))
     return std::nullopt;
-  return KeptMeasurement{*memory, *cache,  *capacity,  *peak,
-                         *share,  *probes, *fullProbes};
+  return KeptMeasurement{*memory, *cache, *capacity, *onchip,
+                         *peak,   *share, *probes,   *fullProbes};
 }
 
 static HostMeasurement measureOrRead(llvm::StringRef cpuModel, unsigned cores,
@@ -419,8 +427,8 @@ static HostMeasurement measureOrRead(llvm::StringRef cpuModel, unsigned cores,
   if (!path.empty())
     kept = readKept(path, cpuModel, cores);
   if (kept && (kept->fullProbes >= kFullProbes || kept->probes >= kMaxProbes))
-    return {kept->gbps, kept->llcGbps, kept->llcBytes, kept->peakGflopsF32,
-            "measured, kept in " + path};
+    return {kept->gbps,     kept->llcGbps,       kept->onchipGbps,
+            kept->llcBytes, kept->peakGflopsF32, "measured, kept in " + path};
   llvm::sys::TimePoint<> wallBefore, wallAfter;
   std::chrono::nanoseconds userBefore, systemBefore, userAfter, systemAfter;
   llvm::sys::Process::GetTimeUsage(wallBefore, userBefore, systemBefore);
@@ -451,11 +459,23 @@ static HostMeasurement measureOrRead(llvm::StringRef cpuModel, unsigned cores,
     cache.emplace(cores, size_t(bytes));
     cachePasses = int(std::max<int64_t>(1, (int64_t(32) << 20) / (2 * bytes)));
   }
-  double measured = 0, cached = 0;
+  // Within each core's L2, for what a time block reads again there: two
+  // arrays of a quarter of it each, so that the pair takes half and the
+  // rest holds the stack and the code; passes of 64 MiB a run.
+  std::optional<CopyProbe> onchip;
+  int onchipPasses = 1;
+  if (l2Bytes > 0) {
+    int64_t bytes = l2Bytes / 4 * cores;
+    onchip.emplace(cores, size_t(bytes));
+    onchipPasses = int(std::max<int64_t>(1, (int64_t(64) << 20) / (2 * bytes)));
+  }
+  double measured = 0, cached = 0, onchipGbps = 0;
   for (int round = 0; round < 4; ++round) {
     measured = memory.measure(2, 1);
     if (cache)
       cached = cache->measure(5, cachePasses);
+    if (onchip)
+      onchipGbps = onchip->measure(5, onchipPasses);
   }
   double peak = measurePeakGflopsF32(cores);
   llvm::sys::Process::GetTimeUsage(wallAfter, userAfter, systemAfter);
@@ -468,6 +488,7 @@ static HostMeasurement measureOrRead(llvm::StringRef cpuModel, unsigned cores,
   KeptMeasurement now{measured,
                       cached,
                       measuredCapacity,
+                      onchipGbps,
                       peak,
                       coreShare,
                       /*probes=*/1,
@@ -483,8 +504,9 @@ static HostMeasurement measureOrRead(llvm::StringRef cpuModel, unsigned cores,
       now.coreShare = kept->coreShare;
       source += ", an earlier probe faster";
     }
-    // So does the peak's.
+    // So do the peak's and the copy's within L2.
     now.peakGflopsF32 = std::max(now.peakGflopsF32, kept->peakGflopsF32);
+    now.onchipGbps = std::max(now.onchipGbps, kept->onchipGbps);
     // The cache's figure goes with the size its copy was sized by. A size
     // found is better than none (a noisy probe may find none), the smaller
     // of two is the safe side (findCacheCapacity: it may read twice the
@@ -500,8 +522,8 @@ static HostMeasurement measureOrRead(llvm::StringRef cpuModel, unsigned cores,
       now.llcBytes = kept->llcBytes;
     }
   }
-  HostMeasurement result{now.gbps, now.llcGbps, now.llcBytes, now.peakGflopsF32,
-                         source};
+  HostMeasurement result{now.gbps,     now.llcGbps,       now.onchipGbps,
+                         now.llcBytes, now.peakGflopsF32, source};
   if (path.empty())
     return result;
   // Written whole, then renamed: a compile running beside this one reads
@@ -526,12 +548,14 @@ static HostMeasurement measureOrRead(llvm::StringRef cpuModel, unsigned cores,
             {"bandwidth_gbps", now.gbps},
             {"llc_bandwidth_gbps", now.llcGbps},
             {"llc_bytes_measured", now.llcBytes},
+            {"onchip_bandwidth_gbps", now.onchipGbps},
             {"peak_gflops_f32", now.peakGflopsF32},
             {"core_share", now.coreShare},
             {"probes", now.probes},
             {"probes_with_cores", now.fullProbes},
             {"method", "STREAM copy, one thread per core, arrays beyond "
-                       "and within the LLC; the LLC's size measured "
+                       "and within the LLC and each core's L2; the LLC's "
+                       "size measured "
                        "where the system does not give it (else 0); "
                        "FMAs of the widest vectors, one thread per core "
                        "(0: no probe for this CPU)"}}));

@@ -73,6 +73,7 @@ const IntField optionalIntFields[] = {
 };
 const RealField optionalRealFields[] = {
     {"llc_bandwidth_gbps", &TargetDescription::llcBandwidthGBps},
+    {"onchip_bandwidth_gbps", &TargetDescription::onchipBandwidthGBps},
 };
 
 /// A number field's value: a float or an integer attribute.
@@ -380,6 +381,7 @@ static TargetDescription detectHostTargetNow() {
       host.description, cores, host.onchipBytes, host.llcBytes);
   host.bandwidthGBps = measured.gbps;
   host.llcBandwidthGBps = measured.llcGbps;
+  host.onchipBandwidthGBps = measured.onchipGbps;
   if (!host.llcBytes)
     host.llcBytes = measured.llcBytes;
   if (measured.peakGflopsF32 > 0)

@@ -56,8 +56,23 @@ constexpr int64_t kMaxTimeBlock = 256;
 /// lowering prefetches in software (`kMaxPrefetchedStreams`, Prefetch.cpp,
 /// where many streams measured slower for a like reason).
 constexpr int64_t kMaxLastLevelStreams = 4;
+/// Bytes a core copies within its own cache (L2) per cycle, where the
+/// description does not give the rate: the host probe's copy on the 2-core
+/// AVX-512 Xeon VM, 151 GB/s at about 3.6 GHz (two cores), with the probe's
+/// loop of 16-byte vectors; the model charges the rows a time block reads
+/// again there at this rate (getRereads).
+constexpr double kOnchipBytesPerCycle = 21.0;
 /// Where a time block's later steps read the fields nobody writes again.
 enum class RereadLevel { None, Onchip, LastLevel, Memory };
+/// What a pipelined block's later steps pay to read the read-only fields
+/// again: per step, indexed by the steps of halo left (the last step
+/// first), the memory bytes a byte costs; where the misses go; and the
+/// share the last step (whose window is the largest) misses.
+struct RereadWeights {
+  SmallVector<double> weights;
+  RereadLevel level = RereadLevel::None;
+  double missed = 0.0;
+};
 /// Where a pipelined block's rings live: in the core's own cache (the
 /// tile budget), or beyond it in the last-level cache, whose traffic the
 /// cost then charges; a tile that fits neither is not a candidate.
@@ -244,33 +259,77 @@ private:
         return false;
     return true;
   }
-  /// Where a pipelined step after the first finds the rows of the
-  /// read-only fields, which the first step read (T - 1) x radius + 1 rows
-  /// before it, and what reading them there costs relative to memory:
-  /// nothing in the tile's own cache beside its rings, the last-level
-  /// cache's rate where every core's rows fit in it, else memory's.
-  std::pair<RereadLevel, double> getRereads(const ParameterVector &pv) const {
+  /// What the later steps of a pipelined block pay to read again the rows
+  /// of the read-only fields the first step read, one weight per step as
+  /// `tileTraffic` indexes them (by the steps of halo left: the last step
+  /// first).
+  ///
+  /// Step s computes the row (s - 1) x radiusHigh rows behind the first
+  /// step's (PipelinedTimeBlock.cpp). Between the first step's read of a
+  /// row and step s's, the core touches the tile (`tileBytes`: rings,
+  /// streamed rows, rows asked for ahead) and that many more rows of every
+  /// read-only field: the step's window. Of a window larger than its
+  /// cache, the core's cache is taken to hold the share of its size over
+  /// the window's, as a cache that keeps a random part of what passed
+  /// through it would; the rest comes from the last-level cache at its
+  /// rate, where every core's window fits in it, else from memory. What
+  /// the core's cache holds costs its own rate (getOnchipBandwidth).
+  ///
+  /// Himeno M on (255, 16, 127) with 2 MiB of L2 a core: the last step's
+  /// window is 1.5 MiB at T = 3, 2.05 at T = 4, 2.6 at T = 5 and 3.3 at
+  /// T = 6, which ran 31.2, 32.0, 30.3 and 26.5 GFLOP/s (60 steps, two
+  /// cores). Before 2026-12-07 a block's rereads all counted at the rate
+  /// of the last step's, each row lagging by the stencil's extent (low +
+  /// high radius) rather than its high radius, and a window beyond three
+  /// fifths of L2 missed whole: every reread from T = 2 on came from the
+  /// L3, and the tuner took T = 3. With misses alone priced, rows that
+  /// stay on chip are free, and thin tiles won: (255, 8, 127, 5), which ran
+  /// 27.4 GFLOP/s against 32.2 for (255, 16, 127, 4) (20 steps); each
+  /// reread moves Himeno's 48 bytes a point, which L2 does not deliver for
+  /// free.
+  RereadWeights getRereads(const ParameterVector &pv) const {
+    RereadWeights rereads;
     int64_t readOnly = profile.getNumCentreOnlyInputs();
     if (!isPipelined(pv) || readOnly == 0)
-      return {RereadLevel::None, 0.0};
-    unsigned rowAxis = profile.rank - 1;
-    int64_t rows = (pv.timeBlock - 1) * radius[rowAxis] + 1;
-    int64_t bytes = getRowPoints(pv) * rows * readOnly * profile.elementBytes;
-    // The rereads share the rings' part of each cache (three fifths: the
-    // streamed rows and the hardware prefetchers' lines take the rest;
-    // Himeno measured slower at T = 3 when rings and rereads filled three
-    // quarters of L2).
-    if (tileBytes(pv) + bytes <= getTileBudget(pv))
-      return {RereadLevel::Onchip, 0.0};
-    // The rereads keep the cache's rate however many fields there are
-    // (unlike a sweep's fields, getFieldWeight): they follow rows the first
-    // step has just brought in, which L2 still partly holds. Counted at
-    // memory's rate, Himeno's blocks would stop at T = 2 on the 480 MiB-L3
-    // VM (8% slower than T = 3) and at a plain sweep on the 32 MiB-L3 EPYC
-    // (1.4-1.9x slower than its blocks).
-    if (fitsLastLevel(tileBytes(pv) + bytes))
-      return {RereadLevel::LastLevel, getLastLevelWeight()};
-    return {RereadLevel::Memory, 1.0};
+      return rereads;
+    int64_t lag = profile.radiusHigh[0];
+    int64_t rowBytes = getRowPoints(pv) * readOnly * profile.elementBytes;
+    int64_t tile = tileBytes(pv);
+    // The rereads keep the last-level cache's rate however many fields
+    // there are (unlike a sweep's fields, getFieldWeight): they follow rows
+    // the first step has just brought in.
+    bool lastLevel = fitsLastLevel(tile + (pv.timeBlock - 1) * lag * rowBytes);
+    double missWeight = lastLevel ? getLastLevelWeight() : 1.0;
+    double hitWeight = getOnchipWeight();
+    double cache = double(getOnchipBudget());
+    for (int64_t stepsLeft = 0; stepsLeft + 1 < pv.timeBlock; ++stepsLeft) {
+      int64_t behind = (pv.timeBlock - 1 - stepsLeft) * lag;
+      double window = double(tile + behind * rowBytes);
+      double missed = window <= cache ? 0.0 : 1.0 - cache / window;
+      rereads.weights.push_back(missed * missWeight +
+                                (1.0 - missed) * hitWeight);
+      rereads.missed = std::max(rereads.missed, missed);
+    }
+    rereads.level = rereads.missed == 0.0 ? RereadLevel::Onchip
+                    : lastLevel           ? RereadLevel::LastLevel
+                                          : RereadLevel::Memory;
+    return rereads;
+  }
+  /// The copy bandwidth within the cores' own caches, all cores together:
+  /// the description's, else kOnchipBytesPerCycle a core at the clock its
+  /// f32 peak implies (lanes x two FMA units x two flops a cycle).
+  double getOnchipBandwidth() const {
+    if (target.onchipBandwidthGBps > 0)
+      return target.onchipBandwidthGBps;
+    int64_t lanes = std::max<int64_t>(target.simdWidth, 1);
+    double clockGHz = target.peakGflopsF32 / (double(getCores()) * lanes * 4.0);
+    return double(getCores()) * clockGHz * kOnchipBytesPerCycle;
+  }
+  /// What a byte moved within a core's own cache costs, in memory bytes;
+  /// 0 where that is no faster than memory.
+  double getOnchipWeight() const {
+    double onchip = getOnchipBandwidth();
+    return onchip > target.bandwidthGBps ? target.bandwidthGBps / onchip : 0.0;
   }
   /// Whether the last-level cache is known and faster than memory: whether
   /// rereads and rings may count at its rate.
@@ -434,19 +493,20 @@ private:
 /// Bytes one tile moves for T steps, in memory-equivalent bytes, and the
 /// operations it performs, redundant ones included. The fields that are
 /// neither carried nor written are read again by every step after the
-/// first, each byte costing `rereadWeight` memory bytes, the first reads
+/// first, each byte costing `rereadWeights` memory bytes (per step, as
+/// `pointsPerStep` indexes them; empty where nothing is read again), the
+/// first reads
 /// and the last writes `fieldWeight` (pipelined rows
-/// keep only the carried fields between steps; 0 where nothing is read
-/// again). Each step but the last (all but `pointsPerStep`'s first: it
-/// is indexed by the steps of halo left, the last step's 0) writes its
-/// carried fields' points to the rings and the next step reads them back,
-/// each byte costing `ringWeight` (0 where the rings stay in the core's
-/// cache).
+/// keep only the carried fields between steps). Each step but the last (all but
+/// `pointsPerStep`'s first: it is indexed by the steps of halo left, the last
+/// step's 0) writes its carried fields' points to the rings and the next step
+/// reads them back, each byte costing `ringWeight` (0 where the rings stay in
+/// the core's cache).
 static std::pair<double, double>
 tileTraffic(const KernelProfile &profile, double opsPerPoint,
             int64_t pointsLoaded, int64_t pointsCore,
             ArrayRef<int64_t> pointsPerStep, double fieldWeight,
-            double rereadWeight, double ringWeight) {
+            ArrayRef<double> rereadWeights, double ringWeight) {
   double bytes =
       fieldWeight * profile.elementBytes *
       (double(profile.numHaloArrays) * pointsLoaded +
@@ -454,12 +514,10 @@ tileTraffic(const KernelProfile &profile, double opsPerPoint,
   double ops = 0;
   for (int64_t points : pointsPerStep)
     ops += opsPerPoint * points;
-  if (rereadWeight > 0 && pointsPerStep.size() > 1) {
-    int64_t readOnly = profile.getNumCentreOnlyInputs();
-    for (int64_t points : pointsPerStep.drop_back())
-      bytes += rereadWeight * double(profile.elementBytes) * double(readOnly) *
-               double(points);
-  }
+  int64_t readOnly = profile.getNumCentreOnlyInputs();
+  for (auto [points, weight] : llvm::zip(pointsPerStep, rereadWeights))
+    bytes += weight * double(profile.elementBytes) * double(readOnly) *
+             double(points);
   if (ringWeight > 0)
     for (int64_t points : pointsPerStep.drop_front())
       bytes += ringWeight * double(profile.elementBytes) *
@@ -475,7 +533,7 @@ double WorkGroupTuner::getCostPerPointStep(const ParameterVector &pv) const {
       tileTraffic(profile, double(profile.opsPerPoint),
                   pv.timeBlock == 1 ? volume(pv, 0) : volume(pv, pv.timeBlock),
                   volume(pv, 0), perStep, getFieldWeight(),
-                  getRereads(pv).second, getRingWeight(pv));
+                  getRereads(pv).weights, getRingWeight(pv));
   if (pv.timeBlock == 1)
     bytes = getFieldWeight() *
             double(profile.numArrays * profile.elementBytes) * volume(pv, 0);
@@ -508,7 +566,7 @@ double WorkGroupTuner::getAlgorithmBF(const ParameterVector &pv) const {
   auto [bytes, ops] =
       tileTraffic(profile, double(profile.opsPerPoint),
                   volume(pv, pv.timeBlock), volume(pv, 0), perStep,
-                  getFieldWeight(), getRereads(pv).second, getRingWeight(pv));
+                  getFieldWeight(), getRereads(pv).weights, getRingWeight(pv));
   return bytes / ops;
 }
 
@@ -1019,20 +1077,31 @@ std::string WorkGroupTuner::explain() const {
                           tileBytes(current), target.llcBandwidthGBps,
                           getLevelBytes(current))
                 .str();
-  switch (getRereads(current).first) {
+  RereadWeights rereads = getRereads(current);
+  switch (rereads.level) {
   case RereadLevel::None:
     break;
   case RereadLevel::Onchip:
-    text += "; later steps re-read the read-only fields from on-chip memory";
+    text += llvm::formatv("; later steps re-read the read-only fields from "
+                          "on-chip memory ({0:F0} GB/s)",
+                          getOnchipBandwidth())
+                .str();
     break;
   case RereadLevel::LastLevel:
     text += llvm::formatv("; later steps re-read the read-only fields from "
-                          "the last-level cache ({0:F0} GB/s)",
+                          "on-chip memory ({0:F0} GB/s), the last step "
+                          "{1:F0}% of them from the last-level cache ({2:F0} "
+                          "GB/s)",
+                          getOnchipBandwidth(), rereads.missed * 100.0,
                           target.llcBandwidthGBps)
                 .str();
     break;
   case RereadLevel::Memory:
-    text += "; later steps re-read the read-only fields from memory";
+    text += llvm::formatv("; later steps re-read the read-only fields from "
+                          "on-chip memory ({0:F0} GB/s), the last step "
+                          "{1:F0}% of them from memory",
+                          getOnchipBandwidth(), rereads.missed * 100.0)
+                .str();
     break;
   }
   return text;

@@ -39,6 +39,12 @@ struct TargetDescription {
   /// ("llc_bandwidth_gbps"), 0 when not known. The CPU cost model charges
   /// data that a time block reads again from that cache at this rate.
   double llcBandwidthGBps = 0;
+  /// Copy bandwidth within each core's on-chip memory (a CPU's L2: two
+  /// arrays of a quarter of it each), all cores together; optional
+  /// ("onchip_bandwidth_gbps"), 0 when not known. The CPU cost model
+  /// charges what a time block reads again from that cache at this rate
+  /// (nothing when not known).
+  double onchipBandwidthGBps = 0;
   int64_t minWorkGroups = 0;
   int64_t maxWorkGroupSize = 0;
   int64_t simdWidth = 0;
@@ -91,12 +97,14 @@ TargetDescription detectHostTarget();
 /// for).
 int64_t detectHostSimdWidth();
 
-/// The host's memory and last-level cache bandwidths, its FP peak, and where
-/// the figures come from.
+/// The host's memory, last-level cache and L2 bandwidths, its FP peak, and
+/// where the figures come from.
 struct HostMeasurement {
   double gbps = 0;
   /// 0 when not known.
   double llcGbps = 0;
+  /// The copy's within each core's L2; 0 when not known.
+  double onchipGbps = 0;
   /// The last-level cache's size as the copy measured it (or host.json
   /// keeps it), where the system did not give it when measured; 0 when not
   /// measured or not found.
@@ -106,16 +114,18 @@ struct HostMeasurement {
   double peakGflopsF32 = 0;
   std::string source;
 };
-/// STENCIL_HOST_BANDWIDTH_GBPS (and STENCIL_HOST_LLC_BANDWIDTH_GBPS, else
-/// unknown; STENCIL_HOST_PEAK_GFLOPS_F32, else not measured) when set; else
+/// STENCIL_HOST_BANDWIDTH_GBPS (and STENCIL_HOST_LLC_BANDWIDTH_GBPS and
+/// STENCIL_HOST_ONCHIP_BANDWIDTH_GBPS, else unknown;
+/// STENCIL_HOST_PEAK_GFLOPS_F32, else not measured) when set; else
 /// the figures of the STREAM copy and the FMA probe kept for this machine
 /// (a CPU `cpuModel` with `cores` cores, `l2Bytes` of L2 each and a
 /// last-level cache of `llcBytes`) in the cache directory (host.json) once
 /// enough probes were taken; else measured now (from a fraction of a second
 /// to a few, with the last-level cache's size: 2.5 s for 480 MiB), the
 /// fastest figure so far kept.
-/// STENCIL_HOST_LLC_BANDWIDTH_GBPS and STENCIL_HOST_PEAK_GFLOPS_F32 alone
-/// replace the cache's figure and the peak. With
+/// STENCIL_HOST_LLC_BANDWIDTH_GBPS, STENCIL_HOST_ONCHIP_BANDWIDTH_GBPS and
+/// STENCIL_HOST_PEAK_GFLOPS_F32 alone replace the caches' figures and the
+/// peak. With
 /// `llcBytes` 0 (not known), the measurement also finds the cache's size.
 HostMeasurement getHostMeasurement(StringRef cpuModel, unsigned cores,
                                    int64_t l2Bytes, int64_t llcBytes);
