@@ -460,14 +460,17 @@ static HostMeasurement measureOrRead(llvm::StringRef cpuModel, unsigned cores,
     cachePasses = int(std::max<int64_t>(1, (int64_t(32) << 20) / (2 * bytes)));
   }
   // Within each core's L2, for what a time block reads again there: two
-  // arrays of a quarter of it each, so that the pair takes half and the
-  // rest holds the stack and the code; passes of 64 MiB a run.
+  // arrays of an eighth of it each per thread, so that the pair takes a
+  // quarter (half where two hardware threads share the core:
+  // `hardware_concurrency` counts those) and the rest holds the stack and
+  // the code. 32 MiB a thread per run, so that starting the threads does
+  // not count on any number of cores.
   std::optional<CopyProbe> onchip;
   int onchipPasses = 1;
   if (l2Bytes > 0) {
-    int64_t bytes = l2Bytes / 4 * cores;
-    onchip.emplace(cores, size_t(bytes));
-    onchipPasses = int(std::max<int64_t>(1, (int64_t(64) << 20) / (2 * bytes)));
+    int64_t part = std::max<int64_t>(l2Bytes / 8, 4096);
+    onchip.emplace(cores, size_t(part) * cores);
+    onchipPasses = int(std::max<int64_t>(1, (int64_t(32) << 20) / (2 * part)));
   }
   double measured = 0, cached = 0, onchipGbps = 0;
   for (int round = 0; round < 4; ++round) {

@@ -58,10 +58,10 @@ constexpr int64_t kMaxTimeBlock = 256;
 constexpr int64_t kMaxLastLevelStreams = 4;
 /// Bytes a core copies within its own cache (L2) per cycle, where the
 /// description does not give the rate: the host probe's copy on the 2-core
-/// AVX-512 Xeon VM, 151 GB/s at about 3.6 GHz (two cores), with the probe's
+/// AVX-512 Xeon VM, 177 GB/s at about 3.6 GHz (two cores), with the probe's
 /// loop of 16-byte vectors; the model charges the rows a time block reads
 /// again there at this rate (getRereads).
-constexpr double kOnchipBytesPerCycle = 21.0;
+constexpr double kOnchipBytesPerCycle = 24.0;
 /// Where a time block's later steps read the fields nobody writes again.
 enum class RereadLevel { None, Onchip, LastLevel, Memory };
 /// What a pipelined block's later steps pay to read the read-only fields
@@ -325,11 +325,11 @@ private:
     double clockGHz = target.peakGflopsF32 / (double(getCores()) * lanes * 4.0);
     return double(getCores()) * clockGHz * kOnchipBytesPerCycle;
   }
-  /// What a byte moved within a core's own cache costs, in memory bytes;
-  /// 0 where that is no faster than memory.
+  /// What a byte moved within a core's own cache costs, in memory bytes:
+  /// at most one (a probe that read the cache slower than memory read low).
   double getOnchipWeight() const {
     double onchip = getOnchipBandwidth();
-    return onchip > target.bandwidthGBps ? target.bandwidthGBps / onchip : 0.0;
+    return onchip > 0 ? std::min(1.0, target.bandwidthGBps / onchip) : 1.0;
   }
   /// Whether the last-level cache is known and faster than memory: whether
   /// rereads and rings may count at its rate.
@@ -493,15 +493,14 @@ private:
 /// Bytes one tile moves for T steps, in memory-equivalent bytes, and the
 /// operations it performs, redundant ones included. The fields that are
 /// neither carried nor written are read again by every step after the
-/// first, each byte costing `rereadWeights` memory bytes (per step, as
-/// `pointsPerStep` indexes them; empty where nothing is read again), the
-/// first reads
-/// and the last writes `fieldWeight` (pipelined rows
-/// keep only the carried fields between steps). Each step but the last (all but
-/// `pointsPerStep`'s first: it is indexed by the steps of halo left, the last
-/// step's 0) writes its carried fields' points to the rings and the next step
-/// reads them back, each byte costing `ringWeight` (0 where the rings stay in
-/// the core's cache).
+/// first, each byte costing `rereadWeights` memory bytes (one per step but
+/// the first, indexed as `pointsPerStep`; empty where nothing is read
+/// again), the first reads and the last writes `fieldWeight` (pipelined
+/// rows keep only the carried fields between steps). Each step but the
+/// last (all but `pointsPerStep`'s first: it is indexed by the steps of
+/// halo left, the last step's 0) writes its carried fields' points to the
+/// rings and the next step reads them back, each byte costing `ringWeight`
+/// (0 where the rings stay in the core's cache).
 static std::pair<double, double>
 tileTraffic(const KernelProfile &profile, double opsPerPoint,
             int64_t pointsLoaded, int64_t pointsCore,
@@ -514,7 +513,12 @@ tileTraffic(const KernelProfile &profile, double opsPerPoint,
   double ops = 0;
   for (int64_t points : pointsPerStep)
     ops += opsPerPoint * points;
+  assert((rereadWeights.empty() ||
+          rereadWeights.size() + 1 == pointsPerStep.size()) &&
+         "one reread weight for each step but the first");
   int64_t readOnly = profile.getNumCentreOnlyInputs();
+  // zip stops at the shorter range: the first step reads, it does not
+  // reread.
   for (auto [points, weight] : llvm::zip(pointsPerStep, rereadWeights))
     bytes += weight * double(profile.elementBytes) * double(readOnly) *
              double(points);
@@ -731,18 +735,22 @@ WorkGroupTuner::reject(const ParameterVector &pv, Direction direction,
                                              : "of on-chip memory",
                          isPipelined(held) ? whyNotLastLevel(held) : "")
         .str();
-  // A larger tile whose rings are in the last-level cache: only where that
-  // cache's traffic, and the rereads' (which a larger tile may push out to
-  // memory), cost less than the halo it saves. On chip a larger tile costs
-  // no more traffic per point; there it may cost several times more, and
+  // A larger tile whose rings are in the last-level cache, or whose
+  // rereads miss L2 more: only where that traffic costs less than the halo
+  // it saves. With its rings and rereads on chip a larger tile costs no
+  // more traffic per point; beyond, it may cost several times more, and
   // the growth takes no step back: a tile grown into the last-level cache
   // would keep the shallower blocks its smaller rings had paid for.
   const ParameterVector &from = grownFrom ? *grownFrom : current;
-  if (direction != T && getRingLevel(pv) == RingLevel::LastLevel &&
+  bool ringsBeyond = getRingLevel(pv) == RingLevel::LastLevel;
+  if (direction != T &&
+      (ringsBeyond || getRereads(pv).missed > getRereads(from).missed) &&
       getMachineCost(pv) >= getMachineCost(from))
-    return llvm::formatv("its rings would take the last-level cache and not "
-                         "cost less ({0:F2} vs {1:F2} per point and step, "
-                         "the busiest core's share counted)",
+    return llvm::formatv("its {0} and not cost less ({1:F2} vs {2:F2} per "
+                         "point and step, the busiest core's share counted)",
+                         ringsBeyond ? "rings would take the last-level cache"
+                                     : "later steps would miss more of their "
+                                       "rereads in on-chip memory",
                          getMachineCost(pv), getMachineCost(from))
         .str();
   if (direction == T && overlapsMemory() && getAlgorithmBF(pv) < systemBF)
@@ -1090,7 +1098,7 @@ std::string WorkGroupTuner::explain() const {
   case RereadLevel::LastLevel:
     text += llvm::formatv("; later steps re-read the read-only fields from "
                           "on-chip memory ({0:F0} GB/s), the last step "
-                          "{1:F0}% of them from the last-level cache ({2:F0} "
+                          "{1:F1}% of them from the last-level cache ({2:F0} "
                           "GB/s)",
                           getOnchipBandwidth(), rereads.missed * 100.0,
                           target.llcBandwidthGBps)
@@ -1099,7 +1107,7 @@ std::string WorkGroupTuner::explain() const {
   case RereadLevel::Memory:
     text += llvm::formatv("; later steps re-read the read-only fields from "
                           "on-chip memory ({0:F0} GB/s), the last step "
-                          "{1:F0}% of them from memory",
+                          "{1:F1}% of them from memory",
                           getOnchipBandwidth(), rereads.missed * 100.0)
                 .str();
     break;

@@ -39,11 +39,11 @@ struct TargetDescription {
   /// ("llc_bandwidth_gbps"), 0 when not known. The CPU cost model charges
   /// data that a time block reads again from that cache at this rate.
   double llcBandwidthGBps = 0;
-  /// Copy bandwidth within each core's on-chip memory (a CPU's L2: two
-  /// arrays of a quarter of it each), all cores together; optional
-  /// ("onchip_bandwidth_gbps"), 0 when not known. The CPU cost model
-  /// charges what a time block reads again from that cache at this rate
-  /// (nothing when not known).
+  /// Copy bandwidth within each core's on-chip memory (a CPU's L2), all
+  /// cores together; optional ("onchip_bandwidth_gbps"), 0 when not known.
+  /// The CPU cost model charges what a time block reads again from that
+  /// cache at this rate (where not known, at a rate derived from the clock
+  /// the peak implies: TuneWorkGroup.cpp).
   double onchipBandwidthGBps = 0;
   int64_t minWorkGroups = 0;
   int64_t maxWorkGroupSize = 0;
@@ -103,7 +103,7 @@ struct HostMeasurement {
   double gbps = 0;
   /// 0 when not known.
   double llcGbps = 0;
-  /// The copy's within each core's L2; 0 when not known.
+  /// The copy's bandwidth within each core's L2; 0 when not known.
   double onchipGbps = 0;
   /// The last-level cache's size as the copy measured it (or host.json
   /// keeps it), where the system did not give it when measured; 0 when not
