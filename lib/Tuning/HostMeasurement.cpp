@@ -69,6 +69,32 @@ using namespace mlir::stencil;
 
 namespace {
 
+/// Seconds from the moment `threads` threads all wait to start until the
+/// last one has run `body(thread)`: the cores then run at the clock they
+/// keep with all of them busy, starting the threads does not count, and
+/// threads that share a core make the figure read low, never high.
+template <typename Body> double timeTeam(unsigned threads, Body body) {
+  std::atomic<unsigned> waiting{0};
+  std::atomic<bool> go{false};
+  std::vector<std::thread> team;
+  for (unsigned t = 0; t < threads; ++t)
+    team.emplace_back([&, t] {
+      waiting.fetch_add(1, std::memory_order_release);
+      while (!go.load(std::memory_order_acquire))
+        std::this_thread::yield();
+      body(t);
+    });
+  while (waiting.load(std::memory_order_acquire) < threads)
+    std::this_thread::yield();
+  auto start = std::chrono::steady_clock::now();
+  go.store(true, std::memory_order_release);
+  for (std::thread &thread : team)
+    thread.join();
+  std::chrono::duration<double> seconds =
+      std::chrono::steady_clock::now() - start;
+  return seconds.count();
+}
+
 /// The first touch of a[begin, end) and c[begin, end).
 STENCIL_NOT_INSTRUMENTED void fillPart(double *a, double *c, size_t begin,
                                        size_t end) {
@@ -105,9 +131,9 @@ public:
   }
 
   /// The best bandwidth so far in GB/s after `repetitions` more timed
-  /// runs of `passes` copies each (several passes per run, so that
-  /// starting the threads does not count against a copy of a few
-  /// microseconds).
+  /// runs of `passes` copies each (several passes per run, so that a run
+  /// lasts well beyond the threads' start, which timeTeam leaves out, and
+  /// their joining, which it does not).
   double measure(int repetitions, int passes) {
     for (int rep = 0; rep < repetitions; ++rep)
       best = std::max(best, run(passes, elements));
@@ -118,14 +144,13 @@ public:
   /// arrays' first `count` elements.
   double run(int passes, size_t count) {
     count = std::min(count, elements);
-    auto start = std::chrono::steady_clock::now();
-    inParallel(count, [a = source.get(), c = target.get(), passes](size_t begin,
-                                                                   size_t end) {
-      copyPart(a, c, begin, end, passes);
+    size_t chunk = (count + threads - 1) / threads;
+    double seconds = timeTeam(threads, [&](unsigned t) {
+      size_t begin = std::min(count, t * chunk);
+      copyPart(source.get(), target.get(), begin,
+               std::min(count, begin + chunk), passes);
     });
-    std::chrono::duration<double> seconds =
-        std::chrono::steady_clock::now() - start;
-    return 16.0 * double(count) * passes / seconds.count() * 1e-9;
+    return 16.0 * double(count) * passes / seconds * 1e-9;
   }
 
   size_t getElements() const { return elements; }
@@ -231,26 +256,11 @@ double measurePeakGflopsF32(unsigned cores) {
   double flops = 2.0 * lanes * kFmaChains * double(kIterations) * cores;
   double best = 0;
   for (int rep = 0; rep < 6; ++rep) {
-    std::atomic<unsigned> waiting{0};
-    std::atomic<bool> go{false};
-    std::vector<std::thread> team;
-    for (unsigned t = 0; t < cores; ++t)
-      team.emplace_back([&] {
-        waiting.fetch_add(1, std::memory_order_release);
-        while (!go.load(std::memory_order_acquire))
-          std::this_thread::yield();
-        volatile float keep = run(kIterations);
-        (void)keep;
-      });
-    while (waiting.load(std::memory_order_acquire) < cores)
-      std::this_thread::yield();
-    auto start = std::chrono::steady_clock::now();
-    go.store(true, std::memory_order_release);
-    for (std::thread &thread : team)
-      thread.join();
-    std::chrono::duration<double> seconds =
-        std::chrono::steady_clock::now() - start;
-    best = std::max(best, flops / seconds.count() * 1e-9);
+    double seconds = timeTeam(cores, [&](unsigned) {
+      volatile float keep = run(kIterations);
+      (void)keep;
+    });
+    best = std::max(best, flops / seconds * 1e-9);
   }
   return best;
 }
@@ -281,7 +291,7 @@ std::optional<double> getPositiveVariable(const char *name) {
 /// from the fastest part on, stays at or above the midpoint of the fastest
 /// part's and the whole arrays' (the memory's) is what the cache holds
 /// (the smallest parts may be slower: a copy of a few hundred microseconds
-/// still pays for starting its threads). 0 when no part stands out by a
+/// still pays for joining its threads). 0 when no part stands out by a
 /// quarter (no cache above L2 to speak of, or too noisy to tell), or when
 /// the private caches leave fewer than two parts to compare (2 x L2 x
 /// threads above 64 MiB: the machines with that much L2 list their caches).

@@ -58,9 +58,9 @@ constexpr int64_t kMaxTimeBlock = 256;
 constexpr int64_t kMaxLastLevelStreams = 4;
 /// Bytes a core copies within its own cache (L2) per cycle, where the
 /// description does not give the rate: the host probe's copy on the 2-core
-/// AVX-512 Xeon VM, 177 GB/s at about 3.6 GHz (two cores), with the probe's
-/// loop of 16-byte vectors; the model charges the rows a time block reads
-/// again there at this rate (getRereads).
+/// AVX-512 Xeon VM, 177-202 GB/s at 3.6-3.8 GHz (two cores), 24-27 bytes a
+/// cycle, with the probe's loop of 16-byte vectors; the model charges the
+/// rows a time block reads again there at this rate (getRereads).
 constexpr double kOnchipBytesPerCycle = 24.0;
 /// Where a time block's later steps read the fields nobody writes again.
 enum class RereadLevel { None, Onchip, LastLevel, Memory };
@@ -300,7 +300,8 @@ private:
     // the first step has just brought in.
     bool lastLevel = fitsLastLevel(tile + (pv.timeBlock - 1) * lag * rowBytes);
     double missWeight = lastLevel ? getLastLevelWeight() : 1.0;
-    double hitWeight = getOnchipWeight();
+    // A hit never costs more than a miss (an L2 figure that read low).
+    double hitWeight = std::min(getOnchipWeight(), missWeight);
     double cache = double(getOnchipBudget());
     for (int64_t stepsLeft = 0; stepsLeft + 1 < pv.timeBlock; ++stepsLeft) {
       int64_t behind = (pv.timeBlock - 1 - stepsLeft) * lag;
@@ -743,8 +744,11 @@ WorkGroupTuner::reject(const ParameterVector &pv, Direction direction,
   // would keep the shallower blocks its smaller rings had paid for.
   const ParameterVector &from = grownFrom ? *grownFrom : current;
   bool ringsBeyond = getRingLevel(pv) == RingLevel::LastLevel;
-  if (direction != T &&
-      (ringsBeyond || getRereads(pv).missed > getRereads(from).missed) &&
+  // (Misses compare at one depth only: a trade's shallower tile is judged
+  // by its cost alone.)
+  bool missesMore = pv.timeBlock == from.timeBlock &&
+                    getRereads(pv).missed > getRereads(from).missed;
+  if (direction != T && (ringsBeyond || missesMore) &&
       getMachineCost(pv) >= getMachineCost(from))
     return llvm::formatv("its {0} and not cost less ({1:F2} vs {2:F2} per "
                          "point and step, the busiest core's share counted)",
