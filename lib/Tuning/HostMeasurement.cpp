@@ -124,10 +124,9 @@ public:
         source(new double[elements]), target(new double[elements]) {
     // Each thread touches its own part first, so its pages are local to it
     // (and, for the cache's figure, its lines are in the cache).
-    inParallel(elements,
-               [a = source.get(), c = target.get()](size_t begin, size_t end) {
-                 fillPart(a, c, begin, end);
-               });
+    onParts(elements, [&](size_t begin, size_t end) {
+      fillPart(source.get(), target.get(), begin, end);
+    });
   }
 
   /// The best bandwidth so far in GB/s after `repetitions` more timed
@@ -144,29 +143,21 @@ public:
   /// arrays' first `count` elements.
   double run(int passes, size_t count) {
     count = std::min(count, elements);
-    size_t chunk = (count + threads - 1) / threads;
-    double seconds = timeTeam(threads, [&](unsigned t) {
-      size_t begin = std::min(count, t * chunk);
-      copyPart(source.get(), target.get(), begin,
-               std::min(count, begin + chunk), passes);
+    double seconds = onParts(count, [&](size_t begin, size_t end) {
+      copyPart(source.get(), target.get(), begin, end, passes);
     });
     return 16.0 * double(count) * passes / seconds * 1e-9;
   }
 
-  size_t getElements() const { return elements; }
-
 private:
-  /// `body` on [0, count) in one part per thread.
-  template <typename Body> void inParallel(size_t count, Body body) {
-    std::vector<std::thread> team;
+  /// `body(begin, end)` on [0, count) in one part per thread, timed by
+  /// timeTeam.
+  template <typename Body> double onParts(size_t count, Body body) {
     size_t chunk = (count + threads - 1) / threads;
-    for (unsigned t = 0; t < threads; ++t) {
+    return timeTeam(threads, [&](unsigned t) {
       size_t begin = std::min(count, t * chunk);
-      size_t end = std::min(count, begin + chunk);
-      team.emplace_back([=] { body(begin, end); });
-    }
-    for (std::thread &thread : team)
-      thread.join();
+      body(begin, std::min(count, begin + chunk));
+    });
   }
 
   unsigned threads;
@@ -568,10 +559,9 @@ static HostMeasurement measureOrRead(llvm::StringRef cpuModel, unsigned cores,
             {"probes_with_cores", now.fullProbes},
             {"method", "STREAM copy, one thread per core, arrays beyond "
                        "and within the LLC and each core's L2; the LLC's "
-                       "size measured "
-                       "where the system does not give it (else 0); "
-                       "FMAs of the widest vectors, one thread per core "
-                       "(0: no probe for this CPU)"}}));
+                       "size measured where the system does not give it "
+                       "(else 0); FMAs of the widest vectors, one thread "
+                       "per core (0: no probe for this CPU)"}}));
   }
   if (!llvm::sys::fs::rename(temporary, path))
     result.source += ", kept in " + path;

@@ -746,9 +746,11 @@ WorkGroupTuner::reject(const ParameterVector &pv, Direction direction,
   bool ringsBeyond = getRingLevel(pv) == RingLevel::LastLevel;
   // (Misses compare at one depth only: a trade's shallower tile is judged
   // by its cost alone.)
-  bool missesMore = pv.timeBlock == from.timeBlock &&
-                    getRereads(pv).missed > getRereads(from).missed;
-  if (direction != T && (ringsBeyond || missesMore) &&
+  auto missesMore = [&] {
+    return pv.timeBlock == from.timeBlock &&
+           getRereads(pv).missed > getRereads(from).missed;
+  };
+  if (direction != T && (ringsBeyond || missesMore()) &&
       getMachineCost(pv) >= getMachineCost(from))
     return llvm::formatv("its {0} and not cost less ({1:F2} vs {2:F2} per "
                          "point and step, the busiest core's share counted)",
@@ -1100,19 +1102,16 @@ std::string WorkGroupTuner::explain() const {
                 .str();
     break;
   case RereadLevel::LastLevel:
-    text += llvm::formatv("; later steps re-read the read-only fields from "
-                          "on-chip memory ({0:F0} GB/s), the last step "
-                          "{1:F1}% of them from the last-level cache ({2:F0} "
-                          "GB/s)",
-                          getOnchipBandwidth(), rereads.missed * 100.0,
-                          target.llcBandwidthGBps)
-                .str();
-    break;
   case RereadLevel::Memory:
-    text += llvm::formatv("; later steps re-read the read-only fields from "
-                          "on-chip memory ({0:F0} GB/s), the last step "
-                          "{1:F1}% of them from memory",
-                          getOnchipBandwidth(), rereads.missed * 100.0)
+    text += llvm::formatv(
+                "; later steps re-read the read-only fields from on-chip "
+                "memory ({0:F0} GB/s), the last step {1:F1}% of them from {2}",
+                getOnchipBandwidth(), rereads.missed * 100.0,
+                rereads.level == RereadLevel::Memory
+                    ? std::string("memory")
+                    : llvm::formatv("the last-level cache ({0:F0} GB/s)",
+                                    target.llcBandwidthGBps)
+                          .str())
                 .str();
     break;
   }
