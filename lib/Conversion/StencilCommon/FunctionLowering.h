@@ -53,6 +53,16 @@ private:
     SmallVector<Value> scalars;
     Value singleSteps;
     Value storedFinalState;
+    /// How many blocks ran (null where T <= 1: none).
+    Value blockCount;
+  };
+  /// A swap loop's comparison of the row ends of its rings in the first
+  /// block (LoweringBackend::comparesRowEnds): the flags the block sets,
+  /// per carried pair (TimeBlock::rowEndFlags), and what follows that
+  /// block, before the next reads any destination's ring.
+  struct RowEndComparison {
+    ArrayRef<Value> flags;
+    function_ref<void(OpBuilder &)> afterFirstBlock;
   };
   /// The whole blocks of T steps of a swap loop or a sweep chain before its
   /// single steps. `buffersIn` holds the buffers the first level reads, then
@@ -60,13 +70,15 @@ private:
   /// gives a chain's buffers of each stage but the last (TimeBlock). `zero`
   /// and `one` are index constants. With `storeFinalState` (the copy form),
   /// the last block writes the last step's values into both buffers of each
-  /// pair where the backend can.
+  /// pair where the backend can. With `rowEnds`, the first block compares
+  /// the rings' row ends.
   LoweredTimeBlocks
   lowerTimeBlocks(OpBuilder &builder, IterateOp iterate,
                   const TimeLoopPlan &loop, ArrayRef<Value> buffersIn,
                   Value steps, Value zero, Value one, StepPartition *partition,
                   function_ref<Value(unsigned stage, unsigned pair)> ringHolder,
-                  bool storeFinalState = false);
+                  bool storeFinalState = false,
+                  const RowEndComparison *rowEnds = nullptr);
   /// A rotating loop of `steps` steps from `initBuffers` (the iter_args'
   /// buffers and scalars); returns the loop.
   scf::ForOp emitRotatingLoop(IterateOp iterate, ArrayRef<Value> initBuffers,

@@ -71,9 +71,11 @@ void mlir::stencil::emitPoint(OpBuilder &builder, Location loc, ApplyOp apply,
 void mlir::stencil::forEachRingSlab(OpBuilder &builder, ValueRange outerLower,
                                     ValueRange outerUpper,
                                     ValueRange innerLower,
-                                    ValueRange innerUpper, BoxFn emit) {
+                                    ValueRange innerUpper, BoxFn emit,
+                                    unsigned firstAxis,
+                                    std::optional<unsigned> endAxis) {
   unsigned rank = outerLower.size();
-  for (unsigned axis = 0; axis < rank; ++axis) {
+  for (unsigned axis = firstAxis; axis < endAxis.value_or(rank); ++axis) {
     for (bool high : {false, true}) {
       SmallVector<Value> from, to;
       for (unsigned other = 0; other < rank; ++other) {
@@ -95,7 +97,9 @@ void mlir::stencil::forEachRingSlab(OpBuilder &builder, ValueRange outerLower,
 
 void mlir::stencil::forEachRingSlabOf(OpBuilder &builder, Location loc,
                                       Value buffer, ValueRange lower,
-                                      ValueRange upper, BoxFn emit) {
+                                      ValueRange upper, BoxFn emit,
+                                      unsigned firstAxis,
+                                      std::optional<unsigned> endAxis) {
   auto type = llvm::cast<MemRefType>(buffer.getType());
   SmallVector<Value> zeros(type.getRank(),
                            arith::ConstantIndexOp::create(builder, loc, 0));
@@ -107,7 +111,8 @@ void mlir::stencil::forEachRingSlabOf(OpBuilder &builder, Location loc,
             : arith::ConstantIndexOp::create(builder, loc,
                                              type.getDimSize(axis))
                   .getResult());
-  forEachRingSlab(builder, zeros, sizes, lower, upper, emit);
+  forEachRingSlab(builder, zeros, sizes, lower, upper, emit, firstAxis,
+                  endAxis);
 }
 
 void mlir::stencil::getGridBounds(OpBuilder &builder, Location loc, GridOp grid,

@@ -72,8 +72,8 @@ public:
   void copyBox(OpBuilder &builder, Location loc, Value source, Value target,
                ValueRange lower, ValueRange upper, ValueRange sourceShift,
                ValueRange targetShift) override;
-  Value ringsDiffer(OpBuilder &, Location, Value, Value, ValueRange,
-                    ValueRange) override {
+  Value ringsDiffer(OpBuilder &, Location, Value, Value, ValueRange, ValueRange,
+                    RingCells) override {
     // Comparing would cost a kernel and a copy to the host; save and restore
     // the rings unconditionally.
     return {};

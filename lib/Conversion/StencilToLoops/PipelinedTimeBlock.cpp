@@ -293,6 +293,12 @@ private:
   /// tile reads (finalLow, finalHigh), when the block stores the final
   /// state.
   void storeFinalRow(OpBuilder &b, Value row);
+  /// Where the block compares the row ends (TimeBlock::comparesRowEnds):
+  /// those of the rows of the tile at `row` (along the outermost axis),
+  /// which the last level has just written, in the destinations and the
+  /// sources; the tiles at the grid's ends along the innermost axis compare
+  /// the cells beyond it there.
+  void compareRowEnds(OpBuilder &b, Value row);
   /// After all tiles, when the block stores the final state: the points
   /// that other tiles' first levels read, the slabs around the tiles'
   /// inner boundaries, copied from the destinations into the sources.
@@ -546,6 +552,8 @@ void PipelinedTimeBlock::emitLevelRow(OpBuilder &b, Value row, Value s,
       OpBuilder plain = ifMatter.getElseBodyBuilder();
       emitRow(plain, row, s, level, stage);
     }
+    if (block.comparesRowEnds)
+      compareRowEnds(then, row);
     if (block.finalStore)
       storeFinalRow(then, row);
     return;
@@ -598,6 +606,50 @@ void PipelinedTimeBlock::storeFinalRow(OpBuilder &b, Value row) {
                          memref::StoreOp::create(nb, nl, v, source, point);
                        }
                      });
+}
+
+void PipelinedTimeBlock::compareRowEnds(OpBuilder &b, Value row) {
+  auto ifCompares = scf::IfOp::create(b, loc, block.comparesRowEnds);
+  OpBuilder then = ifCompares.getThenBodyBuilder();
+  // The tile's rows at `row`: its box along the axes between.
+  SmallVector<Value> from, to;
+  for (unsigned axis = 1; axis + 1 < rank; ++axis) {
+    from.push_back(origin[axis]);
+    to.push_back(tileEnd[axis]);
+  }
+  SmallVector<Value> ones(from.size(), constant(then, 1));
+  unsigned last = rank - 1;
+  for (bool high : {false, true}) {
+    // Below the grid from the array's start, above it to the array's end;
+    // where the tile reaches that end of the grid.
+    Value atEnd = arith::CmpIOp::create(then, loc, arith::CmpIPredicate::eq,
+                                        high ? tileEnd[last] : origin[last],
+                                        high ? upper[last] : lower[last]);
+    auto ifAtEnd = scf::IfOp::create(then, loc, atEnd);
+    OpBuilder end = ifAtEnd.getThenBodyBuilder();
+    for (auto [source, destination, flag] : llvm::zip_equal(
+             block.sources, block.destinations, block.rowEndFlags)) {
+      Value cellsFrom = high ? upper[last] : constant(end, 0);
+      Value cellsTo =
+          high ? memref::DimOp::create(end, loc, source, last).getResult()
+               : lower[last];
+      // The bits that differ, or-ed over the rows: one test for them all.
+      Type element = llvm::cast<MemRefType>(source.getType()).getElementType();
+      Type bitsType = end.getIntegerType(element.getIntOrFloatBitWidth());
+      Value none = arith::ConstantIntOp::create(end, loc, bitsType, 0);
+      scf::LoopNest rows = scf::buildLoopNest(
+          end, loc, from, to, ones, ValueRange{none},
+          [&](OpBuilder &nb, Location nl, ValueRange between,
+              ValueRange differing) -> scf::ValueVector {
+            SmallVector<Value> rowIndices{row};
+            llvm::append_range(rowIndices, between);
+            Value bits = getRowDifferingBits(nb, nl, source, destination,
+                                             rowIndices, cellsFrom, cellsTo);
+            return {arith::OrIOp::create(nb, nl, differing.front(), bits)};
+          });
+      flagIfNonZero(end, loc, rows.results.front(), flag);
+    }
+  }
 }
 
 void PipelinedTimeBlock::copyFinalSlabs(OpBuilder &b) {

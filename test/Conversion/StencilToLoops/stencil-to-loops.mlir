@@ -16,13 +16,18 @@
 // CHECK: %[[S1:.*]] = memref.alloc() : memref<1x34xf32>
 // CHECK: %[[S2:.*]] = memref.alloc() : memref<64x1xf32>
 // CHECK: %[[S3:.*]] = memref.alloc() : memref<64x1xf32>
-// The comparison, bit for bit (-0.0 and NaNs included).
+// The comparison, bit for bit (-0.0 and NaNs included): each row or-s
+// the bits in which its cells differ, and sets the flag once.
 // CHECK: %[[FLAG:.*]] = memref.alloca() : memref<i8>
+// CHECK: %[[ROW:.*]] = scf.for %{{.*}} iter_args(%[[ACC:.*]] = %{{.*}}) -> (i32) {
 // CHECK: %[[CA:.*]] = memref.load %[[A]]
 // CHECK: %[[BA:.*]] = arith.bitcast %[[CA]] : f32 to i32
 // CHECK: %[[CB:.*]] = memref.load %[[B]]
 // CHECK: %[[BB:.*]] = arith.bitcast %[[CB]] : f32 to i32
-// CHECK: %[[NE:.*]] = arith.cmpi ne, %[[BA]], %[[BB]] : i32
+// CHECK: %[[X:.*]] = arith.xori %[[BA]], %[[BB]] : i32
+// CHECK: %[[OR:.*]] = arith.ori %[[ACC]], %[[X]] : i32
+// CHECK: scf.yield %[[OR]] : i32
+// CHECK: %[[NE:.*]] = arith.cmpi ne, %[[ROW]], %{{.*}} : i32
 // CHECK: scf.if %[[NE]] {
 // CHECK: memref.atomic_rmw assign %{{.*}}, %[[FLAG]][]
 // CHECK: %[[SET:.*]] = memref.load %[[FLAG]][]

@@ -135,7 +135,7 @@ func.func @deep(%a: memref<?x32xf32>, %b: memref<?x32xf32>, %lo: index, %hi: ind
 // redundant ring: the lowering warns and exchanges every step.
 !D = !stencil.field<?x32xf32, #stencil.decomp<block, *>>
 // CHECK-LABEL: func.func @shallow(
-// CHECK: scf.for {{.*}} iter_args(
+// CHECK: scf.for {{.*}} iter_args({{.*}}) -> (memref
 // CHECK-NOT: scf.if
 // CHECK: call @stencil_mpi_exchange_begin
 func.func @shallow(%a: memref<?x32xf32>, %b: memref<?x32xf32>, %lo: index, %hi: index, %steps: index) attributes {stencil.mpi} {

@@ -31,6 +31,13 @@ namespace mlir::stencil {
 /// What a backend needs to emit the points of one apply.
 class LoweringBackend;
 
+/// Cells of a ring, the cells of a buffer outside the grid: all of them;
+/// all but the ends of the grid's rows (the cells beyond the grid along the
+/// innermost axis, within it along the others), which lie one or a few a
+/// row, a cache line each, where the others are whole rows; or those ends
+/// alone.
+enum class RingCells { All, AcrossRows, RowEnds };
+
 struct ApplyLowering {
   ApplyOp apply;
   /// The apply's schedule, else its time loop's (null when neither has one).
@@ -98,10 +105,11 @@ public:
                        Value target, ValueRange lower, ValueRange upper,
                        ValueRange sourceShift, ValueRange targetShift) = 0;
   /// An i1 telling whether the cells of `a` and `b` outside [lower, upper)
-  /// differ in any bit, or null when the backend does not compare (the
-  /// caller then assumes they differ).
+  /// (those of them that `cells` names) differ in any bit, or null when the
+  /// backend does not compare (the caller then assumes they differ).
   virtual Value ringsDiffer(OpBuilder &builder, Location loc, Value a, Value b,
-                            ValueRange lower, ValueRange upper) = 0;
+                            ValueRange lower, ValueRange upper,
+                            RingCells cells) = 0;
   /// Whether a buffer may be, at run time, a memref the function stores to
   /// (true in host memory, where loads work in place).
   virtual bool buffersMayAliasMemRefs() const = 0;
@@ -147,6 +155,13 @@ public:
   /// Whether emitTimeBlock honours TimeBlock::finalStore for `plan`'s
   /// blocks of the copy form.
   virtual bool storesFinalState(const TimeBlockPlan &plan) const {
+    return false;
+  }
+  /// Whether emitTimeBlock compares the ends of the rows its last level
+  /// writes in `plan`'s blocks of the copy form (TimeBlock::rowEndFlags),
+  /// flags in host memory: the swap loop then compares the rest of the
+  /// rings before the loop and the ends in its first block.
+  virtual bool comparesRowEnds(const TimeBlockPlan &plan) const {
     return false;
   }
 

@@ -15,6 +15,8 @@
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/IRMapping.h"
 
+#include <optional>
+
 namespace mlir::stencil {
 
 /// Reads field input `input` of an apply for `access` at `indices` (global
@@ -55,16 +57,22 @@ void emitPoint(OpBuilder &builder, Location loc, ApplyOp apply,
 /// outerUpper) minus the box [innerLower, innerUpper) inside it: along each
 /// axis in turn, the slab below and the slab above the inner box, spanning
 /// the inner box along the axes before it and the outer box after it.
+/// Only the slabs along the axes [firstAxis, endAxis) where given: the
+/// slabs of disjoint axis ranges are disjoint, and those of all axes make
+/// up the whole ring.
 void forEachRingSlab(OpBuilder &builder, ValueRange outerLower,
                      ValueRange outerUpper, ValueRange innerLower,
-                     ValueRange innerUpper, BoxFn emit);
+                     ValueRange innerUpper, BoxFn emit, unsigned firstAxis = 0,
+                     std::optional<unsigned> endAxis = std::nullopt);
 
 /// Calls `emit` on the slabs that make up the cells of memref `buffer`
 /// outside the box [lower, upper): its ring of boundary and halo cells.
 /// Static extents are constants, so slabs of static memrefs have constant
-/// bounds.
+/// bounds. `firstAxis` and `endAxis` as in forEachRingSlab.
 void forEachRingSlabOf(OpBuilder &builder, Location loc, Value buffer,
-                       ValueRange lower, ValueRange upper, BoxFn emit);
+                       ValueRange lower, ValueRange upper, BoxFn emit,
+                       unsigned firstAxis = 0,
+                       std::optional<unsigned> endAxis = std::nullopt);
 
 /// The running values of an apply's reductions over the boxes a partition
 /// hands out, which may come in branches: one memory cell each, starting

@@ -58,6 +58,15 @@ struct TimeBlock {
   /// last step, whose reductions alone matter. Elsewhere the block may skip
   /// them and return their identities.
   Value reductionsMatter;
+  /// On a backend that comparesRowEnds (the copy form only): an i1 that
+  /// holds where this block, the loop's first, compares the ends of the
+  /// grid's rows (RingCells::RowEnds) in `destinations` and `sources` as
+  /// its last level writes those rows, and per carried pair a memref<i8>
+  /// in host memory that the block sets to 1 where a cell of them differs
+  /// in any bit. The swap loop aligns the rings after this block, which
+  /// reads no destination's ring. Null and empty elsewhere.
+  Value comparesRowEnds;
+  ArrayRef<Value> rowEndFlags;
 };
 
 /// The lower grid bound `lower` of a distributed time block grown by
