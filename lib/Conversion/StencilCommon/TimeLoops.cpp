@@ -361,8 +361,7 @@ void FunctionLowering::lowerSwapLoop(IterateOp iterate,
   // line each, whose strided pass before the loop, which the prefetchers
   // do not follow, cost heat3d 256^3 5% of 20 steps (docs/stencilcc.md,
   // "Rings compared in the first block").
-  bool rowEndsInBlock = section.exchanges.empty() &&
-                        loop.blocks.timeBlock > 1 &&
+  bool rowEndsInBlock = !distributed && loop.blocks.timeBlock > 1 &&
                         backend.comparesRowEnds(loop.blocks);
   SmallVector<SmallVector<BoxBuffer>> savedRings;
   SmallVector<Value> ringDiffers;
@@ -420,13 +419,16 @@ void FunctionLowering::lowerSwapLoop(IterateOp iterate,
       /*ringHolder=*/nullptr,
       /*storeFinalState=*/true, rowEndsInBlock ? &rowEnds : nullptr);
   if (rowEndsInBlock) {
-    // Where no block ran, the steps that run alone compare the row ends
-    // before the second of them, the first to read a destination's ring.
+    // Where no block ran, the row ends are compared before the steps that
+    // run alone: a step may write the destinations' ring cells that share
+    // lines with its rows (streamed rows store whole lines, with the
+    // source's ring: ApplyLowering::ringSources), and the steps after the
+    // first read its ring.
     Value noBlock = arith::CmpIOp::create(
         builder, loc, arith::CmpIPredicate::eq, blocks.blockCount, zero);
-    Value severalSteps = arith::CmpIOp::create(
-        builder, loc, arith::CmpIPredicate::sgt, blocks.singleSteps, one);
-    Value compare = arith::AndIOp::create(builder, loc, noBlock, severalSteps);
+    Value someStep = arith::CmpIOp::create(
+        builder, loc, arith::CmpIPredicate::sgt, blocks.singleSteps, zero);
+    Value compare = arith::AndIOp::create(builder, loc, noBlock, someStep);
     runIf(builder, loc, compare, [&](OpBuilder &b) {
       for (unsigned k = 0; k < count; ++k) {
         Value differ = backend.ringsDiffer(b, loc, sources[k], destinations[k],
@@ -435,9 +437,9 @@ void FunctionLowering::lowerSwapLoop(IterateOp iterate,
           Value set =
               arith::ConstantIntOp::create(then, loc, then.getI8Type(), 1);
           memref::StoreOp::create(then, loc, set, rowEndFlags[k], ValueRange{});
+          alignRing(then, k);
         });
       }
-      alignWhereRowEndsDiffer(b);
     });
   }
   // The scalars the loop carries follow the buffers: those the blocks
@@ -461,9 +463,11 @@ void FunctionLowering::lowerSwapLoop(IterateOp iterate,
   toErase.push_back(section.copy);
   toErase.push_back(yield);
 
-  // The rings were aligned above and no sweep writes them, so each step's
-  // destination ring equals its source's. Not so for a distributed loop,
-  // whose exchanges refresh the sources' halos only.
+  // The rings were aligned above (their row ends, where the first block
+  // compares them, after that block or before the steps where no block
+  // runs), and no sweep writes them but with the values they already hold,
+  // so each step's destination ring equals its source's. Not so for a
+  // distributed loop, whose exchanges refresh the sources' halos only.
   SmallVector<Value> ringSources;
   if (section.exchanges.empty())
     for (Value output : calc.getOutputs()) {

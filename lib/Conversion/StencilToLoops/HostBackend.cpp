@@ -351,8 +351,11 @@ private:
 
 } // namespace
 
-Value host::getDifferingBits(OpBuilder &builder, Location loc, Value a, Value b,
-                             ValueRange point) {
+/// The bits in which the cells of `a` and `b` at `point` differ, an
+/// integer as wide as their elements: zero where they are equal in every
+/// bit (-0.0 and NaNs included).
+static Value getDifferingBits(OpBuilder &builder, Location loc, Value a,
+                              Value b, ValueRange point) {
   Type element = llvm::cast<MemRefType>(a.getType()).getElementType();
   Type bits = builder.getIntegerType(element.getIntOrFloatBitWidth());
   auto asBits = [&](Value buffer) -> Value {

@@ -79,13 +79,9 @@ void copyBox(OpBuilder &builder, Location loc, Value source, Value target,
              ValueRange lower, ValueRange upper, ValueRange sourceShift = {},
              ValueRange targetShift = {});
 
-/// The bits in which the cells of `a` and `b` at `point` differ, an
-/// integer as wide as their elements: zero where they are equal in every
-/// bit (-0.0 and NaNs included).
-Value getDifferingBits(OpBuilder &builder, Location loc, Value a, Value b,
-                       ValueRange point);
 /// The bits in which the cells of `a` and `b` differ anywhere on the row
-/// `row` (indices but the innermost) from `from` to `to`, or-ed.
+/// `row` (indices but the innermost) from `from` to `to`, or-ed: zero
+/// where they are equal in every bit (-0.0 and NaNs included).
 Value getRowDifferingBits(OpBuilder &builder, Location loc, Value a, Value b,
                           ValueRange row, Value from, Value to);
 /// Sets the i8 cell `flag` to 1 where the integer `bits` is not zero;

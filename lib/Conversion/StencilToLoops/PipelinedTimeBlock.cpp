@@ -331,6 +331,9 @@ private:
   /// Per axis, where the block stores the final state: the tile's points
   /// that no other tile's first level reads, [finalLow, finalHigh).
   SmallVector<Value, 3> finalLow, finalHigh;
+  /// Where the block compares the row ends: whether the tile reaches the
+  /// grid's lower and upper end along the innermost axis.
+  Value reachesGridLow, reachesGridHigh;
   /// Ring columns that are multiples of this begin a cache line of the
   /// first destination (alignsToDestination), else the ring column of the
   /// tile's first column is one: a cache line of every ring's elements.
@@ -612,20 +615,18 @@ void PipelinedTimeBlock::compareRowEnds(OpBuilder &b, Value row) {
   auto ifCompares = scf::IfOp::create(b, loc, block.comparesRowEnds);
   OpBuilder then = ifCompares.getThenBodyBuilder();
   // The tile's rows at `row`: its box along the axes between.
-  SmallVector<Value> from, to;
+  SmallVector<Value> from, to, ones;
   for (unsigned axis = 1; axis + 1 < rank; ++axis) {
     from.push_back(origin[axis]);
     to.push_back(tileEnd[axis]);
+    ones.push_back(constant(then, 1));
   }
-  SmallVector<Value> ones(from.size(), constant(then, 1));
   unsigned last = rank - 1;
   for (bool high : {false, true}) {
     // Below the grid from the array's start, above it to the array's end;
     // where the tile reaches that end of the grid.
-    Value atEnd = arith::CmpIOp::create(then, loc, arith::CmpIPredicate::eq,
-                                        high ? tileEnd[last] : origin[last],
-                                        high ? upper[last] : lower[last]);
-    auto ifAtEnd = scf::IfOp::create(then, loc, atEnd);
+    auto ifAtEnd =
+        scf::IfOp::create(then, loc, high ? reachesGridHigh : reachesGridLow);
     OpBuilder end = ifAtEnd.getThenBodyBuilder();
     for (auto [source, destination, flag] : llvm::zip_equal(
              block.sources, block.destinations, block.rowEndFlags)) {
@@ -633,21 +634,16 @@ void PipelinedTimeBlock::compareRowEnds(OpBuilder &b, Value row) {
       Value cellsTo =
           high ? memref::DimOp::create(end, loc, source, last).getResult()
                : lower[last];
-      // The bits that differ, or-ed over the rows: one test for them all.
-      Type element = llvm::cast<MemRefType>(source.getType()).getElementType();
-      Type bitsType = end.getIntegerType(element.getIntOrFloatBitWidth());
-      Value none = arith::ConstantIntOp::create(end, loc, bitsType, 0);
-      scf::LoopNest rows = scf::buildLoopNest(
-          end, loc, from, to, ones, ValueRange{none},
-          [&](OpBuilder &nb, Location nl, ValueRange between,
-              ValueRange differing) -> scf::ValueVector {
+      scf::buildLoopNest(
+          end, loc, from, to, ones,
+          [&](OpBuilder &nb, Location nl, ValueRange between) {
             SmallVector<Value> rowIndices{row};
             llvm::append_range(rowIndices, between);
-            Value bits = getRowDifferingBits(nb, nl, source, destination,
-                                             rowIndices, cellsFrom, cellsTo);
-            return {arith::OrIOp::create(nb, nl, differing.front(), bits)};
+            flagIfNonZero(nb, nl,
+                          getRowDifferingBits(nb, nl, source, destination,
+                                              rowIndices, cellsFrom, cellsTo),
+                          flag);
           });
-      flagIfNonZero(end, loc, rows.results.front(), flag);
     }
   }
 }
@@ -1183,6 +1179,12 @@ SmallVector<Value> PipelinedTimeBlock::emit(OpBuilder &builder) {
           tileEnd.push_back(arith::MinSIOp::create(
               b, loc, add(b, origin[axis], steps[axis]), upper[axis]));
         beginTileReductions(b);
+        if (block.comparesRowEnds) {
+          reachesGridLow = arith::CmpIOp::create(
+              b, loc, arith::CmpIPredicate::eq, origin.back(), lower.back());
+          reachesGridHigh = arith::CmpIOp::create(
+              b, loc, arith::CmpIPredicate::eq, tileEnd.back(), upper.back());
+        }
         Value one = constant(b, 1);
         Value depthBefore = sub(b, levels, one);
         ringOrigin.clear();
