@@ -376,12 +376,14 @@ void FunctionLowering::lowerSwapLoop(IterateOp iterate,
     Value differ = backend.ringsDiffer(
         builder, loc, source, destination, lower, upper,
         rowEndsInBlock ? RingCells::AcrossRows : RingCells::All);
+    assert((differ || !rowEndsInBlock) &&
+           "a backend that compares row ends compares rings");
     ringDiffers.push_back(differ);
     runIf(builder, loc, differ, [&](OpBuilder &b) { alignRing(b, k); });
   }
   // Per pair, an i8 in host memory that holds 1 where the row ends differ;
-  // their rings are then aligned after the first block. (Rings aligned
-  // above have equal ends.)
+  // their rings are then aligned after the first block, or before the
+  // steps where no block runs. (Rings aligned above have equal ends.)
   SmallVector<Value> rowEndFlags;
   auto rowEndsDiffer = [&](OpBuilder &b, unsigned k) -> Value {
     Value set = memref::LoadOp::create(b, loc, rowEndFlags[k], ValueRange{});
@@ -433,6 +435,7 @@ void FunctionLowering::lowerSwapLoop(IterateOp iterate,
       for (unsigned k = 0; k < count; ++k) {
         Value differ = backend.ringsDiffer(b, loc, sources[k], destinations[k],
                                            lower, upper, RingCells::RowEnds);
+        assert(differ && "a backend that compares row ends compares rings");
         runIf(b, loc, differ, [&](OpBuilder &then) {
           Value set =
               arith::ConstantIntOp::create(then, loc, then.getI8Type(), 1);

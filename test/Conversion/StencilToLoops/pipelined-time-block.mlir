@@ -814,6 +814,13 @@ func.func @dynamic_input(%A: memref<10x40xf32>, %B: memref<10x40xf32>, %K: memre
 // CHECK: memref.load %[[B]][%{{.*}}, %[[C0]]]
 // CHECK: memref.load %[[A]][%{{.*}}, %[[C11]]]
 // CHECK: memref.load %[[B]][%{{.*}}, %[[C11]]]
+// CHECK: %[[EARLYSET:.*]] = memref.load %{{.*}}[] : memref<i8>
+// CHECK: %[[EARLYDIFFER:.*]] = arith.cmpi ne, %[[EARLYSET]]
+// CHECK: scf.if %[[EARLYDIFFER]] {
+// CHECK: memref.store %{{.*}}, %[[ENDS]][]
+// CHECK: memref.load %[[B]]
+// CHECK: memref.load %[[A]]
+// CHECK-NEXT: memref.store %{{.*}}, %[[B]]
 // After the loop, each copy of the last interior runs only when the blocks
 // did not store it.
 // CHECK: %[[RAN:.*]] = arith.cmpi sgt

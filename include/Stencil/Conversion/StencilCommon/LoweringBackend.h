@@ -159,8 +159,10 @@ public:
   }
   /// Whether emitTimeBlock compares the ends of the rows its last level
   /// writes in `plan`'s blocks of the copy form (TimeBlock::rowEndFlags),
-  /// flags in host memory: the swap loop then compares the rest of the
-  /// rings before the loop and the ends in its first block.
+  /// flags in host memory: the swap loop of an undistributed function then
+  /// compares the rest of the rings before the loop and the ends in its
+  /// first block, or before its steps where no block runs. Such a backend
+  /// must compare rings (ringsDiffer never null).
   virtual bool comparesRowEnds(const TimeBlockPlan &plan) const {
     return false;
   }
