@@ -2,7 +2,8 @@
  * before and after the grid along the innermost axis), which the first
  * time block compares as it writes each row: the swapped loop must still
  * end as the C program does, B keeping its own ends. A 3-D region, the
- * grid narrower along x on one side, and a 2-D one (-DONLY_3D and
+ * grid narrower along x on one side, and a 2-D one whose rows are whole
+ * cache lines, which streamed rows store whole (-DONLY_3D and
  * -DONLY_2D leave the other out, for schedules of one rank).
  * Usage: row-ends STEPS MODE
  *   MODE 0: the rings are equal;
@@ -18,7 +19,7 @@
 #define NY 17
 #define NX 41
 #define MY 29
-#define MX 35
+#define MX 32
 
 static float A[NZ][NY][NX], B[NZ][NY][NX];
 static double P[MY][MX], Q[MY][MX];
