@@ -115,6 +115,30 @@ void mlir::stencil::forEachRingSlabOf(OpBuilder &builder, Location loc,
                   endAxis);
 }
 
+Value mlir::stencil::createClearedFlag(OpBuilder &builder, Location loc) {
+  Value flag = memref::AllocaOp::create(
+      builder, loc, MemRefType::get({}, builder.getI8Type()));
+  Value clear =
+      arith::ConstantIntOp::create(builder, loc, builder.getI8Type(), 0);
+  memref::StoreOp::create(builder, loc, clear, flag, ValueRange{});
+  return flag;
+}
+
+void mlir::stencil::setFlag(OpBuilder &builder, Location loc, Value flag) {
+  Value set =
+      arith::ConstantIntOp::create(builder, loc, builder.getI8Type(), 1);
+  memref::AtomicRMWOp::create(builder, loc, arith::AtomicRMWKind::assign, set,
+                              flag, ValueRange{});
+}
+
+Value mlir::stencil::isFlagSet(OpBuilder &builder, Location loc, Value flag) {
+  Value value = memref::LoadOp::create(builder, loc, flag, ValueRange{});
+  Value clear =
+      arith::ConstantIntOp::create(builder, loc, builder.getI8Type(), 0);
+  return arith::CmpIOp::create(builder, loc, arith::CmpIPredicate::ne, value,
+                               clear);
+}
+
 void mlir::stencil::getGridBounds(OpBuilder &builder, Location loc, GridOp grid,
                                   SmallVectorImpl<Value> &lower,
                                   SmallVectorImpl<Value> &upper) {

@@ -385,23 +385,12 @@ void FunctionLowering::lowerSwapLoop(IterateOp iterate,
   // their rings are then aligned after the first block, or before the
   // steps where no block runs. (Rings aligned above have equal ends.)
   SmallVector<Value> rowEndFlags;
-  auto rowEndsDiffer = [&](OpBuilder &b, unsigned k) -> Value {
-    Value set = memref::LoadOp::create(b, loc, rowEndFlags[k], ValueRange{});
-    Value clear = arith::ConstantIntOp::create(b, loc, b.getI8Type(), 0);
-    return arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ne, set, clear);
-  };
   if (rowEndsInBlock)
-    for (unsigned k = 0; k < count; ++k) {
-      Value flag = memref::AllocaOp::create(
-          builder, loc, MemRefType::get({}, builder.getI8Type()));
-      Value clear =
-          arith::ConstantIntOp::create(builder, loc, builder.getI8Type(), 0);
-      memref::StoreOp::create(builder, loc, clear, flag, ValueRange{});
-      rowEndFlags.push_back(flag);
-    }
+    for (unsigned k = 0; k < count; ++k)
+      rowEndFlags.push_back(createClearedFlag(builder, loc));
   auto alignWhereRowEndsDiffer = [&](OpBuilder &b) {
     for (unsigned k = 0; k < count; ++k)
-      runIf(b, loc, rowEndsDiffer(b, k),
+      runIf(b, loc, isFlagSet(b, loc, rowEndFlags[k]),
             [&](OpBuilder &then) { alignRing(then, k); });
   };
   RowEndComparison rowEnds{rowEndFlags, alignWhereRowEndsDiffer};
@@ -437,6 +426,7 @@ void FunctionLowering::lowerSwapLoop(IterateOp iterate,
                                            lower, upper, RingCells::RowEnds);
         assert(differ && "a backend that compares row ends compares rings");
         runIf(b, loc, differ, [&](OpBuilder &then) {
+          // Before the loop, in one thread: a plain store.
           Value set =
               arith::ConstantIntOp::create(then, loc, then.getI8Type(), 1);
           memref::StoreOp::create(then, loc, set, rowEndFlags[k], ValueRange{});
@@ -523,7 +513,7 @@ void FunctionLowering::lowerSwapLoop(IterateOp iterate,
     Value aligned = ringDiffers[k];
     if (rowEndsInBlock && aligned)
       aligned = arith::OrIOp::create(builder, loc, aligned,
-                                     rowEndsDiffer(builder, k));
+                                     isFlagSet(builder, loc, rowEndFlags[k]));
     runIf(builder, loc, aligned, [&](OpBuilder &b) {
       copyRingSlabs(b, loc, savedRings[k], destinations[k], lower, upper,
                     /*restore=*/true);

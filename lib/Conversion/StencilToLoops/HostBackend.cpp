@@ -394,9 +394,7 @@ void host::flagIfNonZero(OpBuilder &builder, Location loc, Value bits,
       arith::CmpIOp::create(builder, loc, arith::CmpIPredicate::ne, bits, zero);
   auto ifOp = scf::IfOp::create(builder, loc, differs);
   OpBuilder then = ifOp.getThenBodyBuilder();
-  Value one = arith::ConstantIntOp::create(then, loc, then.getI8Type(), 1);
-  memref::AtomicRMWOp::create(then, loc, arith::AtomicRMWKind::assign, one,
-                              flag, ValueRange{});
+  setFlag(then, loc, flag);
 }
 
 Value HostBackend::ringsDiffer(OpBuilder &builder, Location loc, Value a,
@@ -406,11 +404,7 @@ Value HostBackend::ringsDiffer(OpBuilder &builder, Location loc, Value a,
   // slabs are compared in parallel. Each row or-s the bits that differ
   // and tests them once: rings that differ (Himeno's wrk2 starts at zero)
   // then cost a store a row, not a contended one a cell.
-  auto flagType = MemRefType::get({}, builder.getI8Type());
-  Value flag = memref::AllocaOp::create(builder, loc, flagType);
-  Value zero =
-      arith::ConstantIntOp::create(builder, loc, builder.getI8Type(), 0);
-  memref::StoreOp::create(builder, loc, zero, flag, ValueRange{});
+  Value flag = createClearedFlag(builder, loc);
   // The row ends are the slabs along the innermost axis (forEachRingSlab).
   unsigned rank = lower.size();
   unsigned firstAxis = cells == RingCells::RowEnds ? rank - 1 : 0;
@@ -428,9 +422,7 @@ Value HostBackend::ringsDiffer(OpBuilder &builder, Location loc, Value a,
                     });
       },
       firstAxis, endAxis);
-  Value set = memref::LoadOp::create(builder, loc, flag, ValueRange{});
-  return arith::CmpIOp::create(builder, loc, arith::CmpIPredicate::ne, set,
-                               zero);
+  return isFlagSet(builder, loc, flag);
 }
 
 SmallVector<Value> HostBackend::emitApply(OpBuilder &builder,

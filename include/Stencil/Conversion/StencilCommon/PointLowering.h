@@ -74,6 +74,14 @@ void forEachRingSlabOf(OpBuilder &builder, Location loc, Value buffer,
                        unsigned firstAxis = 0,
                        std::optional<unsigned> endAxis = std::nullopt);
 
+/// A flag in host memory that the lowering tests once code that may find
+/// something has run (rings that differ): an i8 on the stack, stored 0.
+Value createClearedFlag(OpBuilder &builder, Location loc);
+/// Sets `flag` to 1, atomically: threads may set it at once.
+void setFlag(OpBuilder &builder, Location loc, Value flag);
+/// An i1 that holds where `flag` is set.
+Value isFlagSet(OpBuilder &builder, Location loc, Value flag);
+
 /// The running values of an apply's reductions over the boxes a partition
 /// hands out, which may come in branches: one memory cell each, starting
 /// at the identity.
