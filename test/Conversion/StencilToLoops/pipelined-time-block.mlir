@@ -7,7 +7,10 @@
 // the one after, and each step before the last keeps its rows in a ring
 // buffer of 1 + 1 + 2 = 4 rows that the next step reads.
 // Blocks take their depth at run time, so the remaining steps, when two or
-// more, run as one shallower block instead of one sweep each.
+// more, run in one more block instead of one sweep each, and the steps are
+// spread evenly over the blocks, the first ones a step deeper (here, at
+// T = 3, 8 steps: 3, 3, 2; at T = 48, 200 steps run as five blocks of 40,
+// not four of 48 and one of 8).
 // CHECK-LABEL: func.func @pipelined(
 // CHECK-SAME: %[[A:[^:]*]]: memref<10x12xf32>, %[[B:[^:]*]]: memref<10x12xf32>, %[[K:[^:]*]]: memref<10x12xf32>, %[[N:[^:]*]]: index)
 // CHECK-DAG: %[[CM1:.*]] = arith.constant -1 : index
@@ -21,15 +24,18 @@
 // CHECK-DAG: %[[C16:.*]] = arith.constant 16 : index
 // CHECK: %[[STEPS:.*]] = arith.maxsi %[[N]], %[[C0]]
 // CHECK: %[[FULL:.*]] = arith.divsi %[[STEPS]], %[[C3]]
-// CHECK: %[[REST:.*]] = arith.subi %[[STEPS]], %{{.*}}
+// CHECK: %[[WHOLE:.*]] = arith.muli %[[FULL]], %[[C3]]
+// CHECK: %[[REST:.*]] = arith.subi %[[STEPS]], %[[WHOLE]]
 // CHECK: %[[DEEP:.*]] = arith.cmpi sge, %[[REST]], %[[C2]]
+// CHECK: %[[INBLOCKS:.*]] = arith.select %[[DEEP]], %[[STEPS]], %[[WHOLE]]
 // CHECK: %[[EXTRA:.*]] = arith.index_castui %[[DEEP]] : i1 to index
 // CHECK: %[[BLOCKS:.*]] = arith.addi %[[FULL]], %[[EXTRA]]
 // CHECK: %[[SINGLE:.*]] = arith.select %[[DEEP]], %[[C0]], %[[REST]]
+// CHECK: %[[LASTBLOCK:.*]] = arith.subi %[[BLOCKS]], %[[C1]]
+// CHECK: %[[ROUNDED:.*]] = arith.addi %[[INBLOCKS]], %[[LASTBLOCK]]
 // CHECK: scf.for %[[BLOCK:.*]] = %[[C0]] to %[[BLOCKS]] step %[[C1]] iter_args(%[[X:.*]] = %[[A]], %[[Y:.*]] = %[[B]])
-// CHECK: %[[DONE:.*]] = arith.muli %[[BLOCK]], %[[C3]]
-// CHECK: %[[LEFT:.*]] = arith.subi %[[STEPS]], %[[DONE]]
-// CHECK: %[[DEPTH:.*]] = arith.minsi %[[LEFT]], %[[C3]]
+// CHECK: %[[SHARE:.*]] = arith.subi %[[ROUNDED]], %[[BLOCK]]
+// CHECK: %[[DEPTH:.*]] = arith.divui %[[SHARE]], %[[BLOCKS]]
 // Bands of 4 rows; the tile spans the rows.
 // CHECK: scf.parallel (%[[BAND:.*]]) = (%[[C1]]) to (%[[C9]]) step (%[[C4]])
 // CHECK: %[[BANDEND:.*]] = arith.minsi
@@ -246,7 +252,7 @@ func.func @pipelined_3d(%A: memref<5x6x8xf32>, %B: memref<5x6x8xf32>, %n: index)
 // CHECK-DAG: %[[C7:.*]] = arith.constant 7 : index
 // CHECK-DAG: %[[C16:.*]] = arith.constant 16 : index
 // Step 1, its rows in wave w. Ring column j is grid column j + 1.
-// CHECK: %[[DEPTH:.*]] = arith.minsi %{{.*}}, %[[C2]]
+// CHECK: %[[DEPTH:.*]] = arith.divui
 // CHECK: memref.alloc(%{{.*}}) {alignment = 64 : i64} : memref<?x3x6x48xf32>
 // CHECK: scf.for %[[W:.*]] = %{{.*}} to
 // CHECK: scf.for %[[Z1:.*]] = %[[W]] to
@@ -541,7 +547,7 @@ func.func @scalar_rows(%A: memref<10x40xf32>, %B: memref<10x40xf32>, %n: index) 
 // CHECK-SAME: %[[A:[^:]*]]: memref<10x12xf64>, %[[B:[^:]*]]: memref<10x12xf64>, %[[N:[^:]*]]: index)
 // CHECK: %[[SPARE:.*]] = memref.alloc() : memref<10x12xf64>
 // CHECK: scf.for %{{.*}} iter_args(%[[X:.*]] = %[[A]], %[[Z:.*]] = %[[SPARE]])
-// CHECK: %[[DEPTH:.*]] = arith.minsi
+// CHECK: %[[DEPTH:.*]] = arith.divui
 // CHECK: %[[LEVELS:.*]] = arith.muli %[[DEPTH]], %[[TWO:.*]] : index
 // CHECK: scf.parallel
 // CHECK: memref.alloc(%{{.*}}) {alignment = 64 : i64} : memref<?x4x24xf64>
@@ -728,12 +734,12 @@ func.func @dynamic_input(%A: memref<10x40xf32>, %B: memref<10x40xf32>, %K: memre
 // CHECK: %[[ENDS:.*]] = memref.alloca() : memref<i8>
 // CHECK: %[[BLOCKS:.*]] = arith.addi
 // CHECK: %[[SINGLE:.*]] = arith.select
+// CHECK: %[[LASTBLOCK:.*]] = arith.subi %[[BLOCKS]], %[[C1:.*]] : index
 // CHECK: %[[NOSINGLE:.*]] = arith.cmpi eq, %[[SINGLE]], %[[C0:.*]] : index
 // CHECK: %[[SOME:.*]] = arith.cmpi sgt, %[[BLOCKS]], %[[C0]] : index
 // CHECK: %[[STORED:.*]] = arith.andi %[[NOSINGLE]], %[[SOME]] : i1
-// CHECK: %[[RESULT:.*]]:2 = scf.for %[[BLOCK:.*]] = %[[C0]] to %[[BLOCKS]] step %[[C1:.*]] iter_args(%[[X:.*]] = %[[A]], %[[Y:.*]] = %[[B]])
-// CHECK: %[[DEPTH:.*]] = arith.minsi
-// CHECK: %[[LASTBLOCK:.*]] = arith.subi %[[BLOCKS]], %[[C1]]
+// CHECK: %[[RESULT:.*]]:2 = scf.for %[[BLOCK:.*]] = %[[C0]] to %[[BLOCKS]] step %[[C1]] iter_args(%[[X:.*]] = %[[A]], %[[Y:.*]] = %[[B]])
+// CHECK: %[[DEPTH:.*]] = arith.divui
 // CHECK: %[[ISLAST:.*]] = arith.cmpi eq, %[[BLOCK]], %[[LASTBLOCK]]
 // CHECK: %[[FINAL:.*]] = arith.andi %[[ISLAST]], %[[STORED]] : i1
 // CHECK: %[[ISFIRST:.*]] = arith.cmpi eq, %[[BLOCK]], %[[C0]]

@@ -184,9 +184,10 @@ func.func @guarded_store(%A: memref<10xf32>, %B: memref<10xf32>, %n: index) {
 
 !h = !stencil.field<66xf32>
 
-// time_block = 2 on the copy form of a 1-D grid: blocks of two steps as
-// overlapped tiles; a remainder of two or more steps would run as one
-// shallower block (its depth taken at run time), one step runs alone.
+// time_block = 2 on the copy form of a 1-D grid: blocks of at most two
+// steps as overlapped tiles; a remainder of two or more steps would run in
+// one more block, the steps spread evenly over the blocks, the first ones a
+// step deeper (depths taken at run time); one step runs alone.
 // Each tile's private buffers hold its 4 points plus 2 steps x radius 1 on
 // the low side: 6. (Grids of two or more axes use pipelined rows:
 // pipelined-time-block.mlir.)
@@ -194,15 +195,19 @@ func.func @guarded_store(%A: memref<10xf32>, %B: memref<10xf32>, %n: index) {
 // CHECK-SAME: %[[A:[^:]*]]: memref<66xf32>, %[[B:[^:]*]]: memref<66xf32>, %[[N:[^:]*]]: index)
 // CHECK: %[[STEPS:.*]] = arith.maxsi %[[N]]
 // CHECK: %[[BLOCKS:.*]] = arith.divsi %[[STEPS]], %[[TWO:.*]] : index
-// CHECK: %[[REST:.*]] = arith.subi %[[STEPS]], %{{.*}} : index
+// CHECK: %[[WHOLE:.*]] = arith.muli %[[BLOCKS]], %[[TWO]] : index
+// CHECK: %[[REST:.*]] = arith.subi %[[STEPS]], %[[WHOLE]] : index
 // CHECK: %[[DEEP:.*]] = arith.cmpi sge, %[[REST]], %{{.*}} : index
+// CHECK: %[[INBLOCKS:.*]] = arith.select %[[DEEP]], %[[STEPS]], %[[WHOLE]] : index
 // CHECK: %[[EXTRA:.*]] = arith.index_castui %[[DEEP]] : i1 to index
 // CHECK: %[[COUNT:.*]] = arith.addi %[[BLOCKS]], %[[EXTRA]] : index
 // CHECK: %[[SINGLE:.*]] = arith.select %[[DEEP]], %{{.*}}, %[[REST]] : index
+// CHECK: %[[LAST:.*]] = arith.subi %[[COUNT]], %{{.*}} : index
+// CHECK: %[[ROUNDED:.*]] = arith.addi %[[INBLOCKS]], %[[LAST]] : index
 // CHECK: %[[RB:.*]]:2 = scf.for %[[I:.*]] = %{{.*}} to %[[COUNT]] {{.*}} iter_args(%[[X:.*]] = %[[A]], %[[Y:.*]] = %[[B]])
-// CHECK: %[[DONE:.*]] = arith.muli %[[I]], %[[TWO]] : index
-// CHECK: %[[LEFT:.*]] = arith.subi %[[STEPS]], %[[DONE]] : index
-// CHECK: %[[DEPTH:.*]] = arith.minsi %[[TWO]], %[[LEFT]] : index
+// Block I of COUNT: (ROUNDED - I) / COUNT steps deep.
+// CHECK: %[[SHARE:.*]] = arith.subi %[[ROUNDED]], %[[I]] : index
+// CHECK: %[[DEPTH:.*]] = arith.divui %[[SHARE]], %[[COUNT]] : index
 // Both in one line-aligned allocation, half a page apart, so that a
 // level's loads from one never match the addresses of its pending stores
 // to the other modulo 4 KiB.
@@ -315,12 +320,14 @@ func.func @wide_time_block(%A: memref<4098xf32>, %B: memref<4098xf32>, %n: index
 // CHECK: %[[V1:.*]] = memref.load %[[A]][%[[R1]]]
 // CHECK: memref.store %[[V1]], %[[SPARE]][%[[R1]]]
 // The last step runs alone: blocks cover steps - 1, a remainder of two or
-// more as one shallower block.
+// more in one more block.
 // CHECK: %[[STEPS:.*]] = arith.maxsi %[[N]]
 // CHECK: %[[BEFORE:.*]] = arith.subi %[[STEPS]], %{{.*}} : index
 // CHECK: %[[BLOCKED:.*]] = arith.maxsi %[[BEFORE]], %{{.*}} : index
 // CHECK: %[[FULL:.*]] = arith.divsi %[[BLOCKED]], %[[T:.*]] : index
-// CHECK: %[[SINGLE:.*]] = arith.select
+// CHECK: %[[DEEP:.*]] = arith.cmpi sge
+// CHECK: arith.select %[[DEEP]], %[[BLOCKED]], %{{.*}} : index
+// CHECK: %[[SINGLE:.*]] = arith.select %[[DEEP]]
 // CHECK: %[[RB:.*]]:2 = scf.for %{{.*}} iter_args(%[[X:.*]] = %[[A]], %[[Z:.*]] = %[[SPARE]])
 // The carried pair's two buffers (one per stage) half a page apart.
 // CHECK: scf.parallel
