@@ -124,17 +124,25 @@ Value mlir::stencil::createClearedFlag(OpBuilder &builder, Location loc) {
   return flag;
 }
 
-void mlir::stencil::setFlag(OpBuilder &builder, Location loc, Value flag) {
+void mlir::stencil::setFlag(OpBuilder &builder, Location loc, Value flag,
+                            ValueRange indices) {
+  // memref.atomic_rmw lowers to an acq_rel atomicrmw.
   Value set =
       arith::ConstantIntOp::create(builder, loc, builder.getI8Type(), 1);
   memref::AtomicRMWOp::create(builder, loc, arith::AtomicRMWKind::assign, set,
-                              flag, ValueRange{});
+                              flag, indices);
 }
 
-Value mlir::stencil::isFlagSet(OpBuilder &builder, Location loc, Value flag) {
-  Value value = memref::LoadOp::create(builder, loc, flag, ValueRange{});
+Value mlir::stencil::isFlagSet(OpBuilder &builder, Location loc, Value flag,
+                               ValueRange indices, bool concurrently) {
   Value clear =
       arith::ConstantIntOp::create(builder, loc, builder.getI8Type(), 0);
+  Value value;
+  if (concurrently)
+    value = memref::AtomicRMWOp::create(builder, loc, arith::AtomicRMWKind::ori,
+                                        clear, flag, indices);
+  else
+    value = memref::LoadOp::create(builder, loc, flag, indices);
   return arith::CmpIOp::create(builder, loc, arith::CmpIPredicate::ne, value,
                                clear);
 }

@@ -301,8 +301,24 @@ private:
   void compareRowEnds(OpBuilder &b, Value row);
   /// After all tiles, when the block stores the final state: the points
   /// that other tiles' first levels read, the slabs around the tiles'
-  /// inner boundaries, copied from the destinations into the sources.
+  /// inner boundaries, copied from the destinations into the sources (but
+  /// for the low slabs that tiles stored themselves).
   void copyFinalSlabs(OpBuilder &b);
+  /// The one axis along which tiles may split the grid, where they span
+  /// every other.
+  std::optional<unsigned> getSplitAxis() const;
+  /// Where the block stores the final state along splitAxis: the tiles'
+  /// flags, cleared (before the tiles).
+  void createTileFlags(OpBuilder &b);
+  /// What a tile stored of the slab around its lower boundary: nothing,
+  /// its own points that the tile below reads, or those and the tile
+  /// below's that it reads itself (only along an axis but the outermost:
+  /// the last level stores the rows of the tile's own band).
+  enum SlabStored : int8_t { None = 0, Low = 1, LowAndBelow = 2 };
+  /// In a tile: where the tile stores the final state from along
+  /// splitAxis, its origin or below it where the tile below has finished,
+  /// and records which.
+  Value getFinalLowAlongSplit(OpBuilder &b, Value hasBelow, Value above);
 
   Location loc;
   const TimeBlock &block;
@@ -329,8 +345,19 @@ private:
   /// widest level (level 1).
   SmallVector<Value, 3> ringOrigin;
   /// Per axis, where the block stores the final state: the tile's points
-  /// that no other tile's first level reads, [finalLow, finalHigh).
+  /// that no other tile's first level reads, [finalLow, finalHigh), or that
+  /// only tiles that have finished read.
   SmallVector<Value, 3> finalLow, finalHigh;
+  /// Where the block stores the final state and the tiles split one axis
+  /// only (getSplitAxis): that axis, and per tile along it whether it has
+  /// finished (its first level reads nothing more) and which of the slab
+  /// around its lower boundary it stored itself (SlabStored), which it
+  /// does where the tile below had finished when it started: tiles run in
+  /// order on each thread. Also whether a tile is tall enough that its
+  /// points read by the tile below and those read by the tile above do not
+  /// overlap, and the current tile's index along the axis.
+  std::optional<unsigned> splitAxis;
+  Value tilesDone, slabsStored, tilesHoldBothSlabs, tileIndex;
   /// Where the block compares the row ends: whether the tile reaches the
   /// grid's lower and upper end along the innermost axis.
   Value reachesGridLow, reachesGridHigh;
@@ -648,6 +675,85 @@ void PipelinedTimeBlock::compareRowEnds(OpBuilder &b, Value row) {
   }
 }
 
+std::optional<unsigned> PipelinedTimeBlock::getSplitAxis() const {
+  std::optional<unsigned> split;
+  for (unsigned axis = 0; axis < rank; ++axis) {
+    std::optional<int64_t> extent = plan.getStaticExtent(axis);
+    if (extent && tile[axis] >= *extent)
+      continue;
+    if (split)
+      return std::nullopt;
+    split = axis;
+  }
+  return split;
+}
+
+void PipelinedTimeBlock::createTileFlags(OpBuilder &b) {
+  unsigned axis = *splitAxis;
+  Value last = sub(b, upper[axis], constant(b, 1));
+  Value span = sub(b, last, lower[axis]);
+  Value lastIndex =
+      arith::DivUIOp::create(b, loc, span, constant(b, tile[axis]));
+  Value count = add(b, lastIndex, constant(b, 1));
+  auto type = MemRefType::get({ShapedType::kDynamic}, b.getI8Type());
+  tilesDone = memref::AllocOp::create(b, loc, type, count);
+  slabsStored = memref::AllocOp::create(b, loc, type, count);
+  Value clear = arith::ConstantIntOp::create(b, loc, b.getI8Type(), 0);
+  // One op per argument: IR built in one call's arguments would come in an
+  // order that depends on the compiler.
+  Value zero = constant(b, 0);
+  Value one = constant(b, 1);
+  scf::ForOp::create(
+      b, loc, zero, count, one, {},
+      [&](OpBuilder &lb, Location, Value index, ValueRange) {
+        memref::StoreOp::create(lb, loc, clear, tilesDone, index);
+        memref::StoreOp::create(lb, loc, clear, slabsStored, index);
+        scf::YieldOp::create(lb, loc);
+      });
+  // The tile below reads L x r_high into a tile, the tile above L x r_low.
+  Value reach = mul(b, levels, radiusLow[axis] + radiusHigh[axis]);
+  tilesHoldBothSlabs = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::sge,
+                                             constant(b, tile[axis]), reach);
+}
+
+Value PipelinedTimeBlock::getFinalLowAlongSplit(OpBuilder &b, Value hasBelow,
+                                                Value above) {
+  unsigned axis = *splitAxis;
+  // Tiles run in order on each thread (convert-scf-to-openmp's static
+  // schedule), so the tile below has usually finished unless another
+  // thread runs it. Where it has, only this tile still reads the slab
+  // around their boundary in the sources, and its last level stores each
+  // row after its first level has read it for the last time, as for its
+  // other points: the slab's upper side, this tile's points, and along an
+  // inner axis also its lower side, the finished tile's, whose final
+  // values are in the destinations. Tested once, at the start: the flag is
+  // set after all of that tile's reads (an acquire-release pair).
+  Value offset = sub(b, origin[axis], lower[axis]);
+  tileIndex = arith::DivUIOp::create(b, loc, offset, constant(b, tile[axis]));
+  Value one = constant(b, 1);
+  Value before = sub(b, tileIndex, one);
+  Value below = arith::MaxSIOp::create(b, loc, before, constant(b, 0));
+  Value belowDone = isFlagSet(b, loc, tilesDone, below, /*concurrently=*/true);
+  Value fits = arith::AndIOp::create(b, loc, hasBelow, tilesHoldBothSlabs);
+  Value storesLow = arith::AndIOp::create(b, loc, fits, belowDone);
+  bool storesBelow = axis > 0;
+  Value stored = arith::ConstantIntOp::create(b, loc, b.getI8Type(),
+                                              storesBelow ? LowAndBelow : Low);
+  Value none = arith::ConstantIntOp::create(b, loc, b.getI8Type(), None);
+  Value flag = arith::SelectOp::create(b, loc, storesLow, stored, none);
+  memref::StoreOp::create(b, loc, flag, slabsStored, tileIndex);
+  Value start = origin[axis];
+  if (storesBelow)
+    start = arith::SelectOp::create(
+        b, loc, storesLow,
+        sub(b, origin[axis], mul(b, levels, radiusLow[axis])), origin[axis]);
+  Value notStored = arith::XOrIOp::create(
+      b, loc, storesLow,
+      arith::ConstantIntOp::create(b, loc, b.getI1Type(), 1));
+  Value keepsLow = arith::AndIOp::create(b, loc, hasBelow, notStored);
+  return arith::SelectOp::create(b, loc, keepsLow, above, start);
+}
+
 void PipelinedTimeBlock::copyFinalSlabs(OpBuilder &b) {
   auto ifFinal = scf::IfOp::create(b, loc, block.finalStore);
   OpBuilder then = ifFinal.getThenBodyBuilder();
@@ -675,6 +781,28 @@ void PipelinedTimeBlock::copyFinalSlabs(OpBuilder &b) {
           from[axis] = arith::MaxSIOp::create(sb, loc, below, uncopied);
           Value above = add(sb, boundary, mul(sb, levels, radiusHigh[axis]));
           to[axis] = arith::MinSIOp::create(sb, loc, above, upper[axis]);
+          if (axis == splitAxis) {
+            // The tile at the boundary may have stored its side, or the
+            // whole slab, itself.
+            Value offset = sub(sb, boundary, lower[axis]);
+            Value index = arith::DivUIOp::create(sb, loc, offset,
+                                                 constant(sb, tile[axis]));
+            Value stored = memref::LoadOp::create(sb, loc, slabsStored, index);
+            Value none =
+                arith::ConstantIntOp::create(sb, loc, sb.getI8Type(), None);
+            Value storedLow = arith::CmpIOp::create(
+                sb, loc, arith::CmpIPredicate::ne, stored, none);
+            to[axis] =
+                arith::SelectOp::create(sb, loc, storedLow, boundary, to[axis]);
+            if (axis > 0) {
+              Value both = arith::ConstantIntOp::create(sb, loc, sb.getI8Type(),
+                                                        LowAndBelow);
+              Value storedBoth = arith::CmpIOp::create(
+                  sb, loc, arith::CmpIPredicate::eq, stored, both);
+              from[axis] = arith::SelectOp::create(sb, loc, storedBoth,
+                                                   boundary, from[axis]);
+            }
+          }
           for (auto [source, destination] :
                llvm::zip_equal(block.sources, block.destinations))
             copyBox(sb, loc, destination, source, from, to);
@@ -1170,6 +1298,8 @@ SmallVector<Value> PipelinedTimeBlock::emit(OpBuilder &builder) {
   if (!block.reductions.empty())
     partials.emplace(builder, loc, lower, upper, steps, reductionTypes,
                      /*lineApart=*/true);
+  if (block.finalStore && (splitAxis = getSplitAxis()))
+    createTileFlags(builder);
   scf::ParallelOp::create(
       builder, loc, lower, upper, steps,
       [&](OpBuilder &b, Location, ValueRange tileOrigin) {
@@ -1201,8 +1331,11 @@ SmallVector<Value> PipelinedTimeBlock::emit(OpBuilder &builder) {
                 b, loc, arith::CmpIPredicate::sgt, origin[axis], lower[axis]);
             Value above =
                 add(b, origin[axis], mul(b, levels, radiusHigh[axis]));
-            finalLow.push_back(
-                arith::SelectOp::create(b, loc, hasBelow, above, origin[axis]));
+            finalLow.push_back(axis == splitAxis
+                                   ? getFinalLowAlongSplit(b, hasBelow, above)
+                                   : arith::SelectOp::create(
+                                         b, loc, hasBelow, above, origin[axis])
+                                         .getResult());
             Value hasAbove = arith::CmpIOp::create(
                 b, loc, arith::CmpIPredicate::slt, tileEnd[axis], upper[axis]);
             Value below =
@@ -1234,10 +1367,17 @@ SmallVector<Value> PipelinedTimeBlock::emit(OpBuilder &builder) {
             });
         for (Value ring : rings)
           memref::DeallocOp::create(b, loc, ring);
+        if (splitAxis)
+          setFlag(b, loc, tilesDone, tileIndex);
         scf::ReduceOp::create(b, loc);
       });
-  if (block.finalStore)
+  if (block.finalStore) {
     copyFinalSlabs(builder);
+    if (splitAxis) {
+      memref::DeallocOp::create(builder, loc, tilesDone);
+      memref::DeallocOp::create(builder, loc, slabsStored);
+    }
+  }
   if (!partials)
     return {};
   SmallVector<Value> reduced = partials->combine(builder, block.reductions);

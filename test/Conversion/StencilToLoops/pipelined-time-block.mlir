@@ -874,6 +874,95 @@ func.func @final_state(%A: memref<10x12xf32>, %B: memref<10x12xf32>, %n: index) 
 
 // -----
 
+// The block that stores the final state, its tiles splitting one axis only
+// (the columns, tiles of 4; the calc reads one column to the left: r_low 1,
+// r_high 0). Each tile sets a flag when it has finished. Where the tile to
+// its left had finished when it started (tiles run in order on a thread),
+// nothing else reads the slab around their boundary, the L x r_low columns
+// left of it, and its last level stores those too, from the destination,
+// and records it: the copy after the block skips that slab. A tile whose
+// left neighbour was still running stores its own columns only, and the
+// copy takes the slab. (Along the outermost axis a tile stores only its
+// own rows: final-state.test runs both.)
+// CHECK-LABEL: func.func @final_state_split(
+// CHECK-SAME: %[[A:[^:]*]]: memref<10x12xf32>, %[[B:[^:]*]]: memref<10x12xf32>
+// CHECK: scf.for %[[BLOCK:.*]] = {{.*}} iter_args(%[[X:.*]] = %[[A]], %[[Y:.*]] = %[[B]])
+// CHECK: %[[DEPTH:.*]] = arith.divui
+// CHECK: %[[DONE:.*]] = memref.alloc() : memref<3xi8>
+// CHECK: %[[STORED:.*]] = memref.alloc() : memref<3xi8>
+// CHECK: scf.for %[[I:.*]] = %[[C0:.*]] to %[[C3:.*]] step
+// CHECK-NEXT: memref.store %[[ZERO:.*]], %[[DONE]][%[[I]]]
+// CHECK-NEXT: memref.store %[[ZERO]], %[[STORED]][%[[I]]]
+// Tiles of 4 columns hold both sides of their slabs, L x (1 + 0) columns,
+// at depths up to 4.
+// CHECK: %[[FITS:.*]] = arith.cmpi sle, %[[DEPTH]], %[[C4:.*]] : index
+// CHECK: scf.parallel (%[[COL0:.*]]) = (%[[C1:.*]]) to (%[[C11:.*]]) step (%[[C4]])
+// CHECK: %[[HASLEFT:.*]] = arith.cmpi sgt, %[[COL0]], %[[C1]]
+// CHECK: %[[OFFSET:.*]] = arith.subi %[[COL0]], %[[C1]]
+// CHECK: %[[TILE:.*]] = arith.divui %[[OFFSET]], %[[C4]]
+// CHECK: %[[PREVIOUS:.*]] = arith.subi %[[TILE]], %[[C1]]
+// CHECK: %[[LEFT:.*]] = arith.maxsi %[[PREVIOUS]], %[[C0]]
+// CHECK: %[[SEEN:.*]] = memref.atomic_rmw ori %[[ZERO]], %[[DONE]][%[[LEFT]]]
+// CHECK: %[[LEFTDONE:.*]] = arith.cmpi ne, %[[SEEN]], %[[ZERO]]
+// CHECK: %[[CAN:.*]] = arith.andi %[[HASLEFT]], %[[FITS]]
+// CHECK: %[[STORES:.*]] = arith.andi %[[CAN]], %[[LEFTDONE]]
+// CHECK: %[[FLAG:.*]] = arith.select %[[STORES]], %[[TWO:.*]], %[[ZERO]] : i8
+// CHECK: memref.store %[[FLAG]], %[[STORED]][%[[TILE]]]
+// CHECK: %[[SLABSTART:.*]] = arith.subi %[[COL0]], %[[DEPTH]]
+// CHECK: %[[START:.*]] = arith.select %[[STORES]], %[[SLABSTART]], %[[COL0]]
+// CHECK: %[[NOTSTORES:.*]] = arith.xori %[[STORES]]
+// CHECK: %[[KEEPS:.*]] = arith.andi %[[HASLEFT]], %[[NOTSTORES]]
+// CHECK: %[[FINALLOW:.*]] = arith.select %[[KEEPS]], %[[COL0]], %[[START]]
+// The last level's rows into the source, from FINALLOW.
+// CHECK: scf.for %[[COL:.*]] = %[[FINALLOW]] to %{{.*}} step %[[C1]] {
+// CHECK-NEXT: %[[V:.*]] = memref.load %[[Y]][%[[ROW:.*]], %[[COL]]]
+// CHECK-NEXT: memref.store %[[V]], %[[X]][%[[ROW]], %[[COL]]]
+// CHECK: memref.atomic_rmw assign %{{.*}}, %[[DONE]][%[[TILE]]]
+// CHECK-NEXT: scf.reduce
+// After the tiles, the slab at each boundary C: [C - 3, C) unless the tile
+// at C stored it (2), [C, C + 0) unless it stored its own side (1 or 2).
+// CHECK: scf.for %[[C:.*]] = %{{.*}} to %[[C11]] step %[[C4]] {
+// CHECK: %[[FROM:.*]] = arith.maxsi
+// CHECK: %[[TO:.*]] = arith.minsi %[[C]], %[[C11]]
+// CHECK: %[[AT:.*]] = arith.subi %[[C]], %[[C1]]
+// CHECK: %[[INDEX:.*]] = arith.divui %[[AT]], %[[C4]]
+// CHECK: %[[HOW:.*]] = memref.load %[[STORED]][%[[INDEX]]]
+// CHECK: %[[OWN:.*]] = arith.cmpi ne, %[[HOW]], %[[ZERO]]
+// CHECK: %[[TO2:.*]] = arith.select %[[OWN]], %[[C]], %[[TO]]
+// CHECK: %[[BOTH:.*]] = arith.cmpi eq, %[[HOW]], %[[TWO]]
+// CHECK: %[[FROM2:.*]] = arith.select %[[BOTH]], %[[C]], %[[FROM]]
+// CHECK: scf.parallel
+// CHECK-NEXT: scf.for %[[SCOL:.*]] = %[[FROM2]] to %[[TO2]] step %[[C1]] {
+// CHECK: memref.dealloc %[[DONE]]
+// CHECK: memref.dealloc %[[STORED]]
+!s = !stencil.field<10x12xf32>
+func.func @final_state_split(%A: memref<10x12xf32>, %B: memref<10x12xf32>, %n: index) {
+  %a = stencil.load %A : memref<10x12xf32> -> !s
+  %b = stencil.load %B : memref<10x12xf32> -> !s
+  %g = stencil.grid [1, 1] to [9, 11] : !stencil.grid<2>
+  %r:2 = stencil.iterate %n iter_args(%ak = %a, %bk = %b) : !s, !s
+      attributes {schedule = #stencil.schedule<wg = [8, 4], time_block = 3>} {
+    %calc = stencil.apply on %g ins(%x = %ak : !s) outs(%bk : !s) {
+      %n0 = stencil.access %x[-1, 0] : !s
+      %s0 = stencil.access %x[1, 0] : !s
+      %w0 = stencil.access %x[0, -1] : !s
+      %t = arith.addf %n0, %s0 : f32
+      %v = arith.addf %t, %w0 : f32
+      stencil.return %v : f32
+    }
+    %copy = stencil.apply on %g ins(%y = %calc : !s) outs(%ak : !s) {
+      %v = stencil.access %y[0, 0] : !s
+      stencil.return %v : f32
+    }
+    stencil.yield %copy, %calc : !s, !s
+  }
+  stencil.store %r#0 to %A : !s to memref<10x12xf32>
+  stencil.store %r#1 to %B : !s to memref<10x12xf32>
+  return
+}
+
+// -----
+
 // A calc that reads only the row below (r_low 1, r_high 0 along rows): in
 // wave w the last level writes rows w and w + 1, and the next wave's first
 // level reads row w + 1 again, so the block keeps the source as it is, and

@@ -77,10 +77,15 @@ void forEachRingSlabOf(OpBuilder &builder, Location loc, Value buffer,
 /// A flag in host memory that the lowering tests once code that may find
 /// something has run (rings that differ): an i8 on the stack, stored 0.
 Value createClearedFlag(OpBuilder &builder, Location loc);
-/// Sets `flag` to 1, atomically: threads may set it at once.
-void setFlag(OpBuilder &builder, Location loc, Value flag);
-/// An i1 that holds where `flag` is set.
-Value isFlagSet(OpBuilder &builder, Location loc, Value flag);
+/// Sets `flag` (the i8 at `indices`) to 1, atomically: threads may set it
+/// at once, and what the thread did before happens before another thread
+/// that reads the flag set with `concurrently` does anything after.
+void setFlag(OpBuilder &builder, Location loc, Value flag,
+             ValueRange indices = {});
+/// An i1 that holds where `flag` (the i8 at `indices`) is set. Where
+/// another thread may set it meanwhile (`concurrently`), an atomic read.
+Value isFlagSet(OpBuilder &builder, Location loc, Value flag,
+                ValueRange indices = {}, bool concurrently = false);
 
 /// The running values of an apply's reductions over the boxes a partition
 /// hands out, which may come in branches: one memory cell each, starting
