@@ -12,8 +12,9 @@
 // steps leave both arrays as they were.
 //
 // With a schedule's time_block T > 1 the loop first runs whole blocks of T
-// steps, which the backend emits; the remaining steps run one at a time, or
-// as one shallower block on backends that take a block's depth at run time.
+// steps, which the backend emits; the remaining steps run one at a time, or,
+// on backends that take a block's depth at run time, in one more block, the
+// steps spread evenly over the blocks (a lone remaining step runs alone).
 // A calc's reductions matter at the last step only: where the backend can,
 // each block computes them in its last level and the loop's scalars come
 // out of the blocks; elsewhere the blocks skip them and the last step runs
@@ -165,7 +166,7 @@ FunctionLowering::LoweredTimeBlocks FunctionLowering::lowerTimeBlocks(
   // The blocks' steps plus blockCount - 1: the i-th block (from 0) is
   // (stepsRoundedUp - i) / blockCount deep, the first ones a step deeper
   // where the steps do not divide evenly.
-  Value stepsRoundedUp;
+  Value stepsRoundedUp, lastBlock;
   if (shallow) {
     Value deepRemainder = arith::CmpIOp::create(
         builder, loc, arith::CmpIPredicate::sge, remainder, constant(2));
@@ -177,7 +178,7 @@ FunctionLowering::LoweredTimeBlocks FunctionLowering::lowerTimeBlocks(
                                      deepRemainder));
     singleSteps = arith::SelectOp::create(
         builder, loc, deepRemainder, lastStepAlone ? one : zero, singleSteps);
-    Value lastBlock = arith::SubIOp::create(builder, loc, blockCount, one);
+    lastBlock = arith::SubIOp::create(builder, loc, blockCount, one);
     stepsRoundedUp =
         arith::AddIOp::create(builder, loc, stepsInBlocks, lastBlock);
   }
@@ -242,7 +243,9 @@ FunctionLowering::LoweredTimeBlocks FunctionLowering::lowerTimeBlocks(
   }
   Value isLast;
   if (storedFinalState || reducesInBlocks) {
-    Value lastIndex = arith::SubIOp::create(inBlock, loc, blockCount, one);
+    Value lastIndex =
+        lastBlock ? lastBlock
+                  : arith::SubIOp::create(inBlock, loc, blockCount, one);
     isLast = arith::CmpIOp::create(inBlock, loc, arith::CmpIPredicate::eq,
                                    blockLoop.getInductionVar(), lastIndex);
   }

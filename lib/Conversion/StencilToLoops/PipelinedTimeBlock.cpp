@@ -690,11 +690,13 @@ std::optional<unsigned> PipelinedTimeBlock::getSplitAxis() const {
 
 void PipelinedTimeBlock::createTileFlags(OpBuilder &b) {
   unsigned axis = *splitAxis;
-  Value last = sub(b, upper[axis], constant(b, 1));
-  Value span = sub(b, last, lower[axis]);
-  Value lastIndex =
-      arith::DivUIOp::create(b, loc, span, constant(b, tile[axis]));
-  Value count = add(b, lastIndex, constant(b, 1));
+  // ceil(extent / tile) tiles; none where run-time bounds leave the grid
+  // empty.
+  Value extent = sub(b, upper[axis], lower[axis]);
+  Value span = arith::MaxSIOp::create(b, loc, extent, constant(b, 0));
+  Value rounded = add(b, span, constant(b, tile[axis] - 1));
+  Value count =
+      arith::DivUIOp::create(b, loc, rounded, constant(b, tile[axis]));
   auto type = MemRefType::get({ShapedType::kDynamic}, b.getI8Type());
   tilesDone = memref::AllocOp::create(b, loc, type, count);
   slabsStored = memref::AllocOp::create(b, loc, type, count);

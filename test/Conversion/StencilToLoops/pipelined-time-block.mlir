@@ -963,6 +963,68 @@ func.func @final_state_split(%A: memref<10x12xf32>, %B: memref<10x12xf32>, %n: i
 
 // -----
 
+// The same split along the rows (bands of 4; r_low = r_high = 1): a band's
+// last level writes only its own rows, so where the band below has
+// finished it stores its own side of the slab (1) and the copy still takes
+// the side below. Bands of 4 rows hold both sides, L x (1 + 1) rows, only
+// at depths up to 2.
+// CHECK-LABEL: func.func @final_state_split_rows(
+// CHECK: %[[DEPTH:.*]] = arith.divui
+// CHECK: %[[DONE:.*]] = memref.alloc() : memref<2xi8>
+// CHECK: %[[STORED:.*]] = memref.alloc() : memref<2xi8>
+// CHECK: %[[REACH:.*]] = arith.muli %[[DEPTH]], %[[C2:.*]] : index
+// CHECK: %[[FITS:.*]] = arith.cmpi sle, %[[REACH]], %[[C4:.*]] : index
+// CHECK: scf.parallel (%[[ROW0:.*]]) = (%[[C1:.*]]) to (%[[C9:.*]]) step (%[[C4]])
+// CHECK: %[[HASBELOW:.*]] = arith.cmpi sgt, %[[ROW0]], %[[C1]]
+// CHECK: %[[ABOVE:.*]] = arith.addi %[[ROW0]], %[[DEPTH]]
+// CHECK: %[[SEEN:.*]] = memref.atomic_rmw ori %{{.*}}, %[[DONE]]
+// CHECK: %[[BELOWDONE:.*]] = arith.cmpi ne, %[[SEEN]]
+// CHECK: %[[CAN:.*]] = arith.andi %[[HASBELOW]], %[[FITS]]
+// CHECK: %[[STORES:.*]] = arith.andi %[[CAN]], %[[BELOWDONE]]
+// CHECK: %[[FLAG:.*]] = arith.extui %[[STORES]] : i1 to i8
+// CHECK: memref.store %[[FLAG]], %[[STORED]]
+// CHECK: %[[NOTSTORES:.*]] = arith.xori %[[STORES]]
+// CHECK: %[[KEEPS:.*]] = arith.andi %[[HASBELOW]], %[[NOTSTORES]]
+// CHECK: arith.select %[[KEEPS]], %[[ABOVE]], %[[ROW0]] : index
+// CHECK: memref.atomic_rmw assign %{{.*}}, %[[DONE]]
+// CHECK-NEXT: scf.reduce
+// The one boundary, row 5: from 5 - L, to 5 where the band stored its side.
+// CHECK: %[[LOW:.*]] = arith.subi %[[C5:.*]], %[[DEPTH]]
+// CHECK: %[[FROM:.*]] = arith.maxsi %[[LOW]], %[[C1]]
+// CHECK: %[[HIGH:.*]] = arith.addi %[[DEPTH]], %[[C5]]
+// CHECK: %[[TO:.*]] = arith.minsi %[[HIGH]], %[[C9]]
+// CHECK: %[[HOW:.*]] = memref.load %[[STORED]][%[[C1]]]
+// CHECK: %[[OWN:.*]] = arith.cmpi ne, %[[HOW]]
+// CHECK: %[[TO2:.*]] = arith.select %[[OWN]], %[[C5]], %[[TO]]
+// CHECK-NEXT: scf.parallel (%{{.*}}) = (%[[FROM]]) to (%[[TO2]])
+!v = !stencil.field<10x12xf32>
+func.func @final_state_split_rows(%A: memref<10x12xf32>, %B: memref<10x12xf32>, %n: index) {
+  %a = stencil.load %A : memref<10x12xf32> -> !v
+  %b = stencil.load %B : memref<10x12xf32> -> !v
+  %g = stencil.grid [1, 1] to [9, 11] : !stencil.grid<2>
+  %r:2 = stencil.iterate %n iter_args(%ak = %a, %bk = %b) : !v, !v
+      attributes {schedule = #stencil.schedule<wg = [4, 10], time_block = 3>} {
+    %calc = stencil.apply on %g ins(%x = %ak : !v) outs(%bk : !v) {
+      %n0 = stencil.access %x[-1, 0] : !v
+      %s0 = stencil.access %x[1, 0] : !v
+      %w0 = stencil.access %x[0, -1] : !v
+      %t = arith.addf %n0, %s0 : f32
+      %v = arith.addf %t, %w0 : f32
+      stencil.return %v : f32
+    }
+    %copy = stencil.apply on %g ins(%y = %calc : !v) outs(%ak : !v) {
+      %v = stencil.access %y[0, 0] : !v
+      stencil.return %v : f32
+    }
+    stencil.yield %copy, %calc : !v, !v
+  }
+  stencil.store %r#0 to %A : !v to memref<10x12xf32>
+  stencil.store %r#1 to %B : !v to memref<10x12xf32>
+  return
+}
+
+// -----
+
 // A calc that reads only the row below (r_low 1, r_high 0 along rows): in
 // wave w the last level writes rows w and w + 1, and the next wave's first
 // level reads row w + 1 again, so the block keeps the source as it is, and

@@ -135,8 +135,9 @@ public:
                                        const ApplyLowering &apply,
                                        BoxPartition partition) = 0;
   /// Whether blocks of fewer steps than T, known at run time, are emitted
-  /// as one block too: the steps left after the whole blocks then run as
-  /// one shallower block when there are two or more.
+  /// as one block too: the steps left after the whole blocks then run in
+  /// one more block when there are two or more, and the steps are spread
+  /// evenly over the blocks.
   virtual bool runsShallowTimeBlocks(const TimeBlockPlan &plan) const = 0;
   /// Emits one block of the time loop: T steps, or, when the backend runs
   /// shallow blocks, `depth` steps (an index value, 2 <= depth <= T; T
