@@ -158,9 +158,9 @@ FunctionLowering::LoweredTimeBlocks FunctionLowering::lowerTimeBlocks(
   // is (its overlaps grow with the depth), while its fixed costs do not
   // shrink with it: heat3d's 16 steps at T = 7 ran 6.5% faster as blocks of
   // 6, 5 and 5 than of 7, 7 and 2 (docs/Tuning.md, "Even blocks"). Not
-  // where reductions run in the last step alone: the
-  // remaining steps run alone like it (the blocks are then all of full
-  // depth, but still given it at run time: the same scheme runs).
+  // where reductions run in the last step alone: the remaining steps run
+  // alone like it (the blocks are then all of full depth, but still given
+  // it at run time: the same scheme runs).
   bool runtimeDepth = backend.runsShallowTimeBlocks(blocks);
   bool shallow = runtimeDepth && !reductionStepAlone;
   // The blocks' steps plus blockCount - 1: the i-th block (from 0) is

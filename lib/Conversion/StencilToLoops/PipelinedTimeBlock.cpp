@@ -301,8 +301,8 @@ private:
   void compareRowEnds(OpBuilder &b, Value row);
   /// After all tiles, when the block stores the final state: the points
   /// that other tiles' first levels read, the slabs around the tiles'
-  /// inner boundaries, copied from the destinations into the sources (but
-  /// for the low slabs that tiles stored themselves).
+  /// inner boundaries, copied from the destinations into the sources, but
+  /// for what the tiles stored themselves (SlabStored).
   void copyFinalSlabs(OpBuilder &b);
   /// The one axis along which tiles may split the grid, where they span
   /// every other.
