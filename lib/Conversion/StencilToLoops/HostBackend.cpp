@@ -149,18 +149,28 @@ void host::copyBox(OpBuilder &builder, Location loc, Value source, Value target,
               });
 }
 
+Value host::getTileCount(OpBuilder &builder, Location loc, Value lower,
+                         Value upper, Value step) {
+  Value zero = arith::ConstantIndexOp::create(builder, loc, 0);
+  Value extent = arith::SubIOp::create(builder, loc, upper, lower);
+  Value nonNegative = arith::MaxSIOp::create(builder, loc, extent, zero);
+  return arith::CeilDivSIOp::create(builder, loc, nonNegative, step);
+}
+
+Value host::getTilePosition(OpBuilder &builder, Location loc, Value tileLower,
+                            Value lower, Value step) {
+  Value offset = arith::SubIOp::create(builder, loc, tileLower, lower);
+  return arith::DivSIOp::create(builder, loc, offset, step);
+}
+
 TilePartials::TilePartials(OpBuilder &builder, Location loc, ValueRange lower,
                            ValueRange upper, ValueRange steps, TypeRange types,
                            bool lineApart)
     : loc(loc), lower(lower), steps(steps), lineApart(lineApart) {
-  Value zero = arith::ConstantIndexOp::create(builder, loc, 0);
   tileCount = arith::ConstantIndexOp::create(builder, loc, 1);
   for (unsigned axis = 0; axis < lower.size(); ++axis) {
-    Value extent =
-        arith::SubIOp::create(builder, loc, upper[axis], lower[axis]);
-    Value nonNegative = arith::MaxSIOp::create(builder, loc, extent, zero);
     tilesAlong.push_back(
-        arith::CeilDivSIOp::create(builder, loc, nonNegative, steps[axis]));
+        getTileCount(builder, loc, lower[axis], upper[axis], steps[axis]));
     tileCount =
         arith::MulIOp::create(builder, loc, tileCount, tilesAlong.back());
   }
@@ -182,9 +192,8 @@ TilePartials::TilePartials(OpBuilder &builder, Location loc, ValueRange lower,
 Value TilePartials::getSlot(OpBuilder &builder, ValueRange tileLower) const {
   Value slot = arith::ConstantIndexOp::create(builder, loc, 0);
   for (unsigned axis = 0; axis < lower.size(); ++axis) {
-    Value offset =
-        arith::SubIOp::create(builder, loc, tileLower[axis], lower[axis]);
-    Value position = arith::DivSIOp::create(builder, loc, offset, steps[axis]);
+    Value position = getTilePosition(builder, loc, tileLower[axis], lower[axis],
+                                     steps[axis]);
     Value scaled = arith::MulIOp::create(builder, loc, slot, tilesAlong[axis]);
     slot = arith::AddIOp::create(builder, loc, scaled, position);
   }

@@ -36,6 +36,15 @@ SmallVector<Value> emitPipelinedTimeBlock(OpBuilder &builder, Location loc,
 /// sources again behind the last level's rows.
 bool pipelinedBlockStoresFinalState(const TimeBlockPlan &plan);
 
+/// How many tiles of `step` points cover [lower, upper) along an axis (none
+/// where run-time bounds leave it empty).
+Value getTileCount(OpBuilder &builder, Location loc, Value lower, Value upper,
+                   Value step);
+/// The position along an axis, from 0, of the tile that starts at
+/// `tileLower` in a range from `lower` tiled by `step`.
+Value getTilePosition(OpBuilder &builder, Location loc, Value tileLower,
+                      Value lower, Value step);
+
 /// The running values of an apply's reductions, one slot per tile of a
 /// box [lower, upper) that a parallel loop tiles by `steps`: each tile
 /// writes its own slot, and the slots are combined in tile order after the

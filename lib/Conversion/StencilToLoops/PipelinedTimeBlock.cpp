@@ -690,13 +690,8 @@ std::optional<unsigned> PipelinedTimeBlock::getSplitAxis() const {
 
 void PipelinedTimeBlock::createTileFlags(OpBuilder &b) {
   unsigned axis = *splitAxis;
-  // ceil(extent / tile) tiles; none where run-time bounds leave the grid
-  // empty.
-  Value extent = sub(b, upper[axis], lower[axis]);
-  Value span = arith::MaxSIOp::create(b, loc, extent, constant(b, 0));
-  Value rounded = add(b, span, constant(b, tile[axis] - 1));
   Value count =
-      arith::DivUIOp::create(b, loc, rounded, constant(b, tile[axis]));
+      getTileCount(b, loc, lower[axis], upper[axis], constant(b, tile[axis]));
   auto type = MemRefType::get({ShapedType::kDynamic}, b.getI8Type());
   tilesDone = memref::AllocOp::create(b, loc, type, count);
   slabsStored = memref::AllocOp::create(b, loc, type, count);
@@ -730,8 +725,8 @@ Value PipelinedTimeBlock::getFinalLowAlongSplit(OpBuilder &b, Value hasBelow,
   // inner axis also its lower side, the finished tile's, whose final
   // values are in the destinations. Tested once, at the start: the flag is
   // set after all of that tile's reads (an acquire-release pair).
-  Value offset = sub(b, origin[axis], lower[axis]);
-  tileIndex = arith::DivUIOp::create(b, loc, offset, constant(b, tile[axis]));
+  tileIndex = getTilePosition(b, loc, origin[axis], lower[axis],
+                              constant(b, tile[axis]));
   Value one = constant(b, 1);
   Value before = sub(b, tileIndex, one);
   Value below = arith::MaxSIOp::create(b, loc, before, constant(b, 0));
@@ -786,9 +781,8 @@ void PipelinedTimeBlock::copyFinalSlabs(OpBuilder &b) {
           if (axis == splitAxis) {
             // The tile at the boundary may have stored its side, or the
             // whole slab, itself.
-            Value offset = sub(sb, boundary, lower[axis]);
-            Value index = arith::DivUIOp::create(sb, loc, offset,
-                                                 constant(sb, tile[axis]));
+            Value index = getTilePosition(sb, loc, boundary, lower[axis],
+                                          constant(sb, tile[axis]));
             Value stored = memref::LoadOp::create(sb, loc, slabsStored, index);
             Value none =
                 arith::ConstantIntOp::create(sb, loc, sb.getI8Type(), None);

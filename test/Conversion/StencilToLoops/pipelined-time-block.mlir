@@ -899,7 +899,7 @@ func.func @final_state(%A: memref<10x12xf32>, %B: memref<10x12xf32>, %n: index) 
 // CHECK: scf.parallel (%[[COL0:.*]]) = (%[[C1:.*]]) to (%[[C11:.*]]) step (%[[C4]])
 // CHECK: %[[HASLEFT:.*]] = arith.cmpi sgt, %[[COL0]], %[[C1]]
 // CHECK: %[[OFFSET:.*]] = arith.subi %[[COL0]], %[[C1]]
-// CHECK: %[[TILE:.*]] = arith.divui %[[OFFSET]], %[[C4]]
+// CHECK: %[[TILE:.*]] = arith.divsi %[[OFFSET]], %[[C4]]
 // CHECK: %[[PREVIOUS:.*]] = arith.subi %[[TILE]], %[[C1]]
 // CHECK: %[[LEFT:.*]] = arith.maxsi %[[PREVIOUS]], %[[C0]]
 // CHECK: %[[SEEN:.*]] = memref.atomic_rmw ori %[[ZERO]], %[[DONE]][%[[LEFT]]]
@@ -925,7 +925,7 @@ func.func @final_state(%A: memref<10x12xf32>, %B: memref<10x12xf32>, %n: index) 
 // CHECK: %[[FROM:.*]] = arith.maxsi
 // CHECK: %[[TO:.*]] = arith.minsi %[[C]], %[[C11]]
 // CHECK: %[[AT:.*]] = arith.subi %[[C]], %[[C1]]
-// CHECK: %[[INDEX:.*]] = arith.divui %[[AT]], %[[C4]]
+// CHECK: %[[INDEX:.*]] = arith.divsi %[[AT]], %[[C4]]
 // CHECK: %[[HOW:.*]] = memref.load %[[STORED]][%[[INDEX]]]
 // CHECK: %[[OWN:.*]] = arith.cmpi ne, %[[HOW]], %[[ZERO]]
 // CHECK: %[[TO2:.*]] = arith.select %[[OWN]], %[[C]], %[[TO]]
