@@ -18,6 +18,22 @@
  *     grown by one row per level still to come at both ends, as the tiles
  *     of the lowering overlap.
  *
+ *   pipeline_model block tiles|split|inplace L [H [PAD]]
+ *     One time block of L levels over heat2d's whole 2048 x 2048 grid on
+ *     two threads, from a source grid to a destination grid, two rows a
+ *     wave, each row's partial end vectors masked:
+ *       tiles    two tiles of 1023 columns, level s grown by L - s columns
+ *                at the tile's inner end (the lowering's tiles), a ring of
+ *                4 rows per level;
+ *       split    one tile of all columns; levels 1 .. H (default L / 2) on
+ *                one thread, the rest on the other, which reads level H
+ *                from a ring of PAD rows (default 64) between them; each
+ *                thread spins on the other's count of finished waves;
+ *       inplace  as tiles, but level s writes its row r over level s - 1's
+ *                row r - 1, which it has just read for the last time: one
+ *                ring of 2L + 8 rows indexed by r - s, rows PAD points
+ *                longer (default 16).
+ *
  * Prints GCells/s (one level's update of one cell is a cell), the median
  * of 5 runs with their range. Build: cc -O3 -march=native -fopenmp. */
 #include <omp.h>
@@ -63,6 +79,35 @@ static void updateRow(const float *up, const float *middle, const float *down,
     sum = _mm512_add_ps(sum, shiftedRight(current, next));
     _mm512_store_ps(out + j, _mm512_add_ps(_mm512_mul_ps(c0, current),
                                            _mm512_mul_ps(c1, sum)));
+    previous = current;
+    current = next;
+  }
+}
+
+/* Columns [from, to) of a row, from three rows indexed by the same column
+ * (`up + c` is column c); the vectors start at the multiple of 16 at or
+ * below `from`, and the end vectors store only the columns in range. The
+ * rows must hold a vector on each side of the range. */
+static void updateColumns(const float *up, const float *middle,
+                          const float *down, float *out, long from, long to) {
+  const __m512 c0 = _mm512_set1_ps(0.6f), c1 = _mm512_set1_ps(0.1f);
+  long j = from & ~15L;
+  __m512 previous = _mm512_load_ps(middle + j - 16),
+         current = _mm512_load_ps(middle + j);
+  for (; j < to; j += 16) {
+    __m512 next = _mm512_load_ps(middle + j + 16);
+    __m512 vertical =
+        _mm512_add_ps(_mm512_load_ps(up + j), _mm512_load_ps(down + j));
+    __m512 sum = _mm512_add_ps(vertical, shiftedLeft(previous, current));
+    sum = _mm512_add_ps(sum, shiftedRight(current, next));
+    __mmask16 lanes = 0xFFFF;
+    if (j < from)
+      lanes &= (__mmask16)(0xFFFF << (from - j));
+    if (j + 16 > to)
+      lanes &= (__mmask16)(0xFFFF >> (j + 16 - to));
+    _mm512_mask_store_ps(
+        out + j, lanes,
+        _mm512_add_ps(_mm512_mul_ps(c0, current), _mm512_mul_ps(c1, sum)));
     previous = current;
     current = next;
   }
@@ -148,18 +193,125 @@ static double runPipeline(long width, long levels, long rowsPerWave, long rows,
   return seconds;
 }
 
+/* The block model: a 2048 x 2048 grid, its rows 16-point aligned. */
+#define BLOCK_N 2048L
+/* A ring row: columns -128 .. BLOCK_N + 128, so that a tile's grown rows
+ * and the vectors beside them stay inside. */
+#define BLOCK_RING_ROW (BLOCK_N + 256)
+
+enum BlockMode { BLOCK_TILES, BLOCK_SPLIT, BLOCK_INPLACE };
+
+static float *blockRingRow(float *ring, long stride, long slots, long slot,
+                           long row) {
+  return ring + (slot * slots + (unsigned long)row % slots) * stride + 128;
+}
+
+/* The rows of level `level` (1 .. L) in wave `wave`: 2 wave - (level - 1)
+ * and the one after; level s reads level s - 1's rows from one below the
+ * first to one above the second, all written by this wave or the last. */
+static long blockRow(long wave, long level, long k) {
+  return 2 * wave - (level - 1) + k;
+}
+
+/* The columns level `level` computes in tile `tile` of two. */
+static void blockColumns(int tile, long levels, long level, long *from,
+                         long *to) {
+  long low = 1 + tile * 1023, high = low + 1023;
+  if (tile == 1)
+    low -= levels - level;
+  else
+    high += levels - level;
+  *from = low < 1 ? 1 : low;
+  *to = high > BLOCK_N - 1 ? BLOCK_N - 1 : high;
+}
+
+static double runBlock(enum BlockMode mode, const float *source,
+                       float *destination, long levels, long split, long pad) {
+  double seconds = 0;
+  long waves = (BLOCK_N + levels) / 2 + 1;
+  long handoffSlots = mode == BLOCK_SPLIT ? pad : 1;
+  float *handoff = allocateFilled(handoffSlots * BLOCK_RING_ROW);
+  long produced = 0, consumed = 0;
+#pragma omp parallel num_threads(2) reduction(max : seconds)
+  {
+    int thread = omp_get_thread_num();
+    long stride = BLOCK_RING_ROW + (mode == BLOCK_INPLACE ? pad : 0);
+    long slots = mode == BLOCK_INPLACE ? 2 * levels + 8 : 4;
+    long rings = mode == BLOCK_INPLACE ? 1 : levels;
+    float *ring = allocateFilled(rings * slots * stride);
+    long first = 1, last = levels;
+    if (mode == BLOCK_SPLIT) {
+      first = thread == 0 ? 1 : split + 1;
+      last = thread == 0 ? split : levels;
+    }
+#pragma omp barrier
+    double start = now();
+    for (long wave = 0; wave < waves; wave++) {
+      if (mode == BLOCK_SPLIT && thread == 0)
+        while (__atomic_load_n(&consumed, __ATOMIC_ACQUIRE) <
+               wave + 2 - handoffSlots / 2)
+          _mm_pause();
+      if (mode == BLOCK_SPLIT && thread == 1)
+        while (__atomic_load_n(&produced, __ATOMIC_ACQUIRE) < wave + 1)
+          _mm_pause();
+      for (long level = first; level <= last; level++) {
+        long from = 1, to = BLOCK_N - 1;
+        if (mode != BLOCK_SPLIT)
+          blockColumns(thread, levels, level, &from, &to);
+        for (long k = 0; k < 2; k++) {
+          long row = blockRow(wave, level, k);
+          if (row < 1 || row >= BLOCK_N - 1)
+            continue;
+          const float *in[3];
+          for (long d = 0; d < 3; d++) {
+            long at = row - 1 + d;
+            if (level == 1)
+              in[d] = source + at * BLOCK_N;
+            else if (mode == BLOCK_SPLIT && level == split + 1)
+              in[d] =
+                  blockRingRow(handoff, BLOCK_RING_ROW, handoffSlots, 0, at);
+            else if (mode == BLOCK_INPLACE)
+              in[d] = blockRingRow(ring, stride, slots, 0,
+                                   at - (level - 1) + 4 * slots);
+            else
+              in[d] = blockRingRow(ring, stride, slots, level - 1, at);
+          }
+          float *out;
+          if (level == levels)
+            out = destination + row * BLOCK_N;
+          else if (mode == BLOCK_SPLIT && level == split)
+            out = blockRingRow(handoff, BLOCK_RING_ROW, handoffSlots, 0, row);
+          else if (mode == BLOCK_INPLACE)
+            out = blockRingRow(ring, stride, slots, 0, row - level + 4 * slots);
+          else
+            out = blockRingRow(ring, stride, slots, level, row);
+          updateColumns(in[0], in[1], in[2], out, from, to);
+        }
+      }
+      if (mode == BLOCK_SPLIT)
+        __atomic_store_n(thread == 0 ? &produced : &consumed, wave + 1,
+                         __ATOMIC_RELEASE);
+    }
+    seconds = now() - start;
+    free(ring);
+  }
+  free(handoff);
+  return seconds;
+}
+
 static int compareDoubles(const void *a, const void *b) {
   double x = *(const double *)a, y = *(const double *)b;
   return (x > y) - (x < y);
 }
 
-static void report(const char *what, double cells, double seconds[RUNS]) {
+static void report(const char *what, double cells, double seconds[RUNS],
+                   int threads) {
   double rates[RUNS];
   for (int i = 0; i < RUNS; i++)
     rates[i] = cells / seconds[i] * 1e-9;
   qsort(rates, RUNS, sizeof(double), compareDoubles);
   printf("%s: %.2f GCells/s (%.2f-%.2f), %d threads\n", what, rates[RUNS / 2],
-         rates[0], rates[RUNS - 1], omp_get_max_threads());
+         rates[0], rates[RUNS - 1], threads);
 }
 
 static long argument(char **argv, int index) {
@@ -189,7 +341,7 @@ int main(int argc, char **argv) {
     snprintf(what, sizeof what, "kernel W=%ld H=%ld", width, height);
     report(what,
            (double)(width - 32) * (height - 2) * reps * omp_get_max_threads(),
-           seconds);
+           seconds, omp_get_max_threads());
     return 0;
   }
   if (argc == 7 && !strcmp(argv[1], "pipeline")) {
@@ -209,10 +361,57 @@ int main(int argc, char **argv) {
     report(what,
            (double)(width - 32) * (rows - 2) * (levels - 1) *
                omp_get_max_threads(),
-           seconds);
+           seconds, omp_get_max_threads());
     return 0;
   }
-  fprintf(stderr, "usage: pipeline_model kernel W H REPS\n"
-                  "       pipeline_model pipeline W L R ROWS TILE\n");
+  if ((argc >= 4 && argc <= 6) && !strcmp(argv[1], "block")) {
+    enum BlockMode mode;
+    if (!strcmp(argv[2], "tiles"))
+      mode = BLOCK_TILES;
+    else if (!strcmp(argv[2], "split"))
+      mode = BLOCK_SPLIT;
+    else if (!strcmp(argv[2], "inplace"))
+      mode = BLOCK_INPLACE;
+    else {
+      fprintf(stderr,
+              "pipeline_model: block takes tiles, split or inplace, "
+              "not '%s'\n",
+              argv[2]);
+      return 2;
+    }
+    long levels = argument(argv, 3);
+    long split = argc > 4 ? argument(argv, 4) : levels / 2;
+    long pad = argc > 5 ? argument(argv, 5) : (mode == BLOCK_SPLIT ? 64 : 16);
+    if (levels < 2 || levels > 512 || split >= levels ||
+        (mode == BLOCK_SPLIT && pad < 8) || pad > 1024) {
+      fprintf(stderr, "pipeline_model: block needs 2 <= L <= 512, H < L, "
+                      "and for split a ring of at least 8 rows\n");
+      return 2;
+    }
+    if (omp_get_max_threads() < 2) {
+      fprintf(stderr, "pipeline_model: block needs two threads\n");
+      return 2;
+    }
+    /* A line's worth of vectors beyond both ends of each grid: the rows'
+     * first and last vectors read a vector to each side. */
+    long margin = 64;
+    float *source = allocateFilled(BLOCK_N * BLOCK_N + 2 * margin);
+    float *destination = allocateFilled(BLOCK_N * BLOCK_N + 2 * margin);
+    for (int i = 0; i < RUNS; i++)
+      seconds[i] = runBlock(mode, source + margin, destination + margin, levels,
+                            split, pad);
+    snprintf(what, sizeof what, "block %s L=%ld H=%ld PAD=%ld", argv[2], levels,
+             split, pad);
+    /* The useful cells: every level updates the grid's inner points once,
+     * on two threads however many OpenMP would give. */
+    report(what, (double)(BLOCK_N - 2) * (BLOCK_N - 2) * levels, seconds, 2);
+    free(source);
+    free(destination);
+    return 0;
+  }
+  fprintf(stderr,
+          "usage: pipeline_model kernel W H REPS\n"
+          "       pipeline_model pipeline W L R ROWS TILE\n"
+          "       pipeline_model block tiles|split|inplace L [H [PAD]]\n");
   return 2;
 }
