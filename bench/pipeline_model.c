@@ -18,21 +18,22 @@
  *     grown by one row per level still to come at both ends, as the tiles
  *     of the lowering overlap.
  *
- *   pipeline_model block tiles|split|inplace L [H [PAD]]
+ *   pipeline_model block tiles|inplace L [PAD]
+ *   pipeline_model block split L [H [RING]]
  *     One time block of L levels over heat2d's whole 2048 x 2048 grid on
- *     two threads, from a source grid to a destination grid, two rows a
- *     wave, each row's partial end vectors masked:
+ *     exactly two threads, from a source grid to a destination grid, two
+ *     rows a wave, each row's partial end vectors masked:
  *       tiles    two tiles of 1023 columns, level s grown by L - s columns
  *                at the tile's inner end (the lowering's tiles), a ring of
- *                4 rows per level;
- *       split    one tile of all columns; levels 1 .. H (default L / 2) on
- *                one thread, the rest on the other, which reads level H
- *                from a ring of PAD rows (default 64) between them; each
- *                thread spins on the other's count of finished waves;
+ *                4 rows per level, ring rows PAD points longer than 2304
+ *                (a multiple of 16, default 16);
  *       inplace  as tiles, but level s writes its row r over level s - 1's
  *                row r - 1, which it has just read for the last time: one
- *                ring of 2L + 8 rows indexed by r - s, rows PAD points
- *                longer (default 16).
+ *                ring of 2L + 8 rows indexed by r - s;
+ *       split    one tile of all columns; levels 1 .. H (default L / 2) on
+ *                one thread, the rest on the other, which reads level H
+ *                from a ring of RING rows (default 64) between them; each
+ *                thread spins on the other's count of finished waves.
  *
  * Prints GCells/s (one level's update of one cell is a cell), the median
  * of 5 runs with their range. Build: cc -O3 -march=native -fopenmp. */
@@ -226,16 +227,17 @@ static void blockColumns(int tile, long levels, long level, long *from,
 }
 
 static double runBlock(enum BlockMode mode, const float *source,
-                       float *destination, long levels, long split, long pad) {
+                       float *destination, long levels, long split, long pad,
+                       long handoffRows) {
   double seconds = 0;
   long waves = (BLOCK_N + levels) / 2 + 1;
-  long handoffSlots = mode == BLOCK_SPLIT ? pad : 1;
+  long handoffSlots = mode == BLOCK_SPLIT ? handoffRows : 1;
   float *handoff = allocateFilled(handoffSlots * BLOCK_RING_ROW);
   long produced = 0, consumed = 0;
 #pragma omp parallel num_threads(2) reduction(max : seconds)
   {
     int thread = omp_get_thread_num();
-    long stride = BLOCK_RING_ROW + (mode == BLOCK_INPLACE ? pad : 0);
+    long stride = BLOCK_RING_ROW + (mode == BLOCK_SPLIT ? 0 : pad);
     long slots = mode == BLOCK_INPLACE ? 2 * levels + 8 : 4;
     long rings = mode == BLOCK_INPLACE ? 1 : levels;
     float *ring = allocateFilled(rings * slots * stride);
@@ -380,38 +382,68 @@ int main(int argc, char **argv) {
       return 2;
     }
     long levels = argument(argv, 3);
-    long split = argc > 4 ? argument(argv, 4) : levels / 2;
-    long pad = argc > 5 ? argument(argv, 5) : (mode == BLOCK_SPLIT ? 64 : 16);
-    if (levels < 2 || levels > 512 || split >= levels ||
-        (mode == BLOCK_SPLIT && pad < 8) || pad > 1024) {
-      fprintf(stderr, "pipeline_model: block needs 2 <= L <= 512, H < L, "
-                      "and for split a ring of at least 8 rows\n");
+    long split = levels / 2, handoffRows = 64, pad = 16;
+    if (mode == BLOCK_SPLIT) {
+      if (argc > 4)
+        split = argument(argv, 4);
+      if (argc > 5)
+        handoffRows = argument(argv, 5);
+    } else if (argc == 5) {
+      char *end;
+      pad = strtol(argv[4], &end, 10);
+      if (*end || pad < 0 || pad > 1024 || pad % 16) {
+        fprintf(stderr, "pipeline_model: PAD must be a multiple of 16 from "
+                        "0 to 1024\n");
+        return 2;
+      }
+    } else if (argc > 5) {
+      fprintf(stderr, "pipeline_model: block %s takes L and PAD only\n",
+              argv[2]);
       return 2;
     }
-    if (omp_get_max_threads() < 2) {
-      fprintf(stderr, "pipeline_model: block needs two threads\n");
+    if (levels < 2 || levels > 512 ||
+        (mode == BLOCK_SPLIT &&
+         (split >= levels || handoffRows < 8 || handoffRows > 1024))) {
+      fprintf(stderr, "pipeline_model: block needs 2 <= L <= 512, and for "
+                      "split H < L and a ring of 8 to 1024 rows\n");
       return 2;
     }
-    /* A line's worth of vectors beyond both ends of each grid: the rows'
-     * first and last vectors read a vector to each side. */
+    /* The model divides the grid between exactly two threads, and split
+     * spins on the other thread: a team of one would never finish. */
+    int team = 0;
+#pragma omp parallel num_threads(2)
+#pragma omp single
+    team = omp_get_num_threads();
+    if (team != 2) {
+      fprintf(stderr,
+              "pipeline_model: block needs a team of two threads, "
+              "OpenMP gives %d\n",
+              team);
+      return 2;
+    }
+    /* Four lines of floats beyond both ends of each grid: the rows' first
+     * and last vectors read a vector to each side. */
     long margin = 64;
     float *source = allocateFilled(BLOCK_N * BLOCK_N + 2 * margin);
     float *destination = allocateFilled(BLOCK_N * BLOCK_N + 2 * margin);
     for (int i = 0; i < RUNS; i++)
       seconds[i] = runBlock(mode, source + margin, destination + margin, levels,
-                            split, pad);
-    snprintf(what, sizeof what, "block %s L=%ld H=%ld PAD=%ld", argv[2], levels,
-             split, pad);
-    /* The useful cells: every level updates the grid's inner points once,
-     * on two threads however many OpenMP would give. */
+                            split, pad, handoffRows);
+    if (mode == BLOCK_SPLIT)
+      snprintf(what, sizeof what, "block split L=%ld H=%ld RING=%ld", levels,
+               split, handoffRows);
+    else
+      snprintf(what, sizeof what, "block %s L=%ld PAD=%ld", argv[2], levels,
+               pad);
+    /* The useful cells: every level updates the grid's inner points once. */
     report(what, (double)(BLOCK_N - 2) * (BLOCK_N - 2) * levels, seconds, 2);
     free(source);
     free(destination);
     return 0;
   }
-  fprintf(stderr,
-          "usage: pipeline_model kernel W H REPS\n"
-          "       pipeline_model pipeline W L R ROWS TILE\n"
-          "       pipeline_model block tiles|split|inplace L [H [PAD]]\n");
+  fprintf(stderr, "usage: pipeline_model kernel W H REPS\n"
+                  "       pipeline_model pipeline W L R ROWS TILE\n"
+                  "       pipeline_model block tiles|inplace L [PAD]\n"
+                  "       pipeline_model block split L [H [RING]]\n");
   return 2;
 }

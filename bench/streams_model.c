@@ -1,10 +1,11 @@
 /* How fast the cores read K arrays laid out as Himeno's fields (docs/
- * Tuning.md, "Where Himeno's time goes"): K arrays of PLANES x 129 x 257
- * floats, end to end as the example's static arrays lie, read by two or
- * more threads in tiles of 16 rows along y (each thread its share of the
+ * Tuning.md, "That is what memory gives"): K arrays of PLANES x 129 x 257
+ * floats, end to end as the example's static arrays lie, read by the
+ * OpenMP team in tiles of 16 rows along y (each thread its share of the
  * rows), plane after plane, as the first level of a Himeno block streams
- * them. With SPLIT, each piece of SPLIT points of a tile's plane is read
- * in two passes, the first FIRST arrays and then the rest.
+ * them. With SPLIT (a multiple of 16), each piece of SPLIT points of a
+ * tile's plane is read in two passes, the first FIRST arrays (default
+ * half of K, rounded up) and then the rest.
  *
  *   streams_model K PLANES [SPLIT [FIRST]]
  *
@@ -61,10 +62,11 @@ int main(int argc, char **argv) {
   long count = argument(argv[1]), planes = argument(argv[2]);
   long split = argc > 3 ? argument(argv[3]) : 0;
   long first = argc > 4 ? argument(argv[4]) : count / 2 + count % 2;
-  if (count > MAX_ARRAYS || planes < 3 || (split && first >= count)) {
+  if (count > MAX_ARRAYS || planes < 3 || planes > 4096 ||
+      (split && (split % 16 || first >= count))) {
     fprintf(stderr,
-            "streams_model: K at most %d, PLANES at least 3, and "
-            "with SPLIT, FIRST below K\n",
+            "streams_model: K at most %d, PLANES from 3 to 4096, and "
+            "with SPLIT, a multiple of 16 and FIRST below K\n",
             MAX_ARRAYS);
     return 2;
   }
@@ -117,10 +119,11 @@ int main(int argc, char **argv) {
     if (bytes / seconds * 1e-9 > best)
       best = bytes / seconds * 1e-9;
   }
-  printf("K=%ld planes=%ld (%.0f MB) split=%ld: %.1f GB/s, best of 7, %d "
-         "threads%s\n",
-         count, planes, count * size * sizeof(float) / 1e6, split, best,
-         omp_get_max_threads(), keep == 12345.0f ? " (unlikely)" : "");
+  printf("K=%ld planes=%ld (%.0f MB) split=%ld first=%ld: %.1f GB/s, best "
+         "of 7, %d threads%s\n",
+         count, planes, count * size * sizeof(float) / 1e6, split,
+         split ? first : count, best, omp_get_max_threads(),
+         keep == 12345.0f ? " (unlikely)" : "");
   free(block);
   return 0;
 }
